@@ -1,0 +1,42 @@
+// Error messages that both backends raise, worded once.
+#pragma once
+
+#include <sstream>
+#include <string>
+
+#include "cohort/kernel_language.hpp"
+
+namespace cohort::detail {
+
+inline std::string to_string(const dim3& d) {
+  std::ostringstream s;
+  s << '(' << d.x << ',' << d.y << ',' << d.z << ')';
+  return s.str();
+}
+
+inline unsigned long long volume(const dim3& d) {
+  return static_cast<unsigned long long>(d.x) * d.y * d.z;
+}
+
+inline std::string cooperative_too_large(unsigned long long blocks, int per_sm, int sms,
+                                         unsigned long long block_threads, std::size_t shared_bytes) {
+  std::ostringstream s;
+  const long long capacity = static_cast<long long>(per_sm) * sms;
+  s << "cooperative launch of " << blocks << " blocks exceeds the " << capacity
+    << " blocks that can be co-resident for this kernel (" << per_sm << " per SM \xC3\x97 " << sms
+    << " SMs at " << block_threads << " threads";
+  if (shared_bytes) s << " and " << shared_bytes << " bytes of dynamic shared memory";
+  s << "); use cohort::max_cooperative_grid(kernel, " << block_threads << ", " << shared_bytes
+    << ") to size the grid";
+  return s.str();
+}
+
+inline std::string cooperative_unsupported(int device) {
+  std::ostringstream s;
+  s << "device " << device
+    << " does not support cooperative launches (its cooperative-launch attribute is 0): grid.sync() "
+       "needs a device that does (compute capability 6.0+, not under WDDM); run `cohort doctor`";
+  return s.str();
+}
+
+}  // namespace cohort::detail

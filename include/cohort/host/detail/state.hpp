@@ -1,0 +1,58 @@
+// The per-OS-thread state that kernel code reads on the host backend: which
+// GPU thread is running and which block it belongs to. The runtime (src/host)
+// owns these records; the fields here are the ones inline kernel-side code
+// touches, so that threadIdx & co. cost a thread-local load.
+#pragma once
+
+#include <cstdint>
+#include <source_location>
+
+#include "cohort/host/vector_types.hpp"
+
+namespace cohort::host::detail {
+
+struct fiber;
+struct block_runtime;  // the scheduler's private part of a block (src/host)
+struct launch_state;
+
+inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
+
+enum class wait_kind : std::uint8_t { none, block_barrier, grid_barrier, collective };
+
+struct thread_record {
+  uint3 index;                 // threadIdx
+  unsigned rank;               // linear rank in the block
+  fiber* home = nullptr;       // the fiber this thread runs on
+  wait_kind waiting = wait_kind::none;
+  bool exited = false;
+  std::source_location wait_site{};
+  std::uint64_t wait_phase = 0;
+  // The barrier phase this thread has arrived at and not yet seen complete,
+  // so that its exit can take the arrival back.
+  std::uint64_t block_arrival = no_arrival;
+  std::uint64_t grid_arrival = no_arrival;
+};
+
+struct block_record {
+  uint3 block_index;
+  dim3 block_dim;
+  dim3 grid_dim;
+  unsigned warp_size;
+  unsigned thread_count;
+  unsigned next_unstarted;     // threads [0, next_unstarted) have started
+  uint3 next_index;            // threadIdx of thread next_unstarted
+  unsigned live;               // started or unstarted threads that have not exited
+  unsigned parked;             // threads waiting at a collective or barrier
+  unsigned arrivals_pending;   // arrivals counted at barriers that have not completed
+  bool cooperative;
+  unsigned char* dynamic_shared;
+  thread_record* threads;
+  fiber* running;              // the fiber executing now
+  block_runtime* runtime;
+  launch_state* launch;
+};
+
+extern thread_local constinit block_record* current_block;
+extern thread_local constinit thread_record* current_thread;
+
+}  // namespace cohort::host::detail

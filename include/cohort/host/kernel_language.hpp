@@ -1,0 +1,37 @@
+// CUDA's kernel-language spelling for a host compiler: qualifiers, built-in
+// index variables, __syncthreads(), atomics and fences. Kernel code written for
+// nvcc compiles unchanged with g++/clang++ against these.
+#pragma once
+
+#include <source_location>
+
+#include "cohort/host/atomics.hpp"
+#include "cohort/host/detail/state.hpp"
+#include "cohort/host/vector_types.hpp"
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+// Blocks of a launch never share an OS thread at the same time, and a block's
+// threads never leave theirs: a thread_local is exactly one block's copy.
+#define __shared__ static thread_local
+#define __constant__
+#define __align__(n) alignas(n)
+
+#define threadIdx (static_cast<const uint3&>(::cohort::host::detail::current_thread->index))
+#define blockIdx (static_cast<const uint3&>(::cohort::host::detail::current_block->block_index))
+#define blockDim (static_cast<const dim3&>(::cohort::host::detail::current_block->block_dim))
+#define gridDim (static_cast<const dim3&>(::cohort::host::detail::current_block->grid_dim))
+#define warpSize (static_cast<int>(::cohort::host::detail::current_block->warp_size))
+
+namespace cohort::host::detail {
+void block_sync(std::source_location where);
+}  // namespace cohort::host::detail
+
+inline void __syncthreads(std::source_location where = std::source_location::current()) {
+  ::cohort::host::detail::block_sync(where);
+}

@@ -1,0 +1,50 @@
+#include "diagnostics.hpp"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+
+#include "launch_state.hpp"
+
+namespace cohort::host::detail {
+
+std::string kernel_name(const void* kernel) {
+  Dl_info info{};
+  if (dladdr(kernel, &info) && info.dli_sname && info.dli_saddr == kernel) {
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status),
+                                                      std::free);
+    return status == 0 && demangled ? demangled.get() : info.dli_sname;
+  }
+  std::ostringstream s;
+  s << "kernel@" << kernel;
+  return s.str();
+}
+
+std::string site(const std::source_location& where) {
+  std::ostringstream s;
+  s << where.file_name() << ':' << where.line() << ':' << where.column();
+  return s.str();
+}
+
+bool same_site(const std::source_location& a, const std::source_location& b) {
+  return a.line() == b.line() && a.column() == b.column() &&
+         (a.file_name() == b.file_name() || std::strcmp(a.file_name(), b.file_name()) == 0);
+}
+
+std::string index_text(const uint3& i) {
+  std::ostringstream s;
+  s << '(' << i.x << ',' << i.y << ',' << i.z << ')';
+  return s.str();
+}
+
+std::string position(const launch_state& launch, const block_record& block, const thread_record& thread) {
+  return "in kernel `" + kernel_name(launch.entry->kernel) + "`, block " + index_text(block.block_index) +
+         ", thread " + index_text(thread.index);
+}
+
+}  // namespace cohort::host::detail

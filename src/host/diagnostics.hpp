@@ -1,0 +1,23 @@
+// Wording of the host backend's diagnostics: names of kernels, call sites,
+// blocks and threads.
+#pragma once
+
+#include <source_location>
+#include <string>
+
+#include "cohort/host/detail/state.hpp"
+
+namespace cohort::host::detail {
+
+struct launch_state;
+
+// The kernel's demangled name (from the dynamic symbol table: link with
+// -rdynamic, which cohort::cohort adds) or its address.
+std::string kernel_name(const void* kernel);
+std::string site(const std::source_location& where);
+bool same_site(const std::source_location& a, const std::source_location& b);
+std::string index_text(const uint3& i);
+// "in kernel `k(int*)`, block (1,0,0), thread (3,0,0)"
+std::string position(const launch_state& launch, const block_record& block, const thread_record& thread);
+
+}  // namespace cohort::host::detail

@@ -1,0 +1,52 @@
+// Fibers: one stack each, switched with Boost.Context's fcontext primitives.
+// fcontext (rather than boost::context::fiber) because a failed block's fibers
+// are abandoned where they stand: their stacks go back to the pool without
+// unwinding, which the fiber class would insist on.
+#pragma once
+
+#include <boost/context/detail/fcontext.hpp>
+#include <cstddef>
+#include <vector>
+
+namespace cohort::host::detail {
+
+namespace ctx = boost::context::detail;
+
+struct stack_area {
+  char* base = nullptr;      // the guard page starts here
+  std::size_t guard = 0;     // bytes of PROT_NONE at the bottom
+  std::size_t usable = 0;    // bytes above the guard
+  char* top() const { return base + guard + usable; }
+  bool guard_contains(const void* address) const {
+    const char* a = static_cast<const char*>(address);
+    return a >= base && a < base + guard;
+  }
+};
+
+struct fiber {
+  ctx::fcontext_t context = nullptr;
+  stack_area stack;  // empty for the worker's own stack
+};
+
+// Stacks of COHORT_STACK_SIZE bytes (default 128 KiB) with a guard page,
+// pooled per OS thread: fibers never migrate, so neither do their stacks.
+class stack_pool {
+ public:
+  ~stack_pool();
+  stack_area acquire();
+  void release(const stack_area& s) { free_.push_back(s); }
+  static std::size_t stack_size();
+
+ private:
+  std::vector<stack_area> free_;
+};
+
+// Switches from the running fiber `from` to `to`. Returns when some fiber
+// switches back to `from`.
+void switch_fiber(fiber& from, fiber& to);
+// Starts `to` as a fresh fiber running `entry` on its stack.
+void start_fiber(fiber& from, fiber& to, void (*entry)(ctx::transfer_t));
+// To be called first by a fresh fiber's entry function.
+void adopt_caller(ctx::transfer_t t);
+
+}  // namespace cohort::host::detail

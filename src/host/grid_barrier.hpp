@@ -1,0 +1,72 @@
+// The grid barrier of a cooperative launch on the host: one arrival per block
+// (the block's last thread to arrive makes it), a generation count that
+// waiting blocks sleep on with std::atomic::wait, and the bookkeeping that
+// turns a barrier some block can never reach into an error instead of a hang.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <limits>
+
+namespace cohort::host::detail {
+
+class grid_barrier {
+ public:
+  enum class outcome { released, aborted, unreachable };
+
+  void reset(unsigned long long blocks) {
+    expected_ = blocks;
+    arrived_.store(0, std::memory_order_relaxed);
+    generation_.store(0, std::memory_order_relaxed);
+    fewest_phases_of_exited_.store(std::numeric_limits<std::uint64_t>::max(), std::memory_order_relaxed);
+  }
+
+  void arrive() {
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == expected_) {
+      arrived_.store(0, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_acq_rel);
+      wake_all();
+    }
+  }
+
+  // Blocks the OS thread until phase `phase` has completed, the launch
+  // aborted, or some block exited before arriving at that phase.
+  outcome wait_past(std::uint64_t phase, const std::atomic<bool>& aborted) {
+    for (;;) {
+      const std::uint32_t seen = events_.load(std::memory_order_acquire);
+      if (generation_.load(std::memory_order_acquire) > phase) return outcome::released;
+      if (aborted.load(std::memory_order_acquire)) return outcome::aborted;
+      if (fewest_phases_of_exited_.load(std::memory_order_acquire) <= phase) return outcome::unreachable;
+      events_.wait(seen, std::memory_order_acquire);
+    }
+  }
+
+  std::uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
+  // A block left the kernel having arrived at `phases` grid barriers.
+  void block_exited(std::uint64_t phases, unsigned long long block) {
+    std::uint64_t fewest = fewest_phases_of_exited_.load(std::memory_order_relaxed);
+    while (phases < fewest &&
+           !fewest_phases_of_exited_.compare_exchange_weak(fewest, phases, std::memory_order_acq_rel)) {
+    }
+    if (phases <= fewest) exited_block_.store(block, std::memory_order_relaxed);
+    wake_all();
+  }
+  unsigned long long exited_block() const { return exited_block_.load(std::memory_order_relaxed); }
+  std::uint64_t phases_of_exited_block() const { return fewest_phases_of_exited_.load(std::memory_order_relaxed); }
+
+  void wake_all() {
+    events_.fetch_add(1, std::memory_order_acq_rel);
+    events_.notify_all();
+  }
+
+ private:
+  unsigned long long expected_ = 0;
+  std::atomic<unsigned long long> arrived_{0};
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<std::uint32_t> events_{0};
+  std::atomic<std::uint64_t> fewest_phases_of_exited_{std::numeric_limits<std::uint64_t>::max()};
+  std::atomic<unsigned long long> exited_block_{0};
+};
+
+}  // namespace cohort::host::detail

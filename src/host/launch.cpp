@@ -1,0 +1,148 @@
+// The launch API on the host backend: checks the configuration against the
+// virtual device, then runs the grid on worker threads and rethrows the first
+// error any block raised.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "cohort/detail/messages.hpp"
+#include "cohort/detail/occupancy.hpp"
+#include "cohort/detail/validate.hpp"
+#include "cohort/host/launch.hpp"
+#include "cohort/host/virtual_device.hpp"
+#include "env.hpp"
+#include "launch_state.hpp"
+#include "scheduler.hpp"
+#include "worker_pool.hpp"
+
+namespace cohort::host::detail {
+
+namespace {
+
+std::mutex attributes_mutex;
+std::map<const void*, std::size_t> max_dynamic_shared;  // kernels that opted in to more
+
+std::size_t kernel_shared_limit(const void* kernel, const device_properties& p) {
+  std::lock_guard lock(attributes_mutex);
+  const auto it = max_dynamic_shared.find(kernel);
+  return it == max_dynamic_shared.end() ? p.shared_memory_per_block : it->second;
+}
+
+std::optional<std::uint64_t> shuffle_seed() {
+  const auto v = env_string("COHORT_SCHEDULE");
+  if (!v || *v == "ordered") return std::nullopt;
+  if (v->rfind("shuffle", 0) == 0) {
+    if (*v == "shuffle") return 1;
+    if ((*v)[7] == ':') {
+      char* end = nullptr;
+      const unsigned long long seed = std::strtoull(v->c_str() + 8, &end, 10);
+      if (*end == '\0' && end != v->c_str() + 8) return seed;
+    }
+  }
+  throw error(errc::invalid_argument,
+              "COHORT_SCHEDULE=" + *v + " is not valid: expected `ordered`, `shuffle` or `shuffle:SEED`");
+}
+
+unsigned worker_count(unsigned long long blocks) {
+  static const unsigned configured = static_cast<unsigned>(
+      env_integer("COHORT_WORKERS", std::max(1u, std::thread::hardware_concurrency()), 1, 4096));
+  return static_cast<unsigned>(std::min<unsigned long long>(configured, blocks));
+}
+
+thread_local bool inside_launch = false;
+
+void run_grid(launch_state& launch) {
+  const bool cooperative = launch.cooperative;
+  const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
+  run_on_threads(threads, [&launch, cooperative](unsigned index) {
+    inside_launch = true;
+    try {
+      if (cooperative) {
+        run_block(launch, index);
+      } else {
+        for (unsigned long long b = launch.next_block.fetch_add(1, std::memory_order_relaxed);
+             b < launch.block_count && !launch.aborted.load(std::memory_order_relaxed);
+             b = launch.next_block.fetch_add(1, std::memory_order_relaxed))
+          run_block(launch, b);
+      }
+    } catch (const error& e) {
+      launch.fail(e.kind(), e.what());
+    }
+    inside_launch = false;
+  });
+}
+
+}  // namespace
+
+void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
+  if (inside_launch)
+    throw error(errc::invalid_argument,
+                "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
+                "code");
+  const device_properties p = virtual_device();
+  cohort::detail::validate_launch(p, cfg, kernel_shared_limit(entry.kernel, p));
+  launch_state launch;
+  launch.entry = &entry;
+  launch.config = cfg;
+  launch.cooperative = cooperative;
+  launch.warp_size = static_cast<unsigned>(p.warp_size);
+  launch.block_count = cohort::detail::volume(cfg.grid);
+  launch.shuffle_seed = shuffle_seed();
+  if (cooperative) {
+    const unsigned long long block_threads = cohort::detail::volume(cfg.block);
+    const int per_sm = cohort::detail::compute_occupancy(p, static_cast<long long>(block_threads),
+                                                         cfg.dynamic_shared_bytes)
+                           .blocks_per_sm;
+    if (launch.block_count > static_cast<unsigned long long>(per_sm) * p.multiprocessor_count)
+      throw error(errc::cooperative_too_large,
+                  cohort::detail::cooperative_too_large(launch.block_count, per_sm, p.multiprocessor_count,
+                                                        block_threads, cfg.dynamic_shared_bytes));
+    launch.grid.reset(launch.block_count);
+  }
+  run_grid(launch);
+  if (launch.first_error) throw *launch.first_error;
+}
+
+int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {
+  const device_properties p = virtual_device();
+  if (dynamic_shared_bytes > kernel_shared_limit(kernel, p)) return 0;
+  return cohort::detail::compute_occupancy(p, block_threads, dynamic_shared_bytes).blocks_per_sm;
+}
+
+void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
+  const device_properties p = virtual_device();
+  if (bytes > p.shared_memory_per_block_optin)
+    throw error(errc::shared_memory_limit, "cannot raise a kernel's dynamic shared memory to " +
+                                               std::to_string(bytes) + " bytes: the device allows at most " +
+                                               std::to_string(p.shared_memory_per_block_optin) + " per block");
+  std::lock_guard lock(attributes_mutex);
+  max_dynamic_shared[kernel] = bytes;
+}
+
+}  // namespace cohort::host::detail
+
+namespace cohort {
+
+namespace {
+void check_device(int device) {
+  if (device != -1 && device != 0)
+    throw error(errc::invalid_argument, "device " + std::to_string(device) +
+                                            " does not exist: the host backend has one device, 0");
+}
+}  // namespace
+
+int multiprocessor_count_of_current_device() { return host::virtual_device().multiprocessor_count; }
+int device_count() { return 1; }
+int get_device() { return 0; }
+void set_device(int device) { check_device(device); }
+device_properties get_device_properties(int device) {
+  check_device(device);
+  return host::virtual_device();
+}
+long long get_device_attribute(device_attribute attribute, int device) {
+  return attribute_of(get_device_properties(device), attribute);
+}
+void device_synchronize() {}
+
+}  // namespace cohort

@@ -1,0 +1,43 @@
+// What all blocks of one launch share: the kernel, its configuration, the
+// grid barrier, and the first error any block raised.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "cohort/errors.hpp"
+#include "cohort/host/launch.hpp"
+#include "grid_barrier.hpp"
+
+namespace cohort::host::detail {
+
+struct launch_state {
+  const kernel_entry* entry = nullptr;
+  launch_config config;
+  bool cooperative = false;
+  unsigned warp_size = 32;
+  unsigned long long block_count = 0;
+  std::optional<std::uint64_t> shuffle_seed;  // COHORT_SCHEDULE=shuffle:SEED
+
+  std::atomic<unsigned long long> next_block{0};
+  std::atomic<bool> aborted{false};
+  grid_barrier grid;
+
+  std::mutex error_mutex;
+  std::optional<error> first_error;
+
+  // Records the launch's error (the first one wins) and stops the other blocks.
+  void fail(errc kind, const std::string& message) {
+    {
+      std::lock_guard lock(error_mutex);
+      if (!first_error) first_error.emplace(kind, message);
+    }
+    aborted.store(true, std::memory_order_release);
+    grid.wake_all();
+  }
+};
+
+}  // namespace cohort::host::detail

@@ -1,0 +1,353 @@
+#include "scheduler.hpp"
+
+#include <signal.h>
+#include <ucontext.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+
+#include "diagnostics.hpp"
+#include "launch_state.hpp"
+
+namespace cohort::host::detail {
+
+thread_local constinit block_record* current_block = nullptr;
+thread_local constinit thread_record* current_thread = nullptr;
+
+struct worker_context {
+  stack_pool stacks;
+  std::vector<thread_record> threads;
+  std::unique_ptr<unsigned char[]> shared;
+  std::size_t shared_capacity = 0;
+  block_runtime runtime;
+  sigjmp_buf escape;
+  volatile sig_atomic_t escape_armed = 0;
+  std::unique_ptr<char[]> signal_stack;
+
+  worker_context();
+  ~worker_context() {
+    for (fiber& f : runtime.fibers) stacks.release(f.stack);
+  }
+  unsigned char* shared_memory(std::size_t bytes) {
+    if (bytes > shared_capacity) {
+      shared.reset(new (std::align_val_t{16}) unsigned char[bytes]);
+      shared_capacity = bytes;
+    }
+    return shared.get();
+  }
+};
+
+namespace {
+
+thread_local worker_context* current_worker = nullptr;
+struct sigaction previous_segv_action;
+
+bool stack_pointer_overflowed(const fiber& f, void* ucontext) {
+#if defined(__x86_64__)
+  const auto sp = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  const auto sp = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.sp);
+#else
+  const std::uintptr_t sp = ~std::uintptr_t{0};
+#endif
+  return sp < reinterpret_cast<std::uintptr_t>(f.stack.base + f.stack.guard);
+}
+
+// A fault in the guard page of the running fiber's stack, or with the stack
+// pointer below it, is a stack overflow: leave the fiber for the worker's own
+// stack, which reports it. Any other fault is not ours to handle.
+void on_segv(int sig, siginfo_t* info, void* ucontext) {
+  worker_context* w = current_worker;
+  block_record* b = current_block;
+  if (w && w->escape_armed && b && b->running && b->running->stack.base &&
+      (b->running->stack.guard_contains(info->si_addr) || stack_pointer_overflowed(*b->running, ucontext))) {
+    siglongjmp(w->escape, 1);
+  }
+  sigaction(sig, &previous_segv_action, nullptr);  // the fault recurs and takes its usual course
+}
+
+void install_overflow_handler() {
+  static const bool installed = [] {
+    struct sigaction action {};
+    action.sa_sigaction = &on_segv;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, &previous_segv_action);
+    return true;
+  }();
+  (void)installed;
+}
+
+worker_context& worker() {
+  thread_local worker_context context;
+  current_worker = &context;
+  return context;
+}
+
+void runner_main(ctx::transfer_t t);
+
+fiber& next_runnable(block_runtime& rt, bool& fresh) {
+  fresh = false;
+  if (rt.ready_head < rt.ready.size()) {
+    thread_record* t = rt.ready[rt.ready_head++];
+    if (rt.ready_head == rt.ready.size()) {
+      rt.ready.clear();
+      rt.ready_head = 0;
+    }
+    return *t->home;
+  }
+  if (rt.record.next_unstarted < rt.record.thread_count) {
+    fiber& f = rt.fibers.emplace_back();
+    f.stack = current_worker->stacks.acquire();
+    fresh = true;
+    return f;
+  }
+  return rt.main;
+}
+
+// Leaves the running fiber for the next runnable one.
+void switch_away(block_runtime& rt) {
+  fiber& self = *rt.record.running;
+  bool fresh = false;
+  fiber& next = next_runnable(rt, fresh);
+  rt.record.running = &next;
+  if (fresh)
+    start_fiber(self, next, &runner_main);
+  else
+    switch_fiber(self, next);
+}
+
+void runner_main(ctx::transfer_t t) {
+  adopt_caller(t);
+  block_runtime& rt = current_runtime();
+  rt.record.launch->entry->run_threads(rt.record.launch->entry->payload);
+  switch_away(rt);  // this runner has no threads left and is never resumed
+  std::abort();
+}
+
+}  // namespace
+
+void block_runtime::wake(std::vector<thread_record*>& waiters) {
+  if (shuffling) std::shuffle(waiters.begin(), waiters.end(), shuffle);
+  for (thread_record* t : waiters) t->waiting = wait_kind::none;
+  record.parked -= static_cast<unsigned>(waiters.size());
+  ready.insert(ready.end(), waiters.begin(), waiters.end());
+  waiters.clear();
+}
+
+void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
+  block_runtime& rt = current_runtime();
+  thread_record& t = *current_thread;
+  t.waiting = kind;
+  t.wait_site = where;
+  t.wait_phase = phase;
+  ++rt.record.parked;
+  switch_away(rt);
+  current_thread = &t;
+  rt.record.running = t.home;
+}
+
+void fail_block(errc kind, const std::string& message) {
+  block_runtime& rt = current_runtime();
+  rt.launch->fail(kind, message);
+  rt.failed = true;
+  fiber& self = *rt.record.running;
+  rt.record.running = &rt.main;
+  switch_fiber(self, rt.main);
+  std::abort();  // a failed block's fibers are never resumed
+}
+
+void kernel_threw() {
+  std::string what = "an exception that is not a std::exception";
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  block_runtime& rt = current_runtime();
+  fail_block(errc::kernel_exception,
+             "kernel code threw " + position(*rt.launch, rt.record, *current_thread) + ": " + what);
+}
+
+namespace {
+
+std::string describe_deadlock(const block_runtime& rt) {
+  struct group {
+    wait_kind kind;
+    std::source_location where;
+    const thread_record* first;
+    unsigned count;
+  };
+  std::vector<group> groups;
+  for (unsigned i = 0; i < rt.record.next_unstarted; ++i) {
+    const thread_record& t = rt.record.threads[i];
+    if (t.exited || t.waiting == wait_kind::none) continue;
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const group& x) { return x.kind == t.waiting && same_site(x.where, t.wait_site); });
+    if (g == groups.end())
+      groups.push_back({t.waiting, t.wait_site, &t, 1});
+    else
+      ++g->count;
+  }
+  std::ostringstream s;
+  s << "deadlock in kernel `" << kernel_name(rt.launch->entry->kernel) << "`, block "
+    << index_text(rt.record.block_index) << ": none of its " << rt.record.live << " live threads can make progress";
+  for (const group& g : groups) {
+    s << "; " << g.count << (g.count == 1 ? " thread waits" : " threads wait") << " at ";
+    switch (g.kind) {
+      case wait_kind::block_barrier: s << "a block barrier"; break;
+      case wait_kind::grid_barrier: s << "a grid barrier its block has not completed arriving at"; break;
+      default: s << "a collective"; break;
+    }
+    s << " (" << site(g.where) << "), first thread " << index_text(g.first->index);
+  }
+  s << "; every thread that a barrier or collective counts must reach it";
+  return s.str();
+}
+
+void start_block(worker_context& w, launch_state& launch, unsigned long long linear) {
+  block_runtime& rt = w.runtime;
+  block_record& r = rt.record;
+  const dim3 g = launch.config.grid;
+  const dim3 b = launch.config.block;
+  r.block_index = {static_cast<unsigned>(linear % g.x), static_cast<unsigned>(linear / g.x % g.y),
+                   static_cast<unsigned>(linear / (static_cast<unsigned long long>(g.x) * g.y))};
+  r.block_dim = b;
+  r.grid_dim = g;
+  r.warp_size = launch.warp_size;
+  r.thread_count = b.x * b.y * b.z;
+  r.next_unstarted = 0;
+  r.next_index = {0, 0, 0};
+  r.live = r.thread_count;
+  r.parked = 0;
+  r.arrivals_pending = 0;
+  r.cooperative = launch.cooperative;
+  r.dynamic_shared = w.shared_memory(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));
+  if (w.threads.size() < r.thread_count) w.threads.resize(r.thread_count);
+  r.threads = w.threads.data();
+  r.running = &rt.main;
+  r.runtime = &rt;
+  r.launch = &launch;
+
+  rt.launch = &launch;
+  rt.fibers.clear();
+  rt.fibers.reserve(r.thread_count);
+  rt.ready.clear();
+  rt.ready_head = 0;
+  rt.failed = false;
+  rt.shuffling = launch.shuffle_seed.has_value();
+  if (rt.shuffling) rt.shuffle.seed(*launch.shuffle_seed ^ (linear * 0x9E3779B97F4A7C15ull));
+  rt.barrier_arrived = 0;
+  rt.barrier_phase = 0;
+  rt.barrier_first = nullptr;
+  rt.barrier_waiters.clear();
+  rt.grid_arrived = 0;
+  rt.grid_phases_arrived = 0;
+  rt.grid_phases_released = 0;
+  rt.grid_first = nullptr;
+  rt.grid_waiters.clear();
+}
+
+void wake_released_grid_waiters(block_runtime& rt) {
+  std::vector<thread_record*> released;
+  std::erase_if(rt.grid_waiters, [&](thread_record* t) {
+    if (t->wait_phase >= rt.grid_phases_released) return false;
+    released.push_back(t);
+    return true;
+  });
+  rt.wake(released);
+}
+
+std::string unreachable_grid_barrier(const block_runtime& rt, const thread_record& waiter) {
+  const launch_state& L = *rt.launch;
+  const unsigned long long exited = L.grid.exited_block();
+  const dim3 g = L.config.grid;
+  const uint3 index{static_cast<unsigned>(exited % g.x), static_cast<unsigned>(exited / g.x % g.y),
+                    static_cast<unsigned>(exited / (static_cast<unsigned long long>(g.x) * g.y))};
+  std::ostringstream s;
+  s << "grid barrier at " << site(waiter.wait_site) << " " << position(L, rt.record, waiter)
+    << " can never complete: block " << index_text(index) << " exited after arriving at "
+    << L.grid.phases_of_exited_block() << " grid barrier(s); every block of a cooperative launch must reach every "
+    << "grid.sync()";
+  return s.str();
+}
+
+// Main's part once no fiber can run. Returns false when the block is over.
+bool resolve_stall(block_runtime& rt) {
+  launch_state& L = *rt.launch;
+  if (rt.failed || rt.record.live == 0) return false;
+  if (!rt.grid_waiters.empty()) {
+    const auto oldest = std::min_element(rt.grid_waiters.begin(), rt.grid_waiters.end(),
+                                         [](auto* a, auto* b) { return a->wait_phase < b->wait_phase; });
+    const std::uint64_t phase = (*oldest)->wait_phase;
+    if (phase < rt.grid_phases_arrived) {
+      switch (L.grid.wait_past(phase, L.aborted)) {
+        case grid_barrier::outcome::released:
+          rt.grid_phases_released = L.grid.generation();
+          wake_released_grid_waiters(rt);
+          return true;
+        case grid_barrier::outcome::aborted: return false;
+        case grid_barrier::outcome::unreachable:
+          L.fail(errc::unreachable_barrier, unreachable_grid_barrier(rt, **oldest));
+          return false;
+      }
+    }
+  }
+  L.fail(errc::deadlock, describe_deadlock(rt));
+  return false;
+}
+
+void finish_block(worker_context& w, unsigned long long linear) {
+  block_runtime& rt = w.runtime;
+  for (fiber& f : rt.fibers) w.stacks.release(f.stack);
+  rt.fibers.clear();
+  if (rt.launch->cooperative) rt.launch->grid.block_exited(rt.grid_phases_arrived, linear);
+  current_block = nullptr;
+  current_thread = nullptr;
+}
+
+}  // namespace
+
+worker_context::worker_context() : signal_stack(new char[64 * 1024]) {
+  stack_t alt{};
+  alt.ss_sp = signal_stack.get();
+  alt.ss_size = 64 * 1024;
+  sigaltstack(&alt, nullptr);
+  install_overflow_handler();
+}
+
+void run_block(launch_state& launch, unsigned long long linear) {
+  worker_context& w = worker();
+  start_block(w, launch, linear);
+  block_runtime& rt = w.runtime;
+  current_block = &rt.record;
+  if (sigsetjmp(w.escape, 1) != 0) {
+    w.escape_armed = 0;
+    launch.fail(errc::stack_overflow,
+                "fiber stack overflow " + position(launch, rt.record, *current_thread) + ": the thread needed more than " +
+                    std::to_string(stack_pool::stack_size()) +
+                    " bytes of stack; set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=1M)");
+    finish_block(w, linear);
+    return;
+  }
+  w.escape_armed = 1;
+  bool fresh = false;
+  fiber& first = next_runnable(rt, fresh);
+  rt.record.running = &first;
+  start_fiber(rt.main, first, &runner_main);
+  while (resolve_stall(rt)) {
+    fiber& next = next_runnable(rt, fresh);
+    rt.record.running = &next;
+    if (fresh)
+      start_fiber(rt.main, next, &runner_main);
+    else
+      switch_fiber(rt.main, next);
+  }
+  w.escape_armed = 0;
+  finish_block(w, linear);
+}
+
+}  // namespace cohort::host::detail

@@ -1,0 +1,66 @@
+// Runs one block: its threads on pooled fibers, all on the calling OS thread.
+// A thread that must wait parks and hands the OS thread directly to the next
+// runnable fiber (a released thread, or a fresh runner for threads not yet
+// started); the worker's own stack ("main") gets control back only when no
+// fiber can run, and decides: the block is done, it waits for the grid
+// barrier, or it is deadlocked.
+#pragma once
+
+#include <csetjmp>
+#include <cstdint>
+#include <random>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "cohort/errors.hpp"
+#include "cohort/host/detail/state.hpp"
+#include "fiber.hpp"
+
+namespace cohort::host::detail {
+
+struct launch_state;
+
+struct block_runtime {
+  block_record record{};
+  launch_state* launch = nullptr;
+  fiber main;
+  std::vector<fiber> fibers;  // reserved to the thread count: addresses stay put
+  std::vector<thread_record*> ready;
+  std::size_t ready_head = 0;
+  bool failed = false;
+  std::mt19937_64 shuffle;
+  bool shuffling = false;
+
+  // __syncthreads / thread_block barrier of the current phase.
+  unsigned barrier_arrived = 0;
+  std::uint64_t barrier_phase = 0;
+  std::source_location barrier_site{};
+  const thread_record* barrier_first = nullptr;
+  std::vector<thread_record*> barrier_waiters;
+
+  // Arrivals of this block's threads at the grid barrier.
+  unsigned grid_arrived = 0;
+  std::uint64_t grid_phases_arrived = 0;   // grid phases this block has arrived at
+  std::uint64_t grid_phases_released = 0;  // grid phases known complete
+  std::source_location grid_site{};
+  const thread_record* grid_first = nullptr;
+  std::vector<thread_record*> grid_waiters;
+
+  // Makes the waiting threads runnable, in order (shuffled under COHORT_SCHEDULE=shuffle).
+  void wake(std::vector<thread_record*>& waiters);
+};
+
+inline block_runtime& current_runtime() { return *current_block->runtime; }
+
+// Parks the current thread until another wakes it.
+void park(wait_kind kind, std::source_location where, std::uint64_t phase);
+// Ends the block with an error raised by the current thread; never returns.
+[[noreturn]] void fail_block(errc kind, const std::string& message);
+
+void run_block(launch_state& launch, unsigned long long linear_block);
+
+// Where a worker thread keeps what it reuses from block to block.
+struct worker_context;
+
+}  // namespace cohort::host::detail

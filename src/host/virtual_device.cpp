@@ -1,0 +1,77 @@
+#include "cohort/host/virtual_device.hpp"
+
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "cohort/errors.hpp"
+#include "env.hpp"
+
+namespace cohort::host {
+
+namespace {
+
+std::mutex device_mutex;
+
+void check(bool ok, const std::string& what) {
+  if (!ok) throw error(errc::invalid_argument, "virtual device: " + what);
+}
+
+void validate(const device_properties& p) {
+  check(p.warp_size == 32 || p.warp_size == 64, "warp size " + std::to_string(p.warp_size) + " must be 32 or 64");
+  check(p.multiprocessor_count > 0, "the SM count must be positive");
+  check(p.max_threads_per_block > 0 && p.max_threads_per_block % p.warp_size == 0,
+        "max threads per block must be a positive multiple of the warp size");
+  check(p.max_threads_per_multiprocessor >= p.max_threads_per_block,
+        "max threads per SM must be at least max threads per block");
+  check(p.max_blocks_per_multiprocessor > 0, "max blocks per SM must be positive");
+  for (int i = 0; i < 3; ++i) check(p.max_block_dim[i] > 0 && p.max_grid_dim[i] > 0, "dimension limits must be positive");
+  check(p.shared_memory_per_block <= p.shared_memory_per_block_optin,
+        "the default shared memory per block exceeds the opt-in maximum");
+  check(p.shared_memory_per_block_optin + p.reserved_shared_memory_per_block <= p.shared_memory_per_multiprocessor,
+        "a block's opt-in shared memory plus the reservation must fit in one SM");
+}
+
+device_properties& current() {
+  static device_properties device = default_virtual_device();
+  return device;
+}
+
+}  // namespace
+
+device_properties default_virtual_device() {
+  device_properties p;
+  p.name = "cohort host virtual device";
+  p.kind = backend::host;
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  p.multiprocessor_count = static_cast<int>(detail::env_integer("COHORT_SM_COUNT", hw, 1, 1 << 16));
+  p.warp_size = static_cast<int>(detail::env_integer("COHORT_WARP_SIZE", 32, 32, 64));
+  p.max_threads_per_block = static_cast<int>(detail::env_integer("COHORT_MAX_THREADS_PER_BLOCK", 1024, 1, 1024));
+  p.max_threads_per_multiprocessor =
+      static_cast<int>(detail::env_integer("COHORT_MAX_THREADS_PER_SM", 2048, 1, 1 << 16));
+  p.max_blocks_per_multiprocessor = static_cast<int>(detail::env_integer("COHORT_MAX_BLOCKS_PER_SM", 32, 1, 1024));
+  p.shared_memory_per_multiprocessor = detail::env_bytes("COHORT_SHARED_PER_SM", 228 * 1024, 1024);
+  p.shared_memory_per_block_optin = p.shared_memory_per_multiprocessor - p.reserved_shared_memory_per_block;
+  p.shared_memory_per_block =
+      std::min(p.shared_memory_per_block_optin, detail::env_bytes("COHORT_SHARED_PER_BLOCK", 48 * 1024, 0));
+  p.total_global_memory = 0;
+  p.cooperative_launch = true;
+  validate(p);
+  return p;
+}
+
+device_properties virtual_device() {
+  std::lock_guard lock(device_mutex);
+  return current();
+}
+
+void configure(const device_properties& description) {
+  validate(description);
+  std::lock_guard lock(device_mutex);
+  current() = description;
+  current().kind = backend::host;
+}
+
+void reset_virtual_device() { configure(default_virtual_device()); }
+
+}  // namespace cohort::host

@@ -1,0 +1,116 @@
+#include "worker_pool.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace cohort::host::detail {
+
+namespace {
+
+struct job_group {
+  const std::function<void(unsigned)>* job;
+  std::atomic<unsigned> remaining;
+};
+
+class worker {
+ public:
+  worker() : thread_([this] { loop(); }) {}
+  ~worker() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  void assign(job_group* group, unsigned index) {
+    {
+      std::lock_guard lock(mutex_);
+      group_ = group;
+      index_ = index;
+    }
+    wake_.notify_one();
+  }
+
+ private:
+  void loop();
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  job_group* group_ = nullptr;
+  unsigned index_ = 0;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+class pool {
+ public:
+  static pool& instance() {
+    static pool p;
+    return p;
+  }
+  std::vector<worker*> take(unsigned n) {
+    std::lock_guard lock(mutex_);
+    std::vector<worker*> taken;
+    while (taken.size() < n) {
+      if (idle_.empty()) {
+        all_.push_back(std::make_unique<worker>());
+        idle_.push_back(all_.back().get());
+      }
+      taken.push_back(idle_.back());
+      idle_.pop_back();
+    }
+    return taken;
+  }
+  void give_back(worker* w) {
+    std::lock_guard lock(mutex_);
+    idle_.push_back(w);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<worker>> all_;
+  std::vector<worker*> idle_;
+};
+
+void finish(job_group& group) {
+  if (group.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) group.remaining.notify_all();
+}
+
+void worker::loop() {
+  for (;;) {
+    job_group* group;
+    unsigned index;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return group_ != nullptr || stopping_; });
+      if (stopping_) return;
+      group = std::exchange(group_, nullptr);
+      index = index_;
+    }
+    (*group->job)(index);
+    pool::instance().give_back(this);
+    finish(*group);
+  }
+}
+
+}  // namespace
+
+void run_on_threads(unsigned n, const std::function<void(unsigned)>& job) {
+  if (n == 0) return;
+  job_group group{&job, n};
+  const std::vector<worker*> helpers = pool::instance().take(n - 1);
+  for (unsigned i = 0; i < helpers.size(); ++i) helpers[i]->assign(&group, i + 1);
+  job(0);
+  finish(group);
+  for (unsigned left = group.remaining.load(std::memory_order_acquire); left != 0;
+       left = group.remaining.load(std::memory_order_acquire))
+    group.remaining.wait(left, std::memory_order_acquire);
+}
+
+}  // namespace cohort::host::detail
