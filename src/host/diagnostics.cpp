@@ -1,7 +1,6 @@
 #include "diagnostics.hpp"
 
 #include <cxxabi.h>
-#include <dlfcn.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -9,16 +8,16 @@
 #include <sstream>
 
 #include "launch_state.hpp"
+#include "symbol_names.hpp"
 
 namespace cohort::host::detail {
 
 std::string kernel_name(const void* kernel) {
-  Dl_info info{};
-  if (dladdr(kernel, &info) && info.dli_sname && info.dli_saddr == kernel) {
+  if (const auto mangled = symbol_name(kernel)) {
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status),
+    std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(mangled->c_str(), nullptr, nullptr, &status),
                                                       std::free);
-    return status == 0 && demangled ? demangled.get() : info.dli_sname;
+    return status == 0 && demangled ? demangled.get() : *mangled;
   }
   std::ostringstream s;
   s << "kernel@" << kernel;

@@ -11,8 +11,8 @@ namespace cohort::host::detail {
 
 struct launch_state;
 
-// The kernel's demangled name (from the dynamic symbol table: link with
-// -rdynamic, which cohort::cohort adds) or its address.
+// The kernel's demangled name, or its address where the binary has no
+// symbols (stripped).
 std::string kernel_name(const void* kernel);
 std::string site(const std::source_location& where);
 bool same_site(const std::source_location& a, const std::source_location& b);

@@ -10,6 +10,7 @@
 #include "cohort/detail/occupancy.hpp"
 #include "cohort/detail/validate.hpp"
 #include "cohort/host/launch.hpp"
+#include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"
@@ -51,6 +52,7 @@ unsigned worker_count(unsigned long long blocks) {
 }
 
 thread_local bool inside_launch = false;
+thread_local launch_statistics last_statistics;
 
 void run_grid(launch_state& launch) {
   const bool cooperative = launch.cooperative;
@@ -101,6 +103,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
     launch.grid.reset(launch.block_count);
   }
   run_grid(launch);
+  last_statistics = {launch.block_count, launch.fibers_started.load()};
   if (launch.first_error) throw *launch.first_error;
 }
 
@@ -121,6 +124,10 @@ void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
 }
 
 }  // namespace cohort::host::detail
+
+namespace cohort::host {
+launch_statistics last_launch_statistics() { return detail::last_statistics; }
+}  // namespace cohort::host
 
 namespace cohort {
 

@@ -23,6 +23,7 @@ struct launch_state {
   std::optional<std::uint64_t> shuffle_seed;  // COHORT_SCHEDULE=shuffle:SEED
 
   std::atomic<unsigned long long> next_block{0};
+  std::atomic<unsigned long long> fibers_started{0};
   std::atomic<bool> aborted{false};
   grid_barrier grid;
 

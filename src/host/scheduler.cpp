@@ -302,6 +302,7 @@ bool resolve_stall(block_runtime& rt) {
 
 void finish_block(worker_context& w, unsigned long long linear) {
   block_runtime& rt = w.runtime;
+  rt.launch->fibers_started.fetch_add(rt.fibers.size(), std::memory_order_relaxed);
   for (fiber& f : rt.fibers) w.stacks.release(f.stack);
   rt.fibers.clear();
   if (rt.launch->cooperative) rt.launch->grid.block_exited(rt.grid_phases_arrived, linear);
