@@ -49,6 +49,7 @@ std::uint64_t block_arrive(std::source_location where) {
   }
   const std::uint64_t phase = rt.barrier_phase;
   current_thread->block_arrival = phase;
+  rt.arrivals_recorded = true;
   ++rt.barrier_arrived;
   ++rt.record.arrivals_pending;
   if (rt.barrier_arrived == rt.record.live) release_block_barrier(rt);
@@ -81,6 +82,7 @@ std::uint64_t grid_arrive(std::source_location where) {
   }
   const std::uint64_t phase = rt.grid_phases_arrived;
   current_thread->grid_arrival = phase;
+  rt.arrivals_recorded = true;
   ++rt.grid_arrived;
   ++rt.record.arrivals_pending;
   if (rt.grid_arrived == rt.record.live) block_arrives_at_grid(rt);

@@ -16,7 +16,11 @@ struct stack_area {
   char* base = nullptr;      // the guard page starts here
   std::size_t guard = 0;     // bytes of PROT_NONE at the bottom
   std::size_t usable = 0;    // bytes above the guard
-  char* top() const { return base + guard + usable; }
+  std::size_t color = 0;     // bytes left unused at the top, different for each stack
+  // Stacks are page-aligned, so without the color every fiber's saved
+  // registers would sit at the same page offset and compete for the same few
+  // cache sets; switching among many fibers would then miss on every switch.
+  char* top() const { return base + guard + usable - color; }
   bool guard_contains(const void* address) const {
     const char* a = static_cast<const char*>(address);
     return a >= base && a < base + guard;
@@ -39,6 +43,7 @@ class stack_pool {
 
  private:
   std::vector<stack_area> free_;
+  std::size_t made_ = 0;
 };
 
 // Switches from the running fiber `from` to `to`. Returns when some fiber

@@ -143,6 +143,7 @@ void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
   t.waiting = kind;
   t.wait_site = where;
   t.wait_phase = phase;
+  t.home = rt.record.running;
   ++rt.record.parked;
   switch_away(rt);
   current_thread = &t;
@@ -184,7 +185,7 @@ std::string describe_deadlock(const block_runtime& rt) {
   std::vector<group> groups;
   for (unsigned i = 0; i < rt.record.next_unstarted; ++i) {
     const thread_record& t = rt.record.threads[i];
-    if (t.exited || t.waiting == wait_kind::none) continue;
+    if (t.waiting == wait_kind::none) continue;
     auto g = std::find_if(groups.begin(), groups.end(),
                           [&](const group& x) { return x.kind == t.waiting && same_site(x.where, t.wait_site); });
     if (g == groups.end())
@@ -220,13 +221,17 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.warp_size = launch.warp_size;
   r.thread_count = b.x * b.y * b.z;
   r.next_unstarted = 0;
-  r.next_index = {0, 0, 0};
+  r.next_x = r.next_y = r.next_z = 0;
   r.live = r.thread_count;
   r.parked = 0;
   r.arrivals_pending = 0;
   r.cooperative = launch.cooperative;
   r.dynamic_shared = w.shared_memory(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));
   if (w.threads.size() < r.thread_count) w.threads.resize(r.thread_count);
+  if (rt.arrivals_recorded) {  // clear what the last block's threads left behind
+    for (thread_record& t : w.threads) t.block_arrival = t.grid_arrival = no_arrival;
+    rt.arrivals_recorded = false;
+  }
   r.threads = w.threads.data();
   r.running = &rt.main;
   r.runtime = &rt;
@@ -305,6 +310,8 @@ void finish_block(worker_context& w, unsigned long long linear) {
   rt.launch->fibers_started.fetch_add(rt.fibers.size(), std::memory_order_relaxed);
   for (fiber& f : rt.fibers) w.stacks.release(f.stack);
   rt.fibers.clear();
+  if (rt.record.parked != 0)  // a failed block leaves threads parked: forget them
+    for (unsigned i = 0; i < rt.record.next_unstarted; ++i) rt.record.threads[i].waiting = wait_kind::none;
   if (rt.launch->cooperative) rt.launch->grid.block_exited(rt.grid_phases_arrived, linear);
   current_block = nullptr;
   current_thread = nullptr;
@@ -325,8 +332,14 @@ void run_block(launch_state& launch, unsigned long long linear) {
   start_block(w, launch, linear);
   block_runtime& rt = w.runtime;
   current_block = &rt.record;
-  if (sigsetjmp(w.escape, 1) != 0) {
+  // Not saving the signal mask keeps sigsetjmp free of a system call per
+  // block; the overflow path unblocks SIGSEGV itself instead.
+  if (sigsetjmp(w.escape, 0) != 0) {
     w.escape_armed = 0;
+    sigset_t segv;
+    sigemptyset(&segv);
+    sigaddset(&segv, SIGSEGV);
+    pthread_sigmask(SIG_UNBLOCK, &segv, nullptr);
     launch.fail(errc::stack_overflow,
                 "fiber stack overflow " + position(launch, rt.record, *current_thread) + ": the thread needed more than " +
                     std::to_string(stack_pool::stack_size()) +

@@ -31,6 +31,7 @@ struct block_runtime {
   bool failed = false;
   std::mt19937_64 shuffle;
   bool shuffling = false;
+  bool arrivals_recorded = false;  // some thread_record holds an arrival
 
   // __syncthreads / thread_block barrier of the current phase.
   unsigned barrier_arrived = 0;

@@ -19,12 +19,13 @@ inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
 
 enum class wait_kind : std::uint8_t { none, block_barrier, grid_barrier, collective };
 
+// Only index and rank are written for every thread; the rest is written when
+// the thread waits or arrives somewhere, which keeps barrier-free kernels cheap.
 struct thread_record {
   uint3 index;                 // threadIdx
   unsigned rank;               // linear rank in the block
-  fiber* home = nullptr;       // the fiber this thread runs on
+  fiber* home = nullptr;       // the fiber this thread runs on, recorded when it parks
   wait_kind waiting = wait_kind::none;
-  bool exited = false;
   std::source_location wait_site{};
   std::uint64_t wait_phase = 0;
   // The barrier phase this thread has arrived at and not yet seen complete,
@@ -40,7 +41,7 @@ struct block_record {
   unsigned warp_size;
   unsigned thread_count;
   unsigned next_unstarted;     // threads [0, next_unstarted) have started
-  uint3 next_index;            // threadIdx of thread next_unstarted
+  unsigned next_x, next_y, next_z;  // threadIdx of thread next_unstarted
   unsigned live;               // started or unstarted threads that have not exited
   unsigned parked;             // threads waiting at a collective or barrier
   unsigned arrivals_pending;   // arrivals counted at barriers that have not completed

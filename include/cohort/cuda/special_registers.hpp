@@ -1,0 +1,62 @@
+// PTX special registers the groups need and CUDA's built-in variables do not
+// give: the driver's grid workspace and the cluster coordinates.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace cohort::detail::gpu {
+
+// The workspace the driver hands every cooperative launch. Its layout is the
+// ABI NVIDIA's runtime and <cooperative_groups.h> share: a size, then the
+// 32-bit word NVIDIA's grid barrier counts on. The PTX ISA calls %envreg0..31
+// "driver-defined"; the driver puts this workspace's address in %envreg1 (high
+// half) and %envreg2 (low half) for a cooperative launch and 0 otherwise,
+// which is what makes grid_group::is_valid() answerable at all.
+struct driver_workspace {
+  unsigned size;
+  unsigned barrier;
+};
+
+__device__ __forceinline__ driver_workspace* grid_workspace() {
+  unsigned high, low;
+  asm("mov.u32 %0, %%envreg1;" : "=r"(high));
+  asm("mov.u32 %0, %%envreg2;" : "=r"(low));
+  return reinterpret_cast<driver_workspace*>((static_cast<unsigned long long>(high) << 32) | low);
+}
+
+// The grid measured in clusters, and this block's cluster. sm_90 reports a
+// launch without clusters as a grid of 1x1x1 clusters; older devices have no
+// clusters, so the same answer is computed.
+__device__ __forceinline__ dim3 cluster_grid_dim() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  unsigned x, y, z;
+  asm("mov.u32 %0, %%nclusterid.x;" : "=r"(x));
+  asm("mov.u32 %0, %%nclusterid.y;" : "=r"(y));
+  asm("mov.u32 %0, %%nclusterid.z;" : "=r"(z));
+  return dim3(x, y, z);
+#else
+  return gridDim;
+#endif
+}
+
+__device__ __forceinline__ dim3 cluster_index() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  unsigned x, y, z;
+  asm("mov.u32 %0, %%clusterid.x;" : "=r"(x));
+  asm("mov.u32 %0, %%clusterid.y;" : "=r"(y));
+  asm("mov.u32 %0, %%clusterid.z;" : "=r"(z));
+  return dim3(x, y, z);
+#else
+  return blockIdx;
+#endif
+}
+
+__device__ __forceinline__ unsigned long long linear_index(dim3 index, dim3 extent) {
+  return (static_cast<unsigned long long>(index.z) * extent.y + index.y) * extent.x + index.x;
+}
+
+__device__ __forceinline__ unsigned long long dim_volume(dim3 d) {
+  return static_cast<unsigned long long>(d.x) * d.y * d.z;
+}
+
+}  // namespace cohort::detail::gpu
