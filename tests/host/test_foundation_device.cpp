@@ -1,0 +1,247 @@
+// The virtual device: defaults, overrides by API and environment, occupancy
+// as CUDA's calculator computes it, both warp sizes, and the memory API's
+// checks.
+#include <gmock/gmock.h>
+
+#include <cohort/cohort.hpp>
+#include <cohort/host/statistics.hpp>
+#include <cstdlib>
+#include <thread>
+
+#include "host_support.hpp"
+#include "test_support.hpp"
+
+namespace cg = cohort;
+using ::testing::HasSubstr;
+
+namespace {
+
+__global__ void noop() {}
+
+TEST(VirtualDevice, DefaultsFitTheMachine) {
+  const cg::device_properties p = cohort::host::default_virtual_device();
+  if (!std::getenv("COHORT_SM_COUNT"))
+    EXPECT_EQ(p.multiprocessor_count, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  EXPECT_EQ(p.kind, cg::backend::host);
+  EXPECT_EQ(cg::device_count(), 1);
+  EXPECT_EQ(cg::get_device_attribute(cg::device_attribute::cooperative_launch), 1);
+  EXPECT_EQ(cg::get_device_attribute(cg::device_attribute::max_threads_per_block), 1024);
+  EXPECT_EQ(cg::get_device_attribute(cg::device_attribute::max_block_dim_z), 64);
+  EXPECT_THROW(cg::get_device_properties(1), cg::error);
+  EXPECT_THROW(cg::set_device(3), cg::error);
+}
+
+TEST(VirtualDevice, ConfigurationIsValidated) {
+  cohort_test::virtual_device_guard guard;
+  cg::device_properties p = cohort::host::virtual_device();
+  p.warp_size = 48;
+  try {
+    cohort::host::configure(p);
+    FAIL() << "warp size 48 accepted";
+  } catch (const cg::error& e) {
+    EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
+    EXPECT_THAT(e.what(), HasSubstr("warp size 48 must be 32 or 64"));
+  }
+  p = cohort::host::virtual_device();
+  p.multiprocessor_count = 0;
+  EXPECT_THROW(cohort::host::configure(p), cg::error);
+}
+
+TEST(VirtualDevice, EnvironmentOverridesAreChecked) {
+  setenv("COHORT_WARP_SIZE", "64", 1);
+  setenv("COHORT_SM_COUNT", "7", 1);
+  const cg::device_properties p = cohort::host::default_virtual_device();
+  EXPECT_EQ(p.warp_size, 64);
+  EXPECT_EQ(p.multiprocessor_count, 7);
+  setenv("COHORT_WARP_SIZE", "48", 1);
+  try {
+    cohort::host::default_virtual_device();
+    ADD_FAILURE() << "COHORT_WARP_SIZE=48 accepted";
+  } catch (const cg::error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("warp size 48 must be 32 or 64"));
+  }
+  setenv("COHORT_SM_COUNT", "many", 1);
+  try {
+    cohort::host::default_virtual_device();
+    ADD_FAILURE() << "COHORT_SM_COUNT=many accepted";
+  } catch (const cg::error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("COHORT_SM_COUNT=many is not valid: expected an integer from 1 to 65536"));
+  }
+  unsetenv("COHORT_WARP_SIZE");
+  unsetenv("COHORT_SM_COUNT");
+}
+
+struct occupancy_case {
+  int warp_size, block_threads;
+  std::size_t shared;
+  int expected_per_sm;
+};
+
+class Occupancy : public ::testing::TestWithParam<occupancy_case> {};
+
+// The defaults mirror an sm_90 multiprocessor: 2048 threads, 32 blocks,
+// 228 KiB of shared memory with 1 KiB reserved per block.
+TEST_P(Occupancy, MatchesCudasCalculator) {
+  const occupancy_case c = GetParam();
+  cohort_test::virtual_device_guard guard;
+  cg::device_properties p = cohort::host::default_virtual_device();
+  p.warp_size = c.warp_size;
+  p.multiprocessor_count = 3;
+  cohort::host::configure(p);
+  if (c.shared > p.shared_memory_per_block) cg::set_max_dynamic_shared_memory(noop, c.shared);
+  EXPECT_EQ(cg::max_active_blocks_per_sm(noop, c.block_threads, c.shared), c.expected_per_sm);
+  EXPECT_EQ(cg::max_cooperative_grid(noop, c.block_threads, c.shared), 3 * c.expected_per_sm);
+  cg::set_max_dynamic_shared_memory(noop, p.shared_memory_per_block);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Limits, Occupancy,
+    ::testing::Values(occupancy_case{32, 1, 0, 32},          // the block limit
+                      occupancy_case{32, 32, 0, 32}, occupancy_case{32, 64, 0, 32},
+                      occupancy_case{32, 96, 0, 21},          // 2048 / 96
+                      occupancy_case{32, 33, 0, 32},          // two warps each: 2048 / 64 = 32
+                      occupancy_case{32, 256, 0, 8}, occupancy_case{32, 1024, 0, 2},
+                      occupancy_case{32, 1025, 0, 0},         // not a valid block
+                      occupancy_case{64, 33, 0, 32},          // one warp of 64
+                      occupancy_case{64, 65, 0, 16},          // two warps of 64
+                      occupancy_case{64, 1000, 0, 2},
+                      occupancy_case{32, 128, 48 * 1024, 4},  // (48K + 1K) per block in 228K
+                      occupancy_case{32, 128, 100 * 1024, 2}, occupancy_case{32, 128, 227 * 1024, 1},
+                      occupancy_case{32, 64, 1, 32},          // 1 byte + 1K reserved rounds to 1152: 202 > 32
+                      occupancy_case{32, 64, 8 * 1024, 25}));  // 9K per block: 228 / 9 = 25
+
+__global__ void report_warp_size(int* out) { out[threadIdx.x] = warpSize; }
+
+TEST(VirtualDevice, WarpSize64IsWhatKernelsSee) {
+  cohort_test::virtual_device_guard guard;
+  cg::device_properties p = cohort::host::virtual_device();
+  p.warp_size = 64;
+  cohort::host::configure(p);
+  cg::device_buffer<int> out(128);
+  cg::launch(report_warp_size, {dim3(1), dim3(128)}, out.data());
+  for (int v : out.to_host()) EXPECT_EQ(v, 64);
+  EXPECT_EQ(cg::get_device_attribute(cg::device_attribute::warp_size), 64);
+}
+
+__global__ void copy_index(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x; }
+__global__ void sync_once(int* out) {
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
+}
+
+TEST(Scheduler, KernelsThatNeverWaitRunEachBlockOnOneFiber) {
+  cg::device_buffer<int> out(64 * 256);
+  cg::launch(copy_index, {dim3(64), dim3(256)}, out.data());
+  EXPECT_EQ(cohort::host::last_launch_statistics().blocks, 64u);
+  EXPECT_EQ(cohort::host::last_launch_statistics().fibers_started, 64u);
+  cg::launch(sync_once, {dim3(64), dim3(256)}, out.data());
+  EXPECT_EQ(cohort::host::last_launch_statistics().fibers_started, 64u * 256u);
+}
+
+// Under COHORT_SCHEDULE=shuffle:SEED the order in which threads leave a
+// barrier varies with the seed; results of correct code don't.
+__global__ void record_release_order(unsigned* order) {
+  __shared__ unsigned next;
+  if (threadIdx.x == 0) next = 0;
+  __syncthreads();
+  order[blockIdx.x * blockDim.x + threadIdx.x] = next++;
+}
+
+std::vector<unsigned> release_order(const char* schedule) {
+  if (schedule)
+    setenv("COHORT_SCHEDULE", schedule, 1);
+  else
+    unsetenv("COHORT_SCHEDULE");
+  cg::device_buffer<unsigned> order(64);
+  cg::launch(record_release_order, {dim3(1), dim3(64)}, order.data());
+  unsetenv("COHORT_SCHEDULE");
+  return order.to_host();
+}
+
+TEST(Scheduler, DeterministicByDefaultShuffledOnRequest) {
+  const auto ordered = release_order(nullptr);
+  EXPECT_EQ(ordered, release_order("ordered"));
+  std::vector<unsigned> sorted = ordered;
+  std::sort(sorted.begin(), sorted.end());
+  const auto shuffled = release_order("shuffle:7");
+  EXPECT_EQ(shuffled, release_order("shuffle:7"));
+  EXPECT_NE(shuffled, ordered);
+  EXPECT_NE(shuffled, release_order("shuffle:8"));
+  std::vector<unsigned> shuffled_sorted = shuffled;
+  std::sort(shuffled_sorted.begin(), shuffled_sorted.end());
+  EXPECT_EQ(shuffled_sorted, sorted);  // every thread ran exactly once
+  setenv("COHORT_SCHEDULE", "random", 1);
+  cg::device_buffer<unsigned> order(64);
+  try {
+    cg::launch(record_release_order, {dim3(1), dim3(64)}, order.data());
+    ADD_FAILURE() << "COHORT_SCHEDULE=random accepted";
+  } catch (const cg::error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("expected `ordered`, `shuffle` or `shuffle:SEED`"));
+  }
+  unsetenv("COHORT_SCHEDULE");
+}
+
+__global__ void count_with_grid_sync(unsigned* counter, unsigned* out, int rounds) {
+  const cg::grid_group grid = cg::this_grid();
+  for (int r = 0; r < rounds; ++r) {
+    if (grid.thread_rank() == 0) ++*counter;
+    grid.sync();
+    out[grid.thread_rank()] = *counter;
+    grid.sync();
+  }
+}
+
+TEST(Scheduler, CooperativeLaunchesFromTwoHostThreadsRunTogether) {
+  auto run = [](unsigned* counter, unsigned* out) {
+    cg::launch_cooperative(count_with_grid_sync, {dim3(4), dim3(32)}, counter, out, 300);
+  };
+  cg::device_buffer<unsigned> c1(1), c2(1), o1(128), o2(128);
+  c1.fill(0);
+  c2.fill(1000);
+  std::thread other(run, c2.data(), o2.data());
+  run(c1.data(), o1.data());
+  other.join();
+  for (unsigned v : o1.to_host()) EXPECT_EQ(v, 300u);
+  for (unsigned v : o2.to_host()) EXPECT_EQ(v, 1300u);
+}
+
+TEST(Memory, MisuseIsReported) {
+  int* p = cg::malloc_device<int>(10);
+  std::vector<int> host(11, 1);
+  try {
+    cg::copy_to_device(p, host.data(), 11);
+    ADD_FAILURE() << "overrun accepted";
+  } catch (const cg::error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("copy_to_device destination: 44 bytes at offset 0 overrun the allocation of 40"));
+  }
+  try {
+    cg::copy_to_host(host.data(), host.data() + 1, 1);
+    ADD_FAILURE() << "host pointer accepted as device memory";
+  } catch (const cg::error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("is not inside any live allocation from cohort::malloc_device"));
+  }
+  cg::copy_to_device(p + 2, host.data(), 8);
+  cg::fill(p, 7, 2);
+  std::vector<int> back(10);
+  cg::copy_to_host(back.data(), p, 10);
+  EXPECT_EQ(back, (std::vector<int>{7, 7, 1, 1, 1, 1, 1, 1, 1, 1}));
+  cg::free_device(p);
+  try {
+    cg::free_device(p);
+    ADD_FAILURE() << "double free accepted";
+  } catch (const cg::error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("not the start of a live allocation"));
+  }
+}
+
+TEST(Memory, DeviceBufferRoundTrip) {
+  const auto values = cohort_test::random_vector<double>(1000, cohort_test::test_seed(), -1.0, 1.0);
+  cg::device_buffer<double> b(values);
+  EXPECT_EQ(b.size(), 1000u);
+  EXPECT_EQ(b.to_host(), values);
+  cg::device_buffer<double> moved = std::move(b);
+  EXPECT_EQ(moved.to_host(), values);
+  EXPECT_EQ(b.data(), nullptr);
+}
+
+}  // namespace

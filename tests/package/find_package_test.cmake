@@ -1,0 +1,14 @@
+# Installs cohort from COHORT_BUILD_DIR into SCRATCH_DIR/prefix, then configures,
+# builds and runs the consumer project against that prefix.
+file(REMOVE_RECURSE ${SCRATCH_DIR})
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "failed (${result}): ${ARGN}\n${out}\n${err}")
+  endif()
+endfunction()
+run(${CMAKE_COMMAND} --install ${COHORT_BUILD_DIR} --prefix ${SCRATCH_DIR}/prefix)
+run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${SCRATCH_DIR}/build -G ${GENERATOR}
+    -DCMAKE_PREFIX_PATH=${SCRATCH_DIR}/prefix -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${SCRATCH_DIR}/build)
+run(${SCRATCH_DIR}/build/consumer)
