@@ -39,7 +39,9 @@ void block_arrives_at_grid(block_runtime& rt) {
 
 }  // namespace
 
-std::uint64_t block_arrive(std::source_location where) {
+// The entry points below share these bodies, inlined so that a wait is one
+// call deep between the kernel and the fiber switch.
+[[gnu::always_inline]] inline std::uint64_t arrive_at_block_barrier(std::source_location where) {
   block_runtime& rt = current_runtime();
   if (rt.barrier_arrived == 0) {
     rt.barrier_site = where;
@@ -56,14 +58,16 @@ std::uint64_t block_arrive(std::source_location where) {
   return phase;
 }
 
-void block_wait(std::uint64_t phase, std::source_location where) {
+[[gnu::always_inline]] inline void wait_at_block_barrier(std::uint64_t phase, std::source_location where) {
   block_runtime& rt = current_runtime();
   if (rt.barrier_phase != phase) return;
   rt.barrier_waiters.push_back(current_thread);
   park(wait_kind::block_barrier, where, phase);
 }
 
-void block_sync(std::source_location where) { block_wait(block_arrive(where), where); }
+std::uint64_t block_arrive(std::source_location where) { return arrive_at_block_barrier(where); }
+void block_wait(std::uint64_t phase, std::source_location where) { wait_at_block_barrier(phase, where); }
+void block_sync(std::source_location where) { wait_at_block_barrier(arrive_at_block_barrier(where), where); }
 
 std::uint64_t grid_arrive(std::source_location where) {
   block_runtime& rt = current_runtime();

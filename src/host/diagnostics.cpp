@@ -30,10 +30,7 @@ std::string site(const std::source_location& where) {
   return s.str();
 }
 
-bool same_site(const std::source_location& a, const std::source_location& b) {
-  return a.line() == b.line() && a.column() == b.column() &&
-         (a.file_name() == b.file_name() || std::strcmp(a.file_name(), b.file_name()) == 0);
-}
+bool same_file(const char* a, const char* b) { return a == b || std::strcmp(a, b) == 0; }
 
 std::string index_text(const uint3& i) {
   std::ostringstream s;

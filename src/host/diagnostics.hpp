@@ -15,7 +15,11 @@ struct launch_state;
 // symbols (stripped).
 std::string kernel_name(const void* kernel);
 std::string site(const std::source_location& where);
-bool same_site(const std::source_location& a, const std::source_location& b);
+bool same_file(const char* a, const char* b);
+// Inline: every barrier arrival compares its call site with the first one's.
+inline bool same_site(const std::source_location& a, const std::source_location& b) {
+  return a.line() == b.line() && a.column() == b.column() && same_file(a.file_name(), b.file_name());
+}
 std::string index_text(const uint3& i);
 // "in kernel `k(int*)`, block (1,0,0), thread (3,0,0)"
 std::string position(const launch_state& launch, const block_record& block, const thread_record& thread);

@@ -46,15 +46,4 @@ stack_pool::~stack_pool() {
 }
 
 
-void adopt_caller(ctx::transfer_t t) { static_cast<fiber*>(t.data)->context = t.fctx; }
-
-void switch_fiber(fiber& from, fiber& to) {
-  adopt_caller(ctx::jump_fcontext(to.context, &from));
-}
-
-void start_fiber(fiber& from, fiber& to, void (*entry)(ctx::transfer_t)) {
-  to.context = ctx::make_fcontext(to.stack.top(), to.stack.usable - to.stack.color, entry);
-  switch_fiber(from, to);
-}
-
 }  // namespace cohort::host::detail

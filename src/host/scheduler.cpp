@@ -86,38 +86,7 @@ worker_context& worker() {
   return context;
 }
 
-void runner_main(ctx::transfer_t t);
-
-fiber& next_runnable(block_runtime& rt, bool& fresh) {
-  fresh = false;
-  if (rt.ready_head < rt.ready.size()) {
-    thread_record* t = rt.ready[rt.ready_head++];
-    if (rt.ready_head == rt.ready.size()) {
-      rt.ready.clear();
-      rt.ready_head = 0;
-    }
-    return *t->home;
-  }
-  if (rt.record.next_unstarted < rt.record.thread_count) {
-    fiber& f = rt.fibers.emplace_back();
-    f.stack = current_worker->stacks.acquire();
-    fresh = true;
-    return f;
-  }
-  return rt.main;
-}
-
-// Leaves the running fiber for the next runnable one.
-void switch_away(block_runtime& rt) {
-  fiber& self = *rt.record.running;
-  bool fresh = false;
-  fiber& next = next_runnable(rt, fresh);
-  rt.record.running = &next;
-  if (fresh)
-    start_fiber(self, next, &runner_main);
-  else
-    switch_fiber(self, next);
-}
+}  // namespace
 
 void runner_main(ctx::transfer_t t) {
   adopt_caller(t);
@@ -127,7 +96,12 @@ void runner_main(ctx::transfer_t t) {
   std::abort();
 }
 
-}  // namespace
+
+fiber& start_runner(block_runtime& rt) {
+  fiber& f = rt.fibers.emplace_back();
+  f.stack = current_worker->stacks.acquire();
+  return f;
+}
 
 void block_runtime::wake(std::vector<thread_record*>& waiters) {
   if (shuffling) std::shuffle(waiters.begin(), waiters.end(), shuffle);
@@ -135,19 +109,6 @@ void block_runtime::wake(std::vector<thread_record*>& waiters) {
   record.parked -= static_cast<unsigned>(waiters.size());
   ready.insert(ready.end(), waiters.begin(), waiters.end());
   waiters.clear();
-}
-
-void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
-  block_runtime& rt = current_runtime();
-  thread_record& t = *current_thread;
-  t.waiting = kind;
-  t.wait_site = where;
-  t.wait_phase = phase;
-  t.home = rt.record.running;
-  ++rt.record.parked;
-  switch_away(rt);
-  current_thread = &t;
-  rt.record.running = t.home;
 }
 
 void fail_block(errc kind, const std::string& message) {
@@ -348,18 +309,8 @@ void run_block(launch_state& launch, unsigned long long linear) {
     return;
   }
   w.escape_armed = 1;
-  bool fresh = false;
-  fiber& first = next_runnable(rt, fresh);
-  rt.record.running = &first;
-  start_fiber(rt.main, first, &runner_main);
-  while (resolve_stall(rt)) {
-    fiber& next = next_runnable(rt, fresh);
-    rt.record.running = &next;
-    if (fresh)
-      start_fiber(rt.main, next, &runner_main);
-    else
-      switch_fiber(rt.main, next);
-  }
+  switch_away(rt);
+  while (resolve_stall(rt)) switch_away(rt);
   w.escape_armed = 0;
   finish_block(w, linear);
 }

@@ -54,8 +54,46 @@ struct block_runtime {
 
 inline block_runtime& current_runtime() { return *current_block->runtime; }
 
+// Entry of every runner fiber: runs unstarted threads until none is left.
+void runner_main(ctx::transfer_t t);
+// A fiber with a fresh stack, for a runner.
+fiber& start_runner(block_runtime& rt);
+
+// Leaves the running fiber (or main) for the next runnable one: a released
+// thread, else a fresh runner for unstarted threads, else main.
+inline void switch_away(block_runtime& rt) {
+  fiber& self = *rt.record.running;
+  if (rt.ready_head < rt.ready.size()) {
+    thread_record* t = rt.ready[rt.ready_head++];
+    if (rt.ready_head == rt.ready.size()) {
+      rt.ready.clear();
+      rt.ready_head = 0;
+    }
+    rt.record.running = t->home;
+    switch_fiber(self, *t->home);
+  } else if (rt.record.next_unstarted < rt.record.thread_count) {
+    fiber& runner = start_runner(rt);
+    rt.record.running = &runner;
+    start_fiber(self, runner, &runner_main);
+  } else {
+    rt.record.running = &rt.main;
+    switch_fiber(self, rt.main);
+  }
+}
+
 // Parks the current thread until another wakes it.
-void park(wait_kind kind, std::source_location where, std::uint64_t phase);
+inline void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
+  block_runtime& rt = current_runtime();
+  thread_record& t = *current_thread;
+  t.waiting = kind;
+  t.wait_site = where;
+  t.wait_phase = phase;
+  t.home = rt.record.running;
+  ++rt.record.parked;
+  switch_away(rt);
+  current_thread = &t;
+  rt.record.running = t.home;
+}
 // Ends the block with an error raised by the current thread; never returns.
 [[noreturn]] void fail_block(errc kind, const std::string& message);
 
