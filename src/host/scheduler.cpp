@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
@@ -250,7 +251,7 @@ bool resolve_stall(block_runtime& rt) {
                                          [](auto* a, auto* b) { return a->wait_phase < b->wait_phase; });
     const std::uint64_t phase = (*oldest)->wait_phase;
     if (phase < rt.grid_phases_arrived) {
-      switch (L.grid.wait_past(phase, L.aborted)) {
+      switch (L.grid.wait_past(phase, L.aborted, L.block_count <= std::thread::hardware_concurrency())) {
         case grid_barrier::outcome::released:
           rt.grid_phases_released = L.grid.generation();
           wake_released_grid_waiters(rt);
