@@ -1,0 +1,300 @@
+// cohort's grid barrier on the GPU: every block must see every other block's
+// writes after each grid.sync(), for every grid size and shape, through every
+// way of calling the barrier, with two cooperative kernels running at once, in
+// a captured CUDA graph with parallel branches, and on the fallback path.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cohort/cohort.hpp>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace cg = cohort;
+namespace gpu = cohort::detail::gpu;
+
+namespace {
+
+#define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
+
+__device__ unsigned long long value_of(int round, unsigned long long block) {
+  return (round + 1ull) * 0x9E3779B97F4A7C15ull ^ (block * 0xC2B2AE3D27D4EB4Full);
+}
+
+__device__ unsigned long long global_timer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+enum class via { member, split, erased, free_function, fresh_handle, fallback };
+
+// The report a run leaves: [0] wrong values seen, [1..3] the first one's
+// round, reading block and written block, [4] is_valid() was false somewhere.
+constexpr int report_words = 5;
+
+// Round r: each block's leader writes its value into row r % 2, the grid
+// synchronizes, and the block's threads read every block's value of round r.
+// Two rows suffice: a block writes row r % 2 again only after the barrier of
+// round r + 1, which no block passes before every block has read round r.
+template <via How>
+__global__ void exchange(unsigned long long* rows, unsigned* report, int rounds, unsigned long long* times) {
+  const cg::grid_group grid = cg::this_grid();
+  const cg::thread_block block = cg::this_thread_block();
+  const cg::thread_group erased = grid;
+  const gpu::grid_barrier fallback{gpu::grid_workspace(), nullptr};
+  const unsigned long long n = grid.num_blocks(), me = grid.block_rank();
+  if (times && grid.thread_rank() == 0) times[0] = global_timer();
+  if (!grid.is_valid() && block.thread_rank() == 0) atomicOr(&report[4], 1u);
+  unsigned long long work = me;
+  for (int r = 0; r < rounds; ++r) {
+    unsigned long long* row = rows + (r % 2) * n;
+    if (block.thread_rank() == 0) row[me] = value_of(r, me);
+    if constexpr (How == via::member) {
+      grid.sync();
+    } else if constexpr (How == via::split) {
+      auto token = grid.barrier_arrive();
+      for (int i = 0; i < 64; ++i) work = work * 6364136223846793005ull + 1442695040888963407ull;
+      grid.barrier_wait(std::move(token));
+    } else if constexpr (How == via::erased) {
+      erased.sync();
+    } else if constexpr (How == via::free_function) {
+      cg::sync(grid);
+    } else if constexpr (How == via::fresh_handle) {
+      cg::this_grid().sync();
+    } else {
+      fallback.sync();
+    }
+    for (unsigned long long b = block.thread_rank(); b < n; b += block.num_threads()) {
+      if (row[b] != value_of(r, b) && atomicAdd(&report[0], 1u) == 0) {
+        report[1] = r;
+        report[2] = static_cast<unsigned>(me);
+        report[3] = static_cast<unsigned>(b);
+      }
+    }
+  }
+  if (work == 42) report[4] |= 2u;  // keeps the split form's local work alive; never true in practice
+  if (times && grid.thread_rank() == 0) times[1] = global_timer();
+}
+
+// One run's buffers and its verdict.
+struct exchange_run {
+  unsigned long long blocks;
+  cg::device_buffer<unsigned long long> rows;
+  cg::device_buffer<unsigned> report;
+  cg::device_buffer<unsigned long long> times;
+
+  explicit exchange_run(unsigned long long n) : blocks(n), rows(2 * n), report(report_words), times(2) {
+    rows.fill(~0ull);
+    report.fill(0);
+    times.fill(0);
+  }
+
+  template <via How>
+  void launch(dim3 grid, dim3 block, int rounds, cudaStream_t stream = nullptr) {
+    cg::launch_cooperative(exchange<How>, {grid, block, 0, stream}, rows.data(), report.data(), rounds, times.data());
+  }
+
+  void expect_clean(const std::string& what) const {
+    const auto r = report.to_host();
+    EXPECT_EQ(r[0], 0u) << what << ": " << r[0] << " stale values; the first in round " << r[1] << ", read by block "
+                        << r[2] << " from block " << r[3];
+    EXPECT_EQ(r[4], 0u) << what << ": grid_group::is_valid() was false in a cooperative launch";
+  }
+};
+
+template <via How>
+void exchange_at(dim3 grid, dim3 block, int rounds) {
+  exchange_run run(cohort_test::volume(grid));
+  run.launch<How>(grid, block, rounds);
+  run.expect_clean("grid " + cg::detail::to_string(grid) + " block " + cg::detail::to_string(block));
+}
+
+template <via How>
+unsigned capacity(unsigned threads) {
+  return static_cast<unsigned>(cg::max_cooperative_grid(exchange<How>, static_cast<int>(threads)));
+}
+
+// The split into groups covers every block exactly once, with at most the pool's number of groups.
+__global__ void shapes(unsigned* out, unsigned count) {
+  const unsigned n = blockIdx.x * blockDim.x + threadIdx.x + 1;
+  if (n > count) return;
+  const gpu::barrier_shape s = gpu::shape_for(n);
+  unsigned covered = 0;
+  for (unsigned g = 0; g < s.groups; ++g) covered += s.members(g);
+  out[3 * (n - 1)] = s.groups;
+  out[3 * (n - 1) + 1] = covered;
+  out[3 * (n - 1) + 2] = (s.groups - 1) * s.group_size < n && s.group_size * s.groups >= n;
+}
+
+TEST(GridBarrier, GroupsCoverEveryBlockOnce) {
+  const unsigned count = 70000;
+  auto out = cohort_test::poisoned<unsigned>(3 * count, 0xDEADBEEF);
+  cg::launch(shapes, {dim3((count + 255) / 256), dim3(256)}, out.data(), count);
+  const auto got = out.to_host();
+  for (unsigned n = 1; n <= count; ++n) {
+    ASSERT_GE(got[3 * (n - 1)], 1u) << n;
+    ASSERT_LE(got[3 * (n - 1)], gpu::barrier_max_groups) << n;
+    ASSERT_EQ(got[3 * (n - 1) + 1], n) << n;
+    ASSERT_EQ(got[3 * (n - 1) + 2], 1u) << n;
+  }
+}
+
+struct launch_shape {
+  dim3 grid, block;
+};
+
+class GridBarrierShapes : public ::testing::TestWithParam<launch_shape> {};
+
+TEST_P(GridBarrierShapes, EveryBlockSeesEveryWrite) {
+  const launch_shape s = GetParam();
+  ASSERT_LE(cohort_test::volume(s.grid), capacity<via::member>(static_cast<unsigned>(cohort_test::volume(s.block))));
+  exchange_at<via::member>(s.grid, s.block, 300);
+}
+
+// Flat (one counter) and two-level sizes, around the flat limit, 1-D to 3-D, odd blocks.
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, GridBarrierShapes,
+    ::testing::Values(launch_shape{dim3(1), dim3(1)}, launch_shape{dim3(2), dim3(64)},
+                      launch_shape{dim3(31), dim3(32)}, launch_shape{dim3(32), dim3(96)},
+                      launch_shape{dim3(33), dim3(128)}, launch_shape{dim3(5, 3, 2), dim3(33, 3, 3)},
+                      launch_shape{dim3(11, 12), dim3(16, 16)}, launch_shape{dim3(7, 7, 7), dim3(5, 5, 3)},
+                      launch_shape{dim3(1000), dim3(64)}, launch_shape{dim3(1023), dim3(128)}));
+
+TEST(GridBarrier, FullOccupancyForEveryBlockSize) {
+  for (unsigned threads : {1u, 64u, 128u, 256u, 1024u}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    exchange_at<via::member>(dim3(capacity<via::member>(threads)), dim3(threads), 200);
+  }
+}
+
+TEST(GridBarrier, EveryWayOfCallingIt) {
+  const unsigned threads = 128;
+  exchange_at<via::split>(dim3(capacity<via::split>(threads)), dim3(threads), 300);
+  exchange_at<via::erased>(dim3(capacity<via::erased>(threads)), dim3(threads), 300);
+  exchange_at<via::free_function>(dim3(capacity<via::free_function>(threads)), dim3(threads), 300);
+  exchange_at<via::fresh_handle>(dim3(capacity<via::fresh_handle>(threads)), dim3(threads), 300);
+}
+
+TEST(GridBarrier, FallbackOnTheWorkspaceWord) {
+  for (unsigned threads : {32u, 256u}) exchange_at<via::fallback>(dim3(capacity<via::fallback>(threads)), dim3(threads), 300);
+  exchange_at<via::fallback>(dim3(3, 2, 2), dim3(33, 3, 3), 300);
+}
+
+// Launches of different sizes one after another reuse the same slot.
+TEST(GridBarrier, BackToBackLaunchesOfDifferentSizes) {
+  const unsigned threads = 64, full = capacity<via::member>(threads);
+  cg::stream s;
+  std::vector<std::unique_ptr<exchange_run>> runs;
+  for (unsigned n : {full, 1u, 33u, 7u, full - 1, 32u, 1000u, 2u, full}) {
+    runs.push_back(std::make_unique<exchange_run>(std::min(n, full)));
+    runs.back()->launch<via::member>(dim3(static_cast<unsigned>(runs.back()->blocks)), dim3(threads), 101, s.get());
+  }
+  s.synchronize();
+  for (const auto& r : runs) r->expect_clean("back-to-back, " + std::to_string(r->blocks) + " blocks");
+}
+
+bool overlapped(const exchange_run& a, const exchange_run& b) {
+  const auto ta = a.times.to_host(), tb = b.times.to_host();
+  return ta[0] < tb[1] && tb[0] < ta[1];
+}
+
+// Two cooperative kernels that fit on the device together, on two streams:
+// they run at the same time and must not share barrier state.
+TEST(GridBarrier, TwoCooperativeKernelsAtOnce) {
+  const unsigned threads = 128, half = capacity<via::member>(threads) / 2;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    cg::stream first, second;
+    exchange_run a(half), b(half - 3);
+    a.launch<via::member>(dim3(half), dim3(threads), 4000, first.get());
+    b.launch<via::split>(dim3(half - 3), dim3(threads), 4000, second.get());
+    first.synchronize();
+    second.synchronize();
+    a.expect_clean("first of two concurrent kernels");
+    b.expect_clean("second of two concurrent kernels");
+    std::printf("[ info ] two cooperative kernels of %u and %u blocks %s in time\n", half, half - 3,
+                overlapped(a, b) ? "overlapped" : "did NOT overlap");
+  }
+}
+
+// A graph with two cooperative kernels on parallel branches, replayed.
+TEST(GridBarrier, InsideACapturedGraphWithParallelBranches) {
+  const unsigned threads = 256, half = capacity<via::member>(threads) / 2;
+  cg::stream main, side;
+  exchange_run a(half), b(half);
+  cudaEvent_t fork, join;
+  CUDA_OK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+  CUDA_OK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+  cudaGraph_t graph;
+  CUDA_OK(cudaStreamBeginCapture(main.get(), cudaStreamCaptureModeGlobal));
+  CUDA_OK(cudaEventRecord(fork, main.get()));
+  CUDA_OK(cudaStreamWaitEvent(side.get(), fork));
+  a.launch<via::member>(dim3(half), dim3(threads), 500, main.get());
+  b.launch<via::member>(dim3(half), dim3(threads), 500, side.get());
+  CUDA_OK(cudaEventRecord(join, side.get()));
+  CUDA_OK(cudaStreamWaitEvent(main.get(), join));
+  CUDA_OK(cudaStreamEndCapture(main.get(), &graph));
+  cudaGraphExec_t exec;
+  CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 5; ++replay) CUDA_OK(cudaGraphLaunch(exec, main.get()));
+  main.synchronize();
+  a.expect_clean("graph branch a");
+  b.expect_clean("graph branch b");
+  std::printf("[ info ] the graph's two cooperative branches %s in time (last replay)\n",
+              overlapped(a, b) ? "overlapped" : "did NOT overlap");
+  CUDA_OK(cudaGraphExecDestroy(exec));
+  CUDA_OK(cudaGraphDestroy(graph));
+  CUDA_OK(cudaEventDestroy(fork));
+  CUDA_OK(cudaEventDestroy(join));
+}
+
+// What the driver hands cooperative launches: the workspace every block of a
+// launch sees, its size field, and the pool slot it maps to.
+__global__ void record_workspace(unsigned long long* out) {
+  gpu::driver_workspace* ws = gpu::grid_workspace();
+  if (threadIdx.x != 0) return;
+  const unsigned long long b = blockIdx.x;
+  out[3 * b] = reinterpret_cast<unsigned long long>(ws);
+  out[3 * b + 1] = ws ? ws->size : ~0ull;
+  out[3 * b + 2] = ws ? reinterpret_cast<unsigned long long>(gpu::find_slot(ws, static_cast<unsigned>(b))) : 0;
+}
+
+TEST(GridBarrier, EachLaunchSeesOneWorkspaceAndOneSlot) {
+  const unsigned blocks = 8, launches = 48;
+  std::vector<cg::stream> streams(4);
+  std::vector<cg::device_buffer<unsigned long long>> outs;
+  for (unsigned i = 0; i < launches; ++i) {
+    outs.emplace_back(3 * blocks);
+    outs.back().fill(0);
+    cg::launch_cooperative(record_workspace, {dim3(blocks), dim3(32), 0, streams[i % 4].get()}, outs.back().data());
+  }
+  cg::device_synchronize();
+  std::set<unsigned long long> workspaces, slots, sizes;
+  for (unsigned i = 0; i < launches; ++i) {
+    const auto got = outs[i].to_host();
+    for (unsigned b = 0; b < blocks; ++b) {
+      ASSERT_NE(got[3 * b], 0u) << "launch " << i << " block " << b << " has no workspace";
+      ASSERT_EQ(got[3 * b], got[0]) << "launch " << i << ": blocks see different workspaces";
+      ASSERT_EQ(got[3 * b + 2], got[2]) << "launch " << i << ": blocks found different slots";
+    }
+    EXPECT_NE(got[2], 0u) << "launch " << i << " found the pool full and fell back to the workspace word";
+    workspaces.insert(got[0]);
+    sizes.insert(got[1]);
+    slots.insert(got[2]);
+  }
+  std::printf("[ info ] %u cooperative launches on 4 streams: %zu distinct workspaces, %zu pool slots, size field",
+              launches, workspaces.size(), slots.size());
+  for (unsigned long long s : sizes) std::printf(" %llu", s);
+  std::printf("\n");
+
+  auto plain = cohort_test::poisoned<unsigned long long>(3 * blocks, 7);
+  cg::launch(record_workspace, {dim3(blocks), dim3(32)}, plain.data());
+  const auto got = plain.to_host();
+  for (unsigned b = 0; b < blocks; ++b) EXPECT_EQ(got[3 * b], 0u) << "a plain launch has a grid workspace";
+}
+
+}  // namespace
