@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The main job: builds cohort and runs seed 000's single-kernel cooperative
-# reduction (grid.sync() over an occupancy-sized grid) on the host backend,
-# checking the sum.
+# The main job: builds cohort and runs `cohort bench reduce` on the best
+# backend present (CUDA where a GPU answers and nvcc built cohort-cuda, the
+# host otherwise): seed 000's reduction variants and the cooperative
+# reduction over a range of sizes, every result verified, printed as a table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build --target sum_cooperative
-build/examples/sum_cooperative "$@"
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && cmake --build build --target cohort_cli_cuda; then
+  exec build/apps/cohort/cohort-cuda bench reduce "$@"
+fi
+cmake --build build --target cohort_cli
+exec build/apps/cohort/cohort bench reduce "$@"

@@ -16,9 +16,11 @@ enum class errc {
   unreachable_barrier,     // a barrier some member can never reach (it exited)
   barrier_mismatch,        // threads of one block wait at different barrier call sites
   deadlock,                // no thread of a block can make progress
+  collective_mismatch,     // members of one group call different collectives at the same time
+  non_uniform_argument,    // an argument every member must pass alike differs between members
   stack_overflow,          // a host fiber overflowed its stack
   shared_memory_limit,     // dynamic shared memory over the limit
-  invalid_argument,        // bad argument to a host API call
+  invalid_argument,        // bad argument to an API call (a launch, a partition size, a shuffle width)
   out_of_memory,           // device allocation failed
   kernel_exception,        // kernel code threw (host backend)
   runtime,                 // an error reported by the CUDA runtime

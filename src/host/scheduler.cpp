@@ -106,7 +106,7 @@ fiber& start_runner(block_runtime& rt) {
 
 void block_runtime::wake(std::vector<thread_record*>& waiters) {
   if (shuffling) std::shuffle(waiters.begin(), waiters.end(), shuffle);
-  for (thread_record* t : waiters) t->waiting = wait_kind::none;
+  for (thread_record* t : waiters) t->waiting = wait_kind::runnable;
   record.parked -= static_cast<unsigned>(waiters.size());
   ready.insert(ready.end(), waiters.begin(), waiters.end());
   waiters.clear();
@@ -195,6 +195,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
     rt.arrivals_recorded = false;
   }
   r.threads = w.threads.data();
+  rt.collectives.start_block(r);
   r.running = &rt.main;
   r.runtime = &rt;
   r.launch = &launch;
@@ -263,7 +264,7 @@ bool resolve_stall(block_runtime& rt) {
       }
     }
   }
-  L.fail(errc::deadlock, describe_deadlock(rt));
+  L.fail(errc::deadlock, describe_collective_stall(rt).value_or(describe_deadlock(rt)));
   return false;
 }
 
@@ -272,7 +273,7 @@ void finish_block(worker_context& w, unsigned long long linear) {
   rt.launch->fibers_started.fetch_add(rt.fibers.size(), std::memory_order_relaxed);
   for (fiber& f : rt.fibers) w.stacks.release(f.stack);
   rt.fibers.clear();
-  if (rt.record.parked != 0)  // a failed block leaves threads parked: forget them
+  if (rt.record.parked != 0 || rt.ready_head < rt.ready.size())  // a failed block leaves threads waiting: forget them
     for (unsigned i = 0; i < rt.record.next_unstarted; ++i) rt.record.threads[i].waiting = wait_kind::none;
   if (rt.launch->cooperative) rt.launch->grid.block_exited(rt.grid_phases_arrived, linear);
   current_block = nullptr;

@@ -16,6 +16,7 @@
 #include "cohort/errors.hpp"
 #include "cohort/host/detail/state.hpp"
 #include "fiber.hpp"
+#include "rendezvous.hpp"
 
 namespace cohort::host::detail {
 
@@ -47,6 +48,9 @@ struct block_runtime {
   std::source_location grid_site{};
   const thread_record* grid_first = nullptr;
   std::vector<thread_record*> grid_waiters;
+
+  // Warp collectives and coalesced groups.
+  collective_state collectives;
 
   // Makes the waiting threads runnable, in order (shuffled under COHORT_SCHEDULE=shuffle).
   void wake(std::vector<thread_record*>& waiters);
@@ -90,8 +94,10 @@ inline void park(wait_kind kind, std::source_location where, std::uint64_t phase
   t.wait_phase = phase;
   t.home = rt.record.running;
   ++rt.record.parked;
+  if (rt.collectives.converging_total != 0) lane_settled(rt, t);
   switch_away(rt);
   current_thread = &t;
+  t.waiting = wait_kind::none;
   rt.record.running = t.home;
 }
 // Ends the block with an error raised by the current thread; never returns.

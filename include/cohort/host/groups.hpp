@@ -1,136 +1,128 @@
-// The implicit groups on the host backend: thread_block, grid_group and the
-// type-erased thread_group, with the free functions sync/thread_rank/group_size.
+// The groups of the host backend: the implicit ones (thread_block,
+// grid_group), tiles, coalesced groups and their partitions, and the
+// type-erased thread_group with the dynamic tiled_partition(group, size).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <source_location>
+#include <string>
 
-#include "cohort/host/detail/state.hpp"
-#include "cohort/host/detail/sync_points.hpp"
-#include "cohort/host/kernel_language.hpp"
+#include "cohort/host/coalesced.hpp"
+#include "cohort/host/detail/collective.hpp"
+#include "cohort/host/implicit_groups.hpp"
+#include "cohort/host/tiles.hpp"
 
 namespace cohort {
-
-namespace host::detail {
-inline const block_record& block() { return *current_block; }
-inline unsigned long long block_linear_rank() {
-  const block_record& b = block();
-  return (static_cast<unsigned long long>(b.block_index.z) * b.grid_dim.y + b.block_index.y) * b.grid_dim.x +
-         b.block_index.x;
-}
-inline unsigned long long threads_per_block() {
-  const block_record& b = block();
-  return static_cast<unsigned long long>(b.block_dim.x) * b.block_dim.y * b.block_dim.z;
-}
-inline unsigned long long blocks_in_grid() {
-  const block_record& b = block();
-  return static_cast<unsigned long long>(b.grid_dim.x) * b.grid_dim.y * b.grid_dim.z;
-}
-}  // namespace host::detail
-
-// Returns the block's dynamic shared memory (the launch's dynamic_shared_bytes),
-// aligned to 16 bytes, as extern __shared__ gives it on CUDA.
-template <class T = unsigned char>
-T* dynamic_shared() {
-  return reinterpret_cast<T*>(host::detail::current_block->dynamic_shared);
-}
-
-class thread_block {
- public:
-  struct arrival_token {
-    std::uint64_t phase;
-  };
-
-  static void sync(std::source_location where = std::source_location::current()) {
-    host::detail::block_sync(where);
-  }
-  arrival_token barrier_arrive(std::source_location where = std::source_location::current()) const {
-    return {host::detail::block_arrive(where)};
-  }
-  void barrier_wait(arrival_token&& token, std::source_location where = std::source_location::current()) const {
-    host::detail::block_wait(token.phase, where);
-  }
-  static unsigned thread_rank() { return host::detail::current_thread->rank; }
-  static unsigned num_threads() { return static_cast<unsigned>(host::detail::threads_per_block()); }
-  static unsigned size() { return num_threads(); }
-  static dim3 group_index() { return host::detail::block().block_index; }
-  static dim3 thread_index() { return host::detail::current_thread->index; }
-  static dim3 dim_threads() { return host::detail::block().block_dim; }
-  static dim3 group_dim() { return dim_threads(); }
-
- private:
-  thread_block() = default;
-  friend thread_block this_thread_block();
-};
-
-inline thread_block this_thread_block() { return {}; }
-
-class grid_group {
- public:
-  struct arrival_token {
-    std::uint64_t phase;
-  };
-
-  bool is_valid() const { return host::detail::block().cooperative; }
-  void sync(std::source_location where = std::source_location::current()) const {
-    host::detail::grid_sync(where);
-  }
-  arrival_token barrier_arrive(std::source_location where = std::source_location::current()) const {
-    return {host::detail::grid_arrive(where)};
-  }
-  void barrier_wait(arrival_token&& token, std::source_location where = std::source_location::current()) const {
-    host::detail::grid_wait(token.phase, where);
-  }
-  static unsigned long long thread_rank() {
-    return block_rank() * host::detail::threads_per_block() + host::detail::current_thread->rank;
-  }
-  static unsigned long long block_rank() { return host::detail::block_linear_rank(); }
-  static unsigned long long num_threads() { return num_blocks() * host::detail::threads_per_block(); }
-  static unsigned long long num_blocks() { return host::detail::blocks_in_grid(); }
-  static unsigned long long size() { return num_threads(); }
-  static dim3 dim_blocks() { return host::detail::block().grid_dim; }
-  static dim3 block_index() { return host::detail::block().block_index; }
-  static dim3 group_dim() { return dim_blocks(); }
-  // A launch without clusters is a grid of 1x1x1 clusters.
-  static unsigned long long cluster_rank() { return block_rank(); }
-  static unsigned long long num_clusters() { return num_blocks(); }
-  static dim3 dim_clusters() { return dim_blocks(); }
-  static dim3 cluster_index() { return block_index(); }
-
- private:
-  grid_group() = default;
-  friend grid_group this_grid();
-};
-
-inline grid_group this_grid() { return {}; }
 
 // Any group, its type erased. Synchronizing it synchronizes the group it was
 // made from; its rank and size are that group's.
 class thread_group {
  public:
-  enum class kind : unsigned char { thread_block, grid };
+  enum class kind : unsigned char { thread_block, grid, tile, coalesced };
 
   thread_group(const thread_block&) : kind_(kind::thread_block) {}
   thread_group(const grid_group&) : kind_(kind::grid) {}
+  template <unsigned N>
+  thread_group(const thread_block_tile<N>&) : kind_(kind::tile), tile_size_(N) {}
+  thread_group(const coalesced_group& g) : kind_(kind::coalesced), lanes_(host::detail::coalesced_access::lanes(g)) {}
 
   void sync(std::source_location where = std::source_location::current()) const {
-    if (kind_ == kind::grid)
-      host::detail::grid_sync(where);
-    else
-      host::detail::block_sync(where);
+    switch (kind_) {
+      case kind::grid:
+        host::detail::grid_sync(where);
+        break;
+      case kind::thread_block:
+        host::detail::block_sync(where);
+        break;
+      case kind::tile:
+        host::detail::synchronize(host::detail::tile_members(tile_size_), where);
+        break;
+      case kind::coalesced:
+        host::detail::synchronize(coalesced_members(), where);
+        break;
+    }
   }
   unsigned long long thread_rank() const {
-    return kind_ == kind::grid ? grid_group::thread_rank() : thread_block::thread_rank();
+    switch (kind_) {
+      case kind::grid:
+        return grid_group::thread_rank();
+      case kind::thread_block:
+        return thread_block::thread_rank();
+      case kind::tile:
+        return host::detail::block_rank() & (tile_size_ - 1);
+      case kind::coalesced:
+        return static_cast<unsigned>(std::popcount(lanes_ & host::detail::low_lanes(host::detail::lane_id())));
+    }
+    return 0;
   }
   unsigned long long num_threads() const {
-    return kind_ == kind::grid ? grid_group::num_threads() : thread_block::num_threads();
+    switch (kind_) {
+      case kind::grid:
+        return grid_group::num_threads();
+      case kind::thread_block:
+        return thread_block::num_threads();
+      case kind::tile:
+        return host::detail::tile_count(tile_size_);
+      case kind::coalesced:
+        return static_cast<unsigned>(std::popcount(lanes_));
+    }
+    return 0;
   }
   unsigned long long size() const { return num_threads(); }
   kind get_type() const { return kind_; }
 
  private:
+  friend thread_group tiled_partition(const thread_group& parent, unsigned tile_size, std::source_location where);
+
+  static thread_group tile(unsigned size) {
+    thread_group g(kind::tile);
+    g.tile_size_ = size;
+    return g;
+  }
+  explicit thread_group(kind k) : kind_(k) {}
+  coalesced_group as_coalesced() const { return host::detail::coalesced_access::make(lanes_, 0, 1); }
+  host::detail::member_set coalesced_members() const {
+    return {host::detail::warp_base(), static_cast<unsigned>(std::popcount(lanes_)), lanes_};
+  }
+
   kind kind_;
+  unsigned tile_size_ = 0;   // tile
+  std::uint64_t lanes_ = 0;  // coalesced
 };
+
+// Tiles of `tile_size` threads (a power of two up to 1024) of a block, a tile
+// or a coalesced group. A block's last tile may be partial (as NVIDIA's
+// dynamic partition has it); a tile's size must divide its parent tile's.
+inline thread_group tiled_partition(const thread_group& parent, unsigned tile_size,
+                                    std::source_location where = std::source_location::current()) {
+  host::detail::check_tile_size(tile_size, where);
+  switch (parent.kind_) {
+    case thread_group::kind::thread_block:
+      return thread_group::tile(tile_size);
+    case thread_group::kind::tile:
+      if (tile_size > parent.tile_size_)
+        host::detail::usage_error(errc::invalid_argument,
+                                  "tiled_partition into tiles of " + std::to_string(tile_size) +
+                                      " threads of a tile of " + std::to_string(parent.tile_size_) +
+                                      ": the tile size must divide the parent's",
+                                  where);
+      return thread_group::tile(tile_size);
+    case thread_group::kind::coalesced:
+      return tiled_partition(parent.as_coalesced(), tile_size, where);
+    case thread_group::kind::grid:
+      break;
+  }
+  host::detail::usage_error(errc::invalid_argument,
+                            "tiled_partition of a grid_group: only thread blocks, tiles and coalesced groups can be "
+                            "partitioned",
+                            where);
+}
+
+inline thread_group tiled_partition(const thread_block& parent, unsigned tile_size,
+                                    std::source_location where = std::source_location::current()) {
+  return tiled_partition(thread_group(parent), tile_size, where);
+}
 
 template <class Group>
 void sync(const Group& g, std::source_location where = std::source_location::current()) {

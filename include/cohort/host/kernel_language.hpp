@@ -1,6 +1,7 @@
 // CUDA's kernel-language spelling for a host compiler: qualifiers, built-in
-// index variables, __syncthreads(), atomics and fences. Kernel code written for
-// nvcc compiles unchanged with g++/clang++ against these.
+// index variables, __syncthreads(), atomics and fences, and the warp
+// intrinsics. Kernel code written for nvcc compiles unchanged with g++/clang++
+// against these.
 #pragma once
 
 #include <source_location>
@@ -8,6 +9,7 @@
 #include "cohort/host/atomics.hpp"
 #include "cohort/host/detail/state.hpp"
 #include "cohort/host/vector_types.hpp"
+#include "cohort/host/warp_intrinsics.hpp"
 
 #define __global__
 #define __device__

@@ -12,12 +12,17 @@
 namespace cohort::host::detail {
 
 struct fiber;
+struct collective_slot;  // what a thread hands to a warp collective (detail/collective.hpp)
 struct block_runtime;  // the scheduler's private part of a block (src/host)
 struct launch_state;
 
 inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
 
-enum class wait_kind : std::uint8_t { none, block_barrier, grid_barrier, collective };
+// What a started thread is doing: running or exited (none), woken and queued
+// to run (runnable), or parked at a barrier, a collective, or in
+// coalesced_threads() (converge). A started thread that is none and not the
+// running one has exited: exits themselves write nothing.
+enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrier, collective, converge };
 
 // Only index and rank are written for every thread; the rest is written when
 // the thread waits or arrives somewhere, which keeps barrier-free kernels cheap.
@@ -48,6 +53,7 @@ struct block_record {
   bool cooperative;
   unsigned char* dynamic_shared;
   thread_record* threads;
+  collective_slot* slots;      // one per thread: its input to and result of a collective
   fiber* running;              // the fiber executing now
   block_runtime* runtime;
   launch_state* launch;

@@ -1,0 +1,113 @@
+#include "doctor.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <cohort/cohort.hpp>
+
+#include "common/check_result.hpp"
+#include "common/cooperative_checks.hpp"
+#include "common/device_summary.hpp"
+#include "common/grid_sync_probe.hpp"
+#include "platform_checks.hpp"
+#include "reduce/cooperative.hpp"
+
+namespace cohort_cli {
+
+namespace {
+
+using cohort_examples::check_result;
+
+constexpr unsigned probe_rounds = 3;  // seed 003 says one grid.sync() per kernel; several must work
+
+// The largest cooperative grid at one block size, for the probe kernel and
+// for the cooperative reduction (which also takes a float of shared memory
+// per warp), and a probe launch of that whole grid.
+check_result check_block_size(const cohort::device_properties& p, unsigned threads) {
+  const std::string name = "cooperative grid at " + std::to_string(threads) + " threads";
+  if (threads > static_cast<unsigned>(p.max_threads_per_block))
+    return {name, true, "n/a: above the device's " + std::to_string(p.max_threads_per_block) + " threads per block"};
+  try {
+    const cohort_examples::probe_capacity probe = cohort_examples::grid_sync_probe_capacity(threads);
+    const int per_sm = probe.blocks_per_sm;
+    const int blocks = probe.blocks;
+    const int reduce_blocks =
+        cohort::max_cooperative_grid(cohort_examples::sum_cooperative_kernel<float>, static_cast<int>(threads),
+                                     cohort_examples::warp_sums_bytes<float>(threads));
+    if (blocks <= 0) return {name, false, "no block of this size fits on an SM"};
+    const unsigned stale = cohort_examples::run_grid_sync_probe(static_cast<unsigned>(blocks), threads, probe_rounds);
+    const std::string capacity = std::to_string(blocks) + " blocks (" + std::to_string(per_sm) + "/SM x " +
+                                 std::to_string(p.multiprocessor_count) + " SMs), sum_cooperative " +
+                                 std::to_string(reduce_blocks);
+    if (stale) return {name, false, capacity + "; " + std::to_string(stale) + " stale reads after grid.sync()"};
+    return {name, true, capacity + "; " + std::to_string(probe_rounds) + " grid.sync() rounds verified"};
+  } catch (const std::exception& e) {
+    return {name, false, e.what()};
+  }
+}
+
+// A grid one block over capacity must be refused with an explanation, not
+// launched: its blocks could not all be resident and grid.sync() would hang.
+check_result check_oversized_grid_refused(unsigned threads) {
+  const std::string name = "oversized cooperative grid refused";
+  const unsigned blocks = static_cast<unsigned>(cohort_examples::grid_sync_probe_capacity(threads).blocks) + 1;
+  try {
+    cohort_examples::run_grid_sync_probe(blocks, threads, 1);
+    return {name, false,
+            std::to_string(blocks) + " blocks were launched although only " + std::to_string(blocks - 1) +
+                " can be resident"};
+  } catch (const cohort::error& e) {
+    if (e.kind() == cohort::errc::cooperative_too_large)
+      return {name, true, std::to_string(blocks) + " blocks: cohort::error cooperative_too_large"};
+    return {name, false, std::string("refused for another reason: ") + e.what()};
+  }
+}
+
+std::vector<check_result> device_checks(int device) {
+  cohort::set_device(device);
+  const cohort::device_properties p = cohort::get_device_properties();
+  // The seeds' block size, where the device allows it.
+  const unsigned threads = std::min(256u, static_cast<unsigned>(p.max_threads_per_block));
+  std::vector<check_result> checks = cohort_examples::cooperative_launch_checks(threads);
+  for (unsigned t = 64; t <= 1024; t *= 2) checks.push_back(check_block_size(p, t));
+  checks.push_back(check_oversized_grid_refused(threads));
+  return checks;
+}
+
+}  // namespace
+
+int run_doctor() {
+  std::size_t total = 0, failed = 0;
+  const auto tally = [&](const std::vector<check_result>& checks) {
+    cohort_examples::print_checks(checks);
+    for (const check_result& c : checks) failed += c.passed ? 0 : 1;
+    total += checks.size();
+  };
+  tally(platform_checks());
+  int count = 0;
+  try {
+    count = cohort::device_count();
+    tally({{"devices", count > 0,
+            std::to_string(count) + " on the " + cohort_examples::backend_name(cohort::this_backend) + " backend"}});
+  } catch (const std::exception& e) {
+    tally({{"devices", false, e.what()}});
+  }
+  for (int d = 0; d < count; ++d) {
+    try {
+      std::printf("device %d: %s\n", d, cohort_examples::device_summary(cohort::get_device_properties(d)).c_str());
+      tally(device_checks(d));
+    } catch (const std::exception& e) {
+      tally({{"device " + std::to_string(d), false, e.what()}});
+    }
+  }
+  if (failed)
+    std::printf("doctor: %zu of %zu checks failed\n", failed, total);
+  else
+    std::printf("doctor: all %zu checks passed\n", total);
+  return failed ? 1 : 0;
+}
+
+}  // namespace cohort_cli

@@ -1,0 +1,147 @@
+// cohort: device information, cooperative-launch checks and the seed
+// benchmarks, on the backend this binary was built with. Exit codes: 0 done,
+// 1 a failed check or verification or a runtime error, 2 a bad command line.
+#include <array>
+#include <cstdio>
+#include <exception>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "backend.hpp"
+#include "bench/benches.hpp"
+#include "bench/json_report.hpp"
+#include "bench/sizes.hpp"
+#include "bench/svg_plot.hpp"
+#include "bench/table.hpp"
+#include "common/device_summary.hpp"
+#include "doctor.hpp"
+#include "info.hpp"
+#include "usage_error.hpp"
+
+namespace {
+
+using namespace cohort_cli;
+
+constexpr int exit_usage = 2;
+
+struct bench_command {
+  const char* name;
+  const char* description;
+  const char* default_sizes;
+  report (*run)(const bench_options&);
+};
+
+constexpr bench_command bench_commands[] = {
+    {"reduce", "float sums: atomic, two-pass, shared-tree, warp-shuffle, cooperative; bandwidth against a copy",
+     "1K..16M:4", &run_reduce_bench},
+    {"scan", "int scans over the grid: three kernels, or one cooperative; bandwidth against a copy", "1K..16M:4",
+     &run_scan_bench},
+    {"sync", "block and grid barriers: time per barrier at each block size (--sizes: threads per block)", "64..1024",
+     &run_sync_bench},
+};
+
+// The command line of `cohort bench <name>`, before its sizes are parsed.
+struct bench_arguments {
+  std::string backend = cohort_examples::backend_name(built_in_backend());
+  std::string sizes;
+  bench_options options;
+};
+
+const CLI::Validator sizes_syntax(
+    [](std::string& text) {
+      try {
+        parse_sizes(text);
+        return std::string();
+      } catch (const std::invalid_argument& e) {
+        return std::string(e.what());
+      }
+    },
+    "SIZES");
+
+void add_bench_options(CLI::App& command, bench_arguments& args, const char* default_sizes) {
+  args.sizes = default_sizes;
+  command.add_option("--backend", args.backend, "backend to run on: host or cuda (the one built in)")
+      ->check(CLI::IsMember({"host", "cuda"}))
+      ->capture_default_str();
+  command
+      .add_option("--sizes", args.sizes,
+                  "comma-separated sizes and ranges: 4096, 64K, 16M; LO..HI doubles, LO..HI:F multiplies by F")
+      ->check(sizes_syntax)
+      ->capture_default_str();
+  command.add_option("--repeat", args.options.repeat, "timed runs per measurement (after one checked warm-up)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  command.add_option("--seed", args.options.seed, "seed of the random input")->capture_default_str();
+  command.add_option("--json", args.options.json_path, "write the results as JSON (schema: docs/cli.md)");
+  command.add_option("--plot", args.options.plot_path, "write a chart of the results as SVG");
+}
+
+int run_bench(const bench_command& command, bench_arguments& args) {
+  const cohort::backend built_in = built_in_backend();
+  if (args.backend != cohort_examples::backend_name(built_in)) {
+    const cohort::backend other = built_in == cohort::backend::host ? cohort::backend::cuda : cohort::backend::host;
+    throw usage_error("--backend " + args.backend + ": this binary has only the " +
+                      cohort_examples::backend_name(built_in) + " backend built in; run " + program_for(other) +
+                      (other == cohort::backend::cuda ? " (built where nvcc is found, -DCOHORT_BUILD_CUDA=ON)" : ""));
+  }
+  if (!args.options.plot_path.empty() && !args.options.plot_path.ends_with(".svg"))
+    throw usage_error("--plot " + args.options.plot_path + ": the chart is written as SVG; name it *.svg");
+  args.options.sizes = parse_sizes(args.sizes);
+
+  const report r = command.run(args.options);
+  print_table(r, stdout);
+  if (!args.options.json_path.empty()) write_json(r, args.options.json_path);
+  if (!args.options.plot_path.empty()) write_svg_plot(r, args.options.plot_path);
+  if (!r.all_verified()) {
+    std::fprintf(stderr, "cohort: some results were wrong (FAIL rows above)\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cohort: Cooperative Groups for C++ on the host and on NVIDIA GPUs", "cohort"};
+  app.set_version_flag("--version", std::string("cohort ") + COHORT_VERSION);
+  // Subcommands are checked after parsing, so that a mistyped one is named in
+  // the error rather than reported as a missing one.
+  app.require_subcommand(0, 1);
+  CLI::App* info = app.add_subcommand("info", "backends built in, devices and their properties");
+  CLI::App* doctor =
+      app.add_subcommand("doctor", "check every precondition of cooperative launches; exit 1 if one fails");
+  CLI::App* bench = app.add_subcommand("bench", "benchmark kernels on this device and verify every result");
+  bench->require_subcommand(0, 1);
+  // Each bench has its own arguments, so that each keeps its own defaults.
+  std::array<bench_arguments, std::size(bench_commands)> args;
+  std::size_t chosen = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    CLI::App* sub = bench->add_subcommand(bench_commands[i].name, bench_commands[i].description);
+    add_bench_options(*sub, args[i], bench_commands[i].default_sizes);
+    sub->callback([&chosen, i] { chosen = i; });
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : exit_usage;
+  }
+
+  try {
+    if (*info) return run_info();
+    if (*doctor) return run_doctor();
+    if (bench->get_subcommands().empty())
+      throw usage_error(*bench ? "bench needs a benchmark: reduce, scan or sync"
+                               : "a command is required: info, doctor or bench");
+    return run_bench(bench_commands[chosen], args[chosen]);
+  } catch (const usage_error& e) {
+    std::fprintf(stderr, "%s\nRun with --help for more information.\n", e.what());
+    return exit_usage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cohort: error: %s\n", e.what());
+    return 1;
+  }
+}

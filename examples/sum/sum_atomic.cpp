@@ -1,0 +1,5 @@
+// Seed 000: the sum_gpu series, atomic reduction (see reduce/atomic.hpp).
+#include "reduce/atomic.hpp"
+#include "sum/sum_example.hpp"
+
+int main(int argc, char** argv) { return cohort_examples::run_sum_example(cohort_examples::sum_atomic, argc, argv); }

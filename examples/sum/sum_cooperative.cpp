@@ -1,0 +1,7 @@
+// Seed 000: the sum_gpu series, cooperative reduction (see reduce/cooperative.hpp).
+#include "reduce/cooperative.hpp"
+#include "sum/sum_example.hpp"
+
+int main(int argc, char** argv) {
+  return cohort_examples::run_sum_example(cohort_examples::sum_cooperative, argc, argv);
+}

@@ -1,0 +1,5 @@
+// Seed 000: the sum_gpu series, two_pass reduction (see reduce/two_pass.hpp).
+#include "reduce/two_pass.hpp"
+#include "sum/sum_example.hpp"
+
+int main(int argc, char** argv) { return cohort_examples::run_sum_example(cohort_examples::sum_two_pass, argc, argv); }

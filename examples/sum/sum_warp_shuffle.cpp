@@ -1,0 +1,7 @@
+// Seed 000: the sum_gpu series, warp_shuffle reduction (see reduce/warp_shuffle.hpp).
+#include "reduce/warp_shuffle.hpp"
+#include "sum/sum_example.hpp"
+
+int main(int argc, char** argv) {
+  return cohort_examples::run_sum_example(cohort_examples::sum_warp_shuffle, argc, argv);
+}

@@ -1,0 +1,152 @@
+// The wording of warp-collective diagnostics: each names the collective, its
+// call site, the kernel, the block, the threads involved and the group.
+#include <bit>
+#include <sstream>
+#include <vector>
+
+#include "cohort/host/warp_intrinsics.hpp"
+#include "diagnostics.hpp"
+#include "launch_state.hpp"
+#include "rendezvous.hpp"
+#include "scheduler.hpp"
+
+namespace cohort::host::detail {
+
+namespace {
+
+// "0-15,17,20-21"
+std::string lane_list(std::uint64_t lanes) {
+  std::ostringstream s;
+  const char* separator = "";
+  while (lanes != 0) {
+    const unsigned first = static_cast<unsigned>(std::countr_zero(lanes));
+    const unsigned run = static_cast<unsigned>(std::countr_one(lanes >> first));
+    s << separator << first;
+    if (run > 1) s << '-' << first + run - 1;
+    separator = ",";
+    lanes = run + first >= 64 ? 0 : lanes & ~(low_lanes(first + run));
+  }
+  return s.str();
+}
+
+std::string group_text(const member_set& m, unsigned warp_size) {
+  std::ostringstream s;
+  if (m.is_span()) {
+    s << "the tile of " << m.count << " threads at block ranks " << m.base << '-' << m.base + m.count - 1
+      << " (wider than a warp of " << warp_size << ')';
+  } else {
+    s << "the " << m.count << (m.count == 1 ? " thread at lane " : " threads at lanes ") << lane_list(m.lanes)
+      << " of warp " << m.base / warp_size;
+  }
+  return s.str();
+}
+
+std::string thread_text(const thread_record& t) { return "thread " + index_text(t.index); }
+
+// Where a member that has not arrived waits, when the block has stalled.
+std::string whereabouts(const thread_record& t) {
+  switch (t.waiting) {
+    case wait_kind::block_barrier:
+      return "at a block barrier (" + site(t.wait_site) + ")";
+    case wait_kind::grid_barrier:
+      return "at a grid barrier (" + site(t.wait_site) + ")";
+    case wait_kind::collective: {
+      const auto* other = reinterpret_cast<const rendezvous_record*>(t.wait_phase);
+      return "in `" + std::string(other->op->name) + "` (" + site(t.wait_site) + ")";
+    }
+    default:
+      return "elsewhere";
+  }
+}
+
+}  // namespace
+
+void usage_error(errc kind, const std::string& what, std::source_location where) {
+  const block_runtime& rt = current_runtime();
+  fail_block(kind, what + " at " + site(where) + " " + position(*rt.launch, rt.record, *current_thread));
+}
+
+void fail_lane_outside_mask(const char* intrinsic, std::uint64_t mask, std::source_location where) {
+  std::ostringstream s;
+  s << intrinsic << " with mask 0x" << std::hex << mask << std::dec << " is called by lane " << lane_id()
+    << ", which the mask does not name (lanes that exist in this warp: 0x" << std::hex << existing_lanes() << std::dec
+    << "); every calling lane must be in the mask";
+  usage_error(errc::invalid_argument, s.str(), where);
+}
+
+void fail_shuffle_width(const char* intrinsic, int width, std::source_location where) {
+  usage_error(errc::invalid_argument,
+              std::string(intrinsic) + " with width " + std::to_string(width) +
+                  ": the width must be a power of two from 1 to the warp size, " + std::to_string(warp_size()),
+              where);
+}
+
+void fail_member_exited(const block_runtime& rt, const rendezvous_record& rec, const thread_record& gone) {
+  std::ostringstream s;
+  s << "collective `" << rec.op->name << "` at " << site(rec.site) << " " << position(*rt.launch, rt.record, *rec.first)
+    << " can never complete: " << thread_text(gone) << " exited without reaching it; the group is "
+    << group_text(rec.members, rt.record.warp_size)
+    << ", and every member of a tile or coalesced group must take part in each of its collectives (only sync() "
+       "lets members leave early)";
+  fail_block(errc::unreachable_barrier, s.str());
+}
+
+void fail_mismatch(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call) {
+  std::ostringstream s;
+  s << "members of one group call different collectives " << position(*rt.launch, rt.record, *current_thread) << ": "
+    << thread_text(*current_thread) << " calls `" << call.op->name << "` at " << site(call.where) << " while "
+    << thread_text(*rec.first) << " waits in `" << rec.op->name << "` at " << site(rec.site) << "; the group is "
+    << group_text(rec.members, rt.record.warp_size)
+    << ", and its members must call the same collectives (with the same value type) in the same order";
+  fail_block(errc::collective_mismatch, s.str());
+}
+
+void fail_non_uniform(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call) {
+  std::ostringstream s;
+  s << "`" << call.op->name << "` at " << site(call.where) << " " << position(*rt.launch, rt.record, *current_thread)
+    << " needs the same " << rec.op->arg_name << " from every member of "
+    << group_text(rec.members, rt.record.warp_size) << ": " << thread_text(*rec.first) << " passed "
+    << static_cast<unsigned>(rec.first_arg) << " (at " << site(rec.site) << ") and " << thread_text(*current_thread)
+    << " passed " << static_cast<unsigned>(rt.record.slots[current_thread->rank].arg);
+  fail_block(errc::non_uniform_argument, s.str());
+}
+
+std::optional<std::string> describe_collective_stall(const block_runtime& rt) {
+  const block_record& b = rt.record;
+  for (const rendezvous_record* head : rt.collectives.open) {
+    if (head == nullptr) continue;
+    const rendezvous_record& rec = *head;
+    std::ostringstream s;
+    s << "deadlock in kernel `" << kernel_name(rt.launch->entry->kernel) << "`, block " << index_text(b.block_index)
+      << ": collective `" << rec.op->name << "` at " << site(rec.site) << " (first reached by "
+      << thread_text(*rec.first) << ") can never complete: " << rec.arrived << " of the " << rec.expected
+      << " members of " << group_text(rec.members, b.warp_size) << " arrived";
+    // The members that are missing, grouped by where they wait.
+    struct absentees {
+      std::string where;
+      const thread_record* first;
+      unsigned count;
+    };
+    std::vector<absentees> missing;
+    for_each_member(rec.members, [&](unsigned r) {
+      if (arrived_at(b, rec, r, nullptr) || has_exited(b, r, nullptr)) return;
+      std::string where = whereabouts(b.threads[r]);
+      for (absentees& a : missing)
+        if (a.where == where) {
+          ++a.count;
+          return;
+        }
+      missing.push_back({std::move(where), &b.threads[r], 1});
+    });
+    for (const absentees& a : missing) {
+      s << "; " << thread_text(*a.first);
+      if (a.count > 1) s << " and " << a.count - 1 << (a.count == 2 ? " other" : " others");
+      s << (a.count > 1 ? " wait " : " waits ") << a.where;
+    }
+    s << "; every member of a group must reach each of its collectives";
+    return s.str();
+  }
+  return std::nullopt;
+}
+
+}  // namespace cohort::host::detail

@@ -1,0 +1,94 @@
+// coalesced_threads() and __activemask() on the host. On a GPU the group is the
+// warp's lanes that are active (converged) at the call; the host's rule
+// (DESIGN.md): the lanes of the warp that reach the same call site while every
+// other live lane of the warp is parked at some other collective or barrier,
+// or has exited. A lane therefore waits in coalesced_threads() until its warp
+// has settled; whether it has is checked when a lane of that warp arrives
+// there, parks elsewhere or exits, and the check reads only that warp.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "diagnostics.hpp"
+#include "rendezvous.hpp"
+#include "scheduler.hpp"
+
+namespace cohort::host::detail {
+
+namespace {
+
+// Every lane of `warp` has started and is parked or gone. A started lane that
+// is neither queued to run nor parked has exited: the one running lane is
+// always parking, arriving or exiting when this is asked.
+bool warp_settled(const block_record& b, unsigned warp, unsigned from_lane) {
+  const unsigned base = warp * b.warp_size;
+  const unsigned n = std::min(b.warp_size, b.thread_count - base);
+  // Starting after the asking lane meets the lane still to run (usually the
+  // next one) first.
+  for (unsigned k = 1; k <= n; ++k) {
+    const unsigned rank = base + (from_lane + k) % n;
+    if (rank >= b.next_unstarted || b.threads[rank].waiting == wait_kind::runnable) return false;
+  }
+  return true;
+}
+
+// Each set of lanes waiting at one call site becomes a group; each lane gets
+// its group's lane mask. `self` is the arriving lane, which does not park.
+void form_groups(block_runtime& rt, unsigned warp, thread_record* self) {
+  block_record& b = rt.record;
+  collective_state& cs = rt.collectives;
+  const unsigned base = warp * b.warp_size;
+  const unsigned n = std::min(b.warp_size, b.thread_count - base);
+  std::uint64_t waiting = 0;
+  for (unsigned l = 0; l < n; ++l)
+    if (b.threads[base + l].waiting == wait_kind::converge) waiting |= std::uint64_t{1} << l;
+  cs.waking.clear();
+  while (waiting != 0) {
+    const std::source_location where = b.threads[base + std::countr_zero(waiting)].wait_site;
+    std::uint64_t group = 0;
+    for (std::uint64_t l = waiting; l != 0; l &= l - 1) {
+      const unsigned lane = static_cast<unsigned>(std::countr_zero(l));
+      if (same_site(b.threads[base + lane].wait_site, where)) group |= std::uint64_t{1} << lane;
+    }
+    waiting &= ~group;
+    for (std::uint64_t l = group; l != 0; l &= l - 1) {
+      const unsigned rank = base + static_cast<unsigned>(std::countr_zero(l));
+      std::memcpy(b.slots[rank].out, &group, sizeof group);
+      if (&b.threads[rank] != self) cs.waking.push_back(&b.threads[rank]);
+    }
+  }
+  const auto woken = static_cast<unsigned>(cs.waking.size());
+  cs.converging[warp] -= woken;
+  cs.converging_total -= woken;
+  if (self != nullptr) self->waiting = wait_kind::none;
+  rt.wake(cs.waking);
+}
+
+}  // namespace
+
+std::uint64_t converge(std::source_location where) {
+  block_runtime& rt = current_runtime();
+  thread_record& self = *current_thread;
+  collective_state& cs = rt.collectives;
+  const unsigned warp = warp_of(rt.record, self.rank);
+  cs.used = true;
+  self.waiting = wait_kind::converge;
+  self.wait_site = where;
+  if (warp_settled(rt.record, warp, self.rank & (rt.record.warp_size - 1))) {
+    form_groups(rt, warp, &self);
+  } else {
+    ++cs.converging[warp];
+    ++cs.converging_total;
+    park(wait_kind::converge, where, 0);
+  }
+  return result_from<std::uint64_t>(rt.record.slots[self.rank]);
+}
+
+void lane_settled(block_runtime& rt, const thread_record& lane) {
+  const unsigned warp = warp_of(rt.record, lane.rank);
+  if (lane.waiting != wait_kind::converge && rt.collectives.converging[warp] != 0 &&
+      warp_settled(rt.record, warp, lane.rank & (rt.record.warp_size - 1)))
+    form_groups(rt, warp, nullptr);
+}
+
+}  // namespace cohort::host::detail

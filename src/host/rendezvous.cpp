@@ -1,0 +1,184 @@
+// Warp collectives: arrival, completion and exits. One round of switches per
+// collective: every member but the last parks once, the last runs the combine
+// and wakes the others, and each reads its result from its own slot.
+#include "rendezvous.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "scheduler.hpp"
+
+namespace cohort::host::detail {
+
+namespace {
+
+bool contains(const member_set& m, unsigned rank, unsigned warp_size) {
+  if (rank < m.base) return false;
+  if (m.is_span()) return rank < m.base + m.count;
+  return rank - m.base < warp_size && ((m.lanes >> (rank - m.base)) & 1);
+}
+
+rendezvous_record* find_open(const collective_state& cs, unsigned list, const member_set& m) {
+  for (rendezvous_record* r = cs.open[list]; r != nullptr; r = r->next)
+    if (r->members == m) return r;
+  return nullptr;
+}
+
+[[gnu::noinline]] rendezvous_record& open_record(block_runtime& rt, const collective_call& call, unsigned list,
+                                                 thread_record& self) {
+  collective_state& cs = rt.collectives;
+  rendezvous_record* rec = nullptr;
+  if (cs.free_records.empty()) {
+    rec = &cs.records.emplace_back();
+  } else {
+    rec = cs.free_records.back();
+    cs.free_records.pop_back();
+  }
+  *rec = {call.members,
+          call.op,
+          call.where,
+          &self,
+          rt.record.slots[self.rank].arg,
+          0,
+          0,
+          call.members.count,
+          call.excuse_exited,
+          call.uniform_arg,
+          cs.open[list]};
+  cs.open[list] = rec;
+  cs.used = true;
+  // Members may have exited only if some thread of the block has.
+  if (rt.record.live < rt.record.thread_count) {
+    for_each_member(call.members, [&](unsigned r) {
+      if (!has_exited(rt.record, r, &self)) return;
+      if (!rec->excuse_exited) fail_member_exited(rt, *rec, rt.record.threads[r]);
+      --rec->expected;
+    });
+  }
+  return *rec;
+}
+
+void close_record(collective_state& cs, rendezvous_record& rec, unsigned list) {
+  rendezvous_record** link = &cs.open[list];
+  while (*link != &rec) link = &(*link)->next;
+  *link = rec.next;
+  cs.free_records.push_back(&rec);
+}
+
+// The set bits of a non-zero mask form one run.
+bool adjacent(std::uint64_t lanes) {
+  const std::uint64_t run = lanes >> std::countr_zero(lanes);
+  return (run & (run + 1)) == 0;
+}
+
+// Runs the combine over the members that arrived and wakes all of them but
+// `self`, the thread completing the collective (null when an exit does).
+[[gnu::noinline]] void complete(block_runtime& rt, rendezvous_record& rec, const thread_record* self) {
+  collective_state& cs = rt.collectives;
+  block_record& b = rt.record;
+  const member_set& m = rec.members;
+  cs.waking.clear();
+  unsigned first = m.base, n = 0;
+  const unsigned* who = nullptr;
+  const std::uint64_t lanes = rec.arrived_lanes;
+  if (m.is_span() ? rec.arrived == m.count : adjacent(lanes)) {
+    // Consecutive ranks: a whole tile, or any group whose lanes are adjacent.
+    if (!m.is_span()) first += static_cast<unsigned>(std::countr_zero(lanes));
+    n = rec.arrived;
+    for (unsigned r = first; r < first + n; ++r)
+      if (&b.threads[r] != self) cs.waking.push_back(&b.threads[r]);
+  } else {
+    const auto take = [&](unsigned rank) {
+      cs.who[n++] = rank;
+      if (&b.threads[rank] != self) cs.waking.push_back(&b.threads[rank]);
+    };
+    if (!m.is_span()) {
+      for (std::uint64_t l = lanes; l != 0; l &= l - 1) take(m.base + static_cast<unsigned>(std::countr_zero(l)));
+    } else {
+      for (unsigned r = m.base; r < m.base + m.count; ++r)
+        if (arrived_at(b, rec, r, self)) take(r);
+    }
+    who = cs.who.data();
+  }
+  if (rec.op->combine != nullptr) rec.op->combine({b.slots, who, first, n, m.base, lanes, cs.scratch.data()});
+  close_record(cs, rec, warp_of(b, m.base));
+  rt.wake(cs.waking);
+}
+
+// The open records of list `list` that count on `gone`, which has exited.
+void release_from_list(block_runtime& rt, unsigned list, const thread_record& gone) {
+  for (rendezvous_record* rec = rt.collectives.open[list]; rec != nullptr;) {
+    rendezvous_record* next = rec->next;  // completing frees rec
+    if (contains(rec->members, gone.rank, rt.record.warp_size)) {
+      if (!rec->excuse_exited) fail_member_exited(rt, *rec, gone);
+      if (rec->arrived == --rec->expected) complete(rt, *rec, nullptr);
+    }
+    rec = next;
+  }
+}
+
+}  // namespace
+
+bool has_exited(const block_record& block, unsigned rank, const thread_record* running) {
+  const thread_record& t = block.threads[rank];
+  return rank < block.next_unstarted && t.waiting == wait_kind::none && &t != running;
+}
+
+void collective_state::start_block(block_record& record) {
+  if (slot_capacity < record.thread_count) {
+    slots.reset(new collective_slot[record.thread_count]);
+    slot_capacity = record.thread_count;
+    who.resize(record.thread_count);
+    scratch.resize(record.thread_count);
+    waking.reserve(record.thread_count);
+  }
+  record.slots = slots.get();
+  const unsigned warps = warp_of(record, record.thread_count + record.warp_size - 1);
+  if (used) {  // a failed block may have left records open and lanes converging
+    for (rendezvous_record*& head : open)
+      for (; head != nullptr; head = head->next) free_records.push_back(head);
+    std::fill(converging.begin(), converging.end(), 0u);
+    converging_total = 0;
+    used = false;
+  }
+  if (open.size() < warps) {
+    open.resize(warps, nullptr);
+    converging.resize(warps, 0u);
+  }
+}
+
+void rendezvous(const collective_call& call) {
+  block_runtime& rt = current_runtime();
+  thread_record& self = *current_thread;
+  const unsigned list = warp_of(rt.record, call.members.base);
+  rendezvous_record* rec = find_open(rt.collectives, list, call.members);
+  if (rec == nullptr) {
+    rec = &open_record(rt, call, list, self);
+  } else {
+    if (rec->op != call.op) fail_mismatch(rt, *rec, call);
+    if (rec->uniform_arg && rt.record.slots[self.rank].arg != rec->first_arg) fail_non_uniform(rt, *rec, call);
+  }
+  ++rec->arrived;
+  if (!call.members.is_span()) rec->arrived_lanes |= std::uint64_t{1} << (self.rank - call.members.base);
+  if (rec->arrived == rec->expected) {
+    complete(rt, *rec, &self);
+    return;
+  }
+  park(wait_kind::collective, call.where, record_tag(*rec));
+}
+
+void collectives_on_exit(block_runtime& rt, thread_record& thread) {
+  collective_state& cs = rt.collectives;
+  if (!cs.used) return;
+  const unsigned w = rt.record.warp_size;
+  const unsigned own = warp_of(rt.record, thread.rank);
+  release_from_list(rt, own, thread);
+  // Tiles wider than a warp are listed with the warp of their first thread.
+  for (unsigned size = 2 * w; size <= 1024; size *= 2) {
+    const unsigned list = warp_of(rt.record, thread.rank & ~(size - 1));
+    if (list != own) release_from_list(rt, list, thread);
+  }
+  if (cs.converging[own] != 0) lane_settled(rt, thread);
+}
+
+}  // namespace cohort::host::detail

@@ -1,0 +1,130 @@
+// The `cohort` command line: help, exit code 2 with a message for every kind
+// of bad argument, info and doctor on the host, and a short verified bench.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "run_cohort.hpp"
+
+namespace {
+
+using cohort_cli_test::run_cohort;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(Help, NamesEveryCommand) {
+  const auto r = run_cohort("--help");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* command : {"info", "doctor", "bench"}) EXPECT_TRUE(contains(r.out, command)) << r.out;
+}
+
+TEST(Help, BenchNamesEveryBenchmarkAndOption) {
+  const auto bench = run_cohort("bench --help");
+  EXPECT_EQ(bench.exit_code, 0) << bench.err;
+  for (const char* name : {"reduce", "scan", "sync"}) EXPECT_TRUE(contains(bench.out, name)) << bench.out;
+  const auto reduce = run_cohort("bench reduce --help");
+  EXPECT_EQ(reduce.exit_code, 0) << reduce.err;
+  for (const char* option : {"--backend", "--sizes", "--repeat", "--seed", "--json", "--plot"})
+    EXPECT_TRUE(contains(reduce.out, option)) << reduce.out;
+}
+
+TEST(Help, VersionPrintsTheProjectVersion) {
+  const auto r = run_cohort("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.out, "cohort 0.")) << r.out;
+}
+
+struct bad_arguments {
+  const char* name;  // of the test case
+  const char* args;
+  const char* message;  // a part of what stderr must say
+};
+
+class BadArguments : public ::testing::TestWithParam<bad_arguments> {};
+
+TEST_P(BadArguments, ExitWithCode2AndSayWhatIsWrong) {
+  const auto r = run_cohort(GetParam().args);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, GetParam().message)) << "stderr: " << r.err;
+  EXPECT_TRUE(r.out.empty()) << "stdout: " << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, BadArguments,
+    ::testing::Values(bad_arguments{"NoCommand", "", "a command is required"},
+                      bad_arguments{"UnknownCommand", "frobnicate", "frobnicate"},
+                      bad_arguments{"BenchWithoutBenchmark", "bench", "reduce, scan or sync"},
+                      bad_arguments{"UnknownBenchmark", "bench sort", "sort"},
+                      bad_arguments{"UnknownOption", "info --verbose", "--verbose"},
+                      bad_arguments{"SizeSuffix", "bench reduce --sizes 12X", "12X"},
+                      bad_arguments{"SizeZero", "bench reduce --sizes 0", "bad size `0`"},
+                      bad_arguments{"SizeRangeBackwards", "bench reduce --sizes 16M..1K", "16M..1K"},
+                      bad_arguments{"SizesMissing", "bench reduce --sizes", "--sizes"},
+                      bad_arguments{"RepeatZero", "bench reduce --repeat 0", "--repeat"},
+                      bad_arguments{"RepeatNotANumber", "bench reduce --repeat many", "--repeat"},
+                      bad_arguments{"BackendUnknown", "bench reduce --backend opencl", "--backend"},
+                      bad_arguments{"BackendNotBuiltIn", "bench reduce --backend cuda", "run cohort-cuda"},
+                      bad_arguments{"PlotNotSvg", "bench reduce --plot chart.png", "SVG"},
+                      bad_arguments{"BlockTooLarge", "bench sync --sizes 4096", "4096 threads per block"}),
+    [](const ::testing::TestParamInfo<bad_arguments>& info) { return std::string(info.param.name); });
+
+TEST(Info, ListsTheHostDevice) {
+  const auto r = run_cohort("info");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "backend built in: host")) << r.out;
+  EXPECT_TRUE(contains(r.out, "device 0:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "cooperative launch")) << r.out;
+}
+
+TEST(Doctor, PassesEveryCheckOnTheHost) {
+  const auto r = run_cohort("doctor");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "cooperative-launch attribute")) << r.out;
+  EXPECT_TRUE(contains(r.out, "cooperative grid at 1024 threads")) << r.out;
+  EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+  EXPECT_TRUE(contains(r.out, "checks passed")) << r.out;
+}
+
+// A host backend configured with a warp size it cannot emulate has no
+// usable device: doctor says so on a FAIL line and exits 1.
+TEST(Doctor, FailsAndSaysWhyOnAMisconfiguredDevice) {
+  const auto r = run_cohort("doctor", "COHORT_WARP_SIZE=48");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "FAIL")) << r.out;
+  EXPECT_TRUE(contains(r.out, "warp size 48")) << r.out;
+  EXPECT_TRUE(contains(r.out, "checks failed")) << r.out;
+}
+
+TEST(Doctor, UsesTheVirtualDeviceTheEnvironmentDescribes) {
+  const auto r = run_cohort("doctor", "COHORT_SM_COUNT=3");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "x 3 SMs")) << r.out;
+}
+
+TEST(BenchReduce, ShortHostRunPassesVerification) {
+  const auto r = run_cohort("bench reduce --sizes 1024,65536 --repeat 2");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* variant : {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative"})
+    EXPECT_TRUE(contains(r.out, variant)) << r.out;
+  EXPECT_TRUE(contains(r.out, "GB/s")) << r.out;
+  EXPECT_TRUE(contains(r.out, "% copy")) << r.out;
+  EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+}
+
+TEST(BenchScan, ShortHostRunPassesVerification) {
+  const auto r = run_cohort("bench scan --sizes 1000,70000 --repeat 2");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "three-kernel")) << r.out;
+  EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+}
+
+TEST(BenchSync, ShortHostRunPassesVerification) {
+  const auto r = run_cohort("bench sync --sizes 32,96 --repeat 2");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "block-sync")) << r.out;
+  EXPECT_TRUE(contains(r.out, "grid-sync-sm")) << r.out;
+  EXPECT_TRUE(contains(r.out, "grid-sync-full")) << r.out;
+  EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+}
+
+}  // namespace

@@ -1,0 +1,294 @@
+// Every diagnostic of warp-level collectives, triggered, with its message
+// asserted: an error of the launch naming the kernel, block, thread and call
+// site, never a hang.
+#include <gmock/gmock.h>
+
+#include <cohort/cohort.hpp>
+
+#include "host_support.hpp"
+#include "test_support.hpp"
+
+namespace cg = cohort;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+namespace {
+
+std::string at_line(int line) { return "warp_diagnostics.cpp:" + std::to_string(line) + ":"; }
+
+template <class F>
+cg::error launch_error(F&& launch_it) {
+  try {
+    launch_it();
+  } catch (const cg::error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "the launch raised no error";
+  return cg::error(cg::errc::runtime, "");
+}
+
+constexpr int exited_shfl_line = __LINE__ + 5;
+__global__ void lane_five_leaves_before_the_shuffle(int* out) {
+  const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  int v = static_cast<int>(threadIdx.x);
+  if (threadIdx.x == 5) return;
+  v = tile.shfl(v, 0);
+  out[threadIdx.x] = v;
+}
+
+TEST(WarpDiagnostics, AMemberThatExitedCanNeverReachTheShuffle) {
+  cg::device_buffer<int> out(32);
+  const cg::error e = launch_error([&] {
+    cg::launch(lane_five_leaves_before_the_shuffle, {dim3(1), dim3(32)}, out.data());
+  });
+  EXPECT_EQ(e.kind(), cg::errc::unreachable_barrier);
+  EXPECT_THAT(e.what(),
+              AllOf(HasSubstr("collective `shfl` at"), HasSubstr(at_line(exited_shfl_line)),
+                    HasSubstr("in kernel `(anonymous namespace)::lane_five_leaves_before_the_shuffle(int*)`, block "
+                              "(0,0,0), thread (0,0,0) can never complete: thread (5,0,0) exited without reaching it"),
+                    HasSubstr("the group is the 32 threads at lanes 0-31 of warp 0"),
+                    HasSubstr("only sync() lets members leave early")));
+}
+
+constexpr int ballot_after_exit_line = __LINE__ + 4;
+__global__ void lane_zero_leaves_first(unsigned* out) {
+  const auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+  if (threadIdx.x == 16) return;
+  out[threadIdx.x] = tile.ballot(1);
+}
+
+TEST(WarpDiagnostics, AMemberThatExitedBeforeTheOthersArrived) {
+  cg::device_buffer<unsigned> out(32);
+  const cg::error e = launch_error([&] { cg::launch(lane_zero_leaves_first, {dim3(1), dim3(32)}, out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::unreachable_barrier);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("collective `ballot` at "), HasSubstr(at_line(ballot_after_exit_line)),
+                              HasSubstr("thread (17,0,0) can never complete: thread (16,0,0) exited"),
+                              HasSubstr("the 16 threads at lanes 16-31 of warp 0")));
+}
+
+constexpr int partial_ballot_line = __LINE__ + 4;
+constexpr int partial_barrier_line = __LINE__ + 4;
+__global__ void half_the_tile_votes(unsigned* out) {
+  const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  if (tile.thread_rank() < 16) out[threadIdx.x] = tile.ballot(1);
+  __syncthreads();
+}
+
+TEST(WarpDiagnostics, ATileCollectiveReachedByPartOfTheTile) {
+  cg::device_buffer<unsigned> out(64);
+  const cg::error e = launch_error([&] { cg::launch(half_the_tile_votes, {dim3(1), dim3(64)}, out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::deadlock);
+  EXPECT_THAT(e.what(),
+              AllOf(HasSubstr("deadlock in kernel `(anonymous namespace)::half_the_tile_votes(unsigned int*)`"),
+                    HasSubstr("block (0,0,0): collective `ballot` at"), HasSubstr(at_line(partial_ballot_line)),
+                    HasSubstr("(first reached by thread (0,0,0)) can never complete: 16 of the 32 members of "
+                              "the 32 threads at lanes 0-31 of warp 0 arrived"),
+                    HasSubstr("thread (16,0,0) and 15 others wait at a block barrier ("),
+                    HasSubstr(at_line(partial_barrier_line))));
+}
+
+constexpr int waits_in_tile_line = __LINE__ + 7;
+constexpr int waits_in_mask_line = __LINE__ + 8;
+__global__ void overlapping_groups(int* out) {
+  const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned lane = threadIdx.x;
+  int v = static_cast<int>(lane);
+  if (lane < 16)
+    v = tile.shfl(v, 3);
+  else if (lane < 24)
+    v = __shfl_sync(0x00FFFFFFu, v, 0);
+  else
+    __syncthreads();
+  out[lane] = v;
+}
+
+TEST(WarpDiagnostics, MembersWaitingInAnotherCollective) {
+  cg::device_buffer<int> out(32);
+  const cg::error e = launch_error([&] { cg::launch(overlapping_groups, {dim3(1), dim3(32)}, out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::deadlock);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("can never complete"), HasSubstr("wait in `"),
+                              HasSubstr(at_line(waits_in_tile_line)), HasSubstr(at_line(waits_in_mask_line))));
+}
+
+constexpr int mismatch_shfl_line = __LINE__ + 5;
+constexpr int mismatch_any_line = __LINE__ + 6;
+__global__ void half_shuffles_half_votes(int* out) {
+  const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  if (threadIdx.x < 16)
+    out[threadIdx.x] = tile.shfl(1, 0);
+  else
+    out[threadIdx.x] = tile.any(1);
+}
+
+TEST(WarpDiagnostics, MembersCallingDifferentCollectives) {
+  cg::device_buffer<int> out(32);
+  const cg::error e = launch_error([&] { cg::launch(half_shuffles_half_votes, {dim3(1), dim3(32)}, out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::collective_mismatch);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("members of one group call different collectives in kernel "
+                                        "`(anonymous namespace)::half_shuffles_half_votes(int*)`, block (0,0,0), "
+                                        "thread (16,0,0)"),
+                              HasSubstr("thread (16,0,0) calls `any` at"), HasSubstr(at_line(mismatch_any_line)),
+                              HasSubstr("while thread (0,0,0) waits in `shfl` at"),
+                              HasSubstr(at_line(mismatch_shfl_line)), HasSubstr("with the same value type")));
+}
+
+__global__ void shuffles_types_of_two_sizes(int* out) {
+  const auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+  if (threadIdx.x % 2 == 0)
+    out[threadIdx.x] = tile.shfl(1, 0);
+  else
+    out[threadIdx.x] = static_cast<int>(tile.shfl(1.0, 0));
+}
+
+TEST(WarpDiagnostics, MembersShufflingValuesOfDifferentSizes) {
+  cg::device_buffer<int> out(8);
+  const cg::error e = launch_error([&] { cg::launch(shuffles_types_of_two_sizes, {dim3(1), dim3(8)}, out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::collective_mismatch);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("thread (1,0,0) calls `shfl`"), HasSubstr("thread (0,0,0) waits in `shfl`")));
+}
+
+constexpr int non_uniform_line = __LINE__ + 3;
+__global__ void wide_tile_with_per_member_sources(int* out) {
+  const auto tile = cg::tiled_partition<64>(cg::this_thread_block());
+  out[threadIdx.x] = tile.shfl(static_cast<int>(threadIdx.x), tile.thread_rank() % 2);
+}
+
+TEST(WarpDiagnostics, ASourceRankThatDiffersAcrossAWideTile) {
+  cohort_test::virtual_device_guard guard;
+  cg::device_properties p = cohort::host::virtual_device();
+  p.warp_size = 32;
+  cohort::host::configure(p);
+  cg::device_buffer<int> out(128);
+  const cg::error e = launch_error([&] {
+    cg::launch(wide_tile_with_per_member_sources, {dim3(1), dim3(128)}, out.data());
+  });
+  EXPECT_EQ(e.kind(), cg::errc::non_uniform_argument);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("`shfl` at"), HasSubstr(at_line(non_uniform_line)),
+                              HasSubstr("needs the same source rank from every member of the tile of 64 threads at "
+                                        "block ranks 0-63 (wider than a warp of 32)"),
+                              HasSubstr("thread (0,0,0) passed 0"), HasSubstr("thread (1,0,0) passed 1")));
+}
+
+constexpr int dynamic_partition_line = __LINE__ + 3;
+__global__ void partitions(int which, int* out) {
+  const cg::thread_group tile4 = cg::tiled_partition<4>(cg::this_thread_block());
+  const cg::thread_group g = which == 0   ? cg::tiled_partition(tile4, 8)
+                             : which == 1 ? cg::tiled_partition(cg::this_thread_block(), 3)
+                             : which == 2 ? cg::tiled_partition(cg::thread_group(cg::this_grid()), 2)
+                                          : cg::tiled_partition(cg::this_thread_block(), 2048);
+  out[threadIdx.x] = static_cast<int>(g.size());
+}
+
+TEST(WarpDiagnostics, TileSizesThatDoNotPartitionTheParent) {
+  cg::device_buffer<int> out(32);
+  const char* messages[] = {
+      "tiled_partition into tiles of 8 threads of a tile of 4: the tile size must divide the parent's",
+      "tiled_partition into tiles of 3 threads: a tile size is a power of two from 1 to 1024",
+      "tiled_partition of a grid_group: only thread blocks, tiles and coalesced groups can be partitioned",
+      "tiled_partition into tiles of 2048 threads: a tile size is a power of two from 1 to 1024"};
+  for (int which = 0; which < 4; ++which) {
+    const cg::error e = launch_error([&] { cg::launch(partitions, {dim3(1), dim3(32)}, which, out.data()); });
+    EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
+    EXPECT_THAT(e.what(), AllOf(HasSubstr(messages[which]), HasSubstr(at_line(dynamic_partition_line + which)),
+                                HasSubstr("in kernel `(anonymous namespace)::partitions(int, int*)`, block (0,0,0), "
+                                          "thread (0,0,0)")));
+  }
+}
+
+constexpr int labeled_wide_line = __LINE__ + 3;
+__global__ void labels_a_wide_tile(int* out) {
+  const auto tile = cg::tiled_partition<64>(cg::this_thread_block());
+  out[threadIdx.x] = static_cast<int>(cg::labeled_partition(tile, threadIdx.x % 3).size());
+}
+
+TEST(WarpDiagnostics, PartitioningATileWiderThanTheWarpIntoCoalescedGroups) {
+  cohort_test::virtual_device_guard guard;
+  cg::device_properties p = cohort::host::virtual_device();
+  p.warp_size = 32;
+  cohort::host::configure(p);
+  cg::device_buffer<int> out(64);
+  const cg::error e = launch_error([&] { cg::launch(labels_a_wide_tile, {dim3(1), dim3(64)}, out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("labeled_partition of a tile of 64 threads: its coalesced groups must lie "
+                                        "within one warp, and a warp has 32 threads"),
+                              HasSubstr(at_line(labeled_wide_line))));
+}
+
+constexpr int tile_memory_line = __LINE__ + 3;
+__global__ void tile_memory_for_a_smaller_block(int* out) {
+  __shared__ cg::block_tile_memory<256> shared;
+  const cg::thread_block block = cg::this_thread_block(shared);
+  out[block.thread_rank()] = 1;
+}
+
+TEST(WarpDiagnostics, BlockTileMemoryForASmallerBlock) {
+  cg::device_buffer<int> out(512);
+  const cg::error e = launch_error([&] {
+    cg::launch(tile_memory_for_a_smaller_block, {dim3(1), dim3(512)}, out.data());
+  });
+  EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("this_thread_block(block_tile_memory<256>) in a block of 512 threads: the "
+                                        "memory serves blocks of at most 256"),
+                              HasSubstr(at_line(tile_memory_line))));
+}
+
+constexpr int outside_mask_line = __LINE__ + 2;
+__global__ void shuffles_outside_its_mask(int* out) {
+  out[threadIdx.x] = __shfl_sync(0x1u, static_cast<int>(threadIdx.x), 0);
+}
+
+constexpr int bad_width_line = __LINE__ + 2;
+__global__ void shuffles_at_width_three(int* out) {
+  out[threadIdx.x] = __shfl_down_sync(0xFFFFFFFFu, static_cast<int>(threadIdx.x), 1, 3);
+}
+
+TEST(WarpDiagnostics, IntrinsicsWithAMaskWithoutTheCallerOrABadWidth) {
+  cg::device_buffer<int> out(32);
+  const cg::error outside = launch_error([&] {
+    cg::launch(shuffles_outside_its_mask, {dim3(1), dim3(32)}, out.data());
+  });
+  EXPECT_EQ(outside.kind(), cg::errc::invalid_argument);
+  EXPECT_THAT(outside.what(), AllOf(HasSubstr("__shfl_sync with mask 0x1 is called by lane 1, which the mask does not "
+                                              "name"),
+                                    HasSubstr(at_line(outside_mask_line)), HasSubstr("thread (1,0,0)")));
+  const cg::error width = launch_error([&] { cg::launch(shuffles_at_width_three, {dim3(1), dim3(32)}, out.data()); });
+  EXPECT_EQ(width.kind(), cg::errc::invalid_argument);
+  EXPECT_THAT(width.what(), AllOf(HasSubstr("__shfl_down_sync with width 3: the width must be a power of two from 1 "
+                                            "to the warp size"),
+                                  HasSubstr(at_line(bad_width_line))));
+}
+
+constexpr int coalesced_exit_line = __LINE__ + 5;
+__global__ void coalesced_member_leaves(int* out) {
+  if (threadIdx.x % 2 == 0) {
+    const cg::coalesced_group g = cg::coalesced_threads();
+    if (g.thread_rank() == 3) return;
+    out[threadIdx.x] = g.shfl(static_cast<int>(threadIdx.x), 0);
+  }
+}
+
+TEST(WarpDiagnostics, AMemberOfACoalescedGroupThatExited) {
+  cg::device_buffer<int> out(32);
+  const cg::error e = launch_error([&] { cg::launch(coalesced_member_leaves, {dim3(1), dim3(32)}, out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::unreachable_barrier);
+  EXPECT_THAT(e.what(),
+              AllOf(HasSubstr("collective `shfl` at"), HasSubstr(at_line(coalesced_exit_line)),
+                    HasSubstr("thread (6,0,0) exited without reaching it"),
+                    HasSubstr("the 16 threads at lanes 0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30 of warp 0")));
+}
+
+// After an error the runtime runs the next launch normally.
+__global__ void clean_shuffle(int* out) {
+  out[threadIdx.x] = cg::tiled_partition<32>(cg::this_thread_block()).shfl(static_cast<int>(threadIdx.x), 31);
+}
+
+TEST(WarpDiagnostics, TheNextLaunchRunsCleanly) {
+  cg::device_buffer<int> out(64);
+  launch_error([&] { cg::launch(half_the_tile_votes, {dim3(2), dim3(64)}, reinterpret_cast<unsigned*>(out.data())); });
+  launch_error([&] { cg::launch(coalesced_member_leaves, {dim3(2), dim3(32)}, out.data()); });
+  cg::launch(clean_shuffle, {dim3(1), dim3(64)}, out.data());
+  const auto got = out.to_host();
+  for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(got[t], static_cast<int>(t / 32 * 32 + 31));
+}
+
+}  // namespace
