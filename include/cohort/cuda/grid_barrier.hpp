@@ -2,33 +2,39 @@
 // pool of slots in device memory, one slot per driver workspace.
 //
 // Why two levels. NVIDIA's barrier has every block add to one counter and then
-// poll that same word: at 2000 blocks the arrivals are 2000 atomics serialized
-// on one L2 line, queued behind the polls of the blocks already waiting. Here
-// blocks arrive at one of G group counters (G, and the group size, about
-// sqrt(blocks)); the last block of a group arrives at the root counter; the last
-// group leader "releases" the phase by flipping the phase bit of every group
-// counter. Each block polls only its own group's line, so no line sees more
-// than ~sqrt(blocks) atomics or pollers.
+// poll that same word, so each arrival queues at that L2 line behind the polls
+// of the blocks already waiting: its time per barrier grows faster than the
+// block count (measured on an H200: 0.98 us at 132 blocks, 4.9 us at 2112, 9.4
+// us at 4224). Here blocks arrive at one of G group counters (G and the group
+// size about sqrt(blocks)); the last block of a group arrives at the root
+// counter; the last group leader releases the phase by flipping the phase bit
+// of every group counter. No line sees more than ~sqrt(blocks) atomics or
+// pollers. The price is one more dependent atomic round trip per phase, which
+// makes it slower than NVIDIA's on small grids (docs/cuda-backend.md has the
+// numbers). A single-level variant that replicated NVIDIA's counter over K
+// lines (every block adding to all K, polling one) was tried and dropped: a
+// block released on one line starts the next phase on the other lines while a
+// slow block's add for the current phase may not have landed there yet, so the
+// two phases' counts mix. Here a block only ever touches its own group's line,
+// and only after that line's flip, so phases never mix.
 //
-// Where the state lives. It must belong to this launch alone (two cooperative
-// kernels may run at once, on different streams or as parallel graph nodes) and
-// it must need no memset or copy per launch. The driver gives each cooperative
-// launch a workspace of its own (special_registers.hpp) and never gives one
-// workspace to two launches that run at the same time, since NVIDIA's own
-// barrier counts on its word. That workspace is only 8 bytes, so cohort uses
-// its address as a key: each workspace owns one slot of a static pool for
-// good (claimed by compare-and-swap on the slot's root line, found again by
-// every later launch with that workspace). Launches that share a slot never
-// overlap in time, and every counter is back to zero arrivals at the end of
-// each phase, so a slot is ready for its next launch whatever that launch's
-// grid size. Ownership never changes, which makes the lookup consistent: two
-// blocks of one launch can never pick different slots.
+// Where the state lives. It must belong to one launch at a time (two
+// cooperative kernels may run at once, on different streams or as parallel
+// graph nodes) and need no memset or copy per launch. The driver gives a
+// cooperative launch a 16-byte workspace (special_registers.hpp) that no two
+// running launches share, since NVIDIA's own barrier counts on its word (seen:
+// one workspace per stream). cohort uses its address as a key: each workspace
+// owns one slot of a static pool for good (claimed by compare-and-swap on the
+// slot's root line, found again by every later launch with that workspace).
+// Launches that share a slot never overlap in time, and every counter is back
+// to zero arrivals at the end of each phase, so a slot is ready for its next
+// launch whatever that launch's grid size. Ownership never changes, which makes
+// the lookup consistent: two blocks of one launch can never pick different
+// slots. If the pool is full (more workspaces, i.e. streams, than slots) the
+// launch runs NVIDIA's protocol on the workspace's own word: NVIDIA's speed,
+// still correct.
 //
-// If the pool is full (more distinct workspaces than slots, which the driver
-// has not been seen to cause), the launch falls back to NVIDIA's protocol on
-// the workspace's own word: same speed as NVIDIA, still correct.
-//
-// A launch that is not cooperative has no workspace: grid_group::is_valid() is
+// A launch without a workspace cannot synchronize: grid_group::is_valid() is
 // false, and grid.sync() prints a message and traps rather than hang.
 #pragma once
 
@@ -99,11 +105,13 @@ __device__ inline barrier_slot* find_slot(const driver_workspace* ws, unsigned b
   if (device_atomic<unsigned long long>(first.groups[block % barrier_max_groups].owner)
           .load(cuda::memory_order_relaxed) == key)
     return &first;
+#pragma unroll 1
   for (unsigned i = 0; i < barrier_pool_slots; ++i) {
     barrier_slot& slot = barrier_pool[(home + i) % barrier_pool_slots];
     device_atomic<unsigned long long> owner(slot.root.owner);
     unsigned long long seen = owner.load(cuda::memory_order_relaxed);
     if (seen == 0 && owner.compare_exchange_strong(seen, key, cuda::memory_order_relaxed)) {
+#pragma unroll 1
       for (barrier_line& line : slot.groups)
         device_atomic<unsigned long long>(line.owner).store(key, cuda::memory_order_relaxed);
       return &slot;

@@ -6,12 +6,16 @@
 
 namespace cohort::detail::gpu {
 
-// The workspace the driver hands every cooperative launch. Its layout is the
-// ABI NVIDIA's runtime and <cooperative_groups.h> share: a size, then the
-// 32-bit word NVIDIA's grid barrier counts on. The PTX ISA calls %envreg0..31
-// "driver-defined"; the driver puts this workspace's address in %envreg1 (high
-// half) and %envreg2 (low half) for a cooperative launch and 0 otherwise,
-// which is what makes grid_group::is_valid() answerable at all.
+// The workspace the driver hands a cooperative launch. Its layout is the ABI
+// NVIDIA's runtime and <cooperative_groups.h> share: a size (16 on the driver
+// tested), then the 32-bit word NVIDIA's grid barrier counts on. The PTX ISA
+// calls %envreg0..31 "driver-defined"; the driver puts the workspace's address
+// in %envreg1 (high half) and %envreg2 (low half), 0 when there is none.
+// A plain launch does not always have none: on the driver tested (CUDA 13,
+// 580.x) a plain launch on a stream that has had cooperative launches sees that
+// stream's workspace, with %envreg values and workspace contents identical to
+// a cooperative launch's. Nothing a kernel can read tells the two apart, so
+// is_valid() answers, as NVIDIA's does, whether the launch has a workspace.
 struct driver_workspace {
   unsigned size;
   unsigned barrier;

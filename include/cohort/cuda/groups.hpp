@@ -1,0 +1,28 @@
+// The implicit groups on the CUDA backend, written from CUDA's built-in
+// variables, PTX special registers and libcu++ atomics; NVIDIA's
+// <cooperative_groups.h> is not used (cohort is an implementation of it).
+#pragma once
+
+#include "cohort/cuda/dynamic_shared.hpp"
+#include "cohort/cuda/grid_group.hpp"
+#include "cohort/cuda/thread_block.hpp"
+#include "cohort/cuda/thread_group.hpp"
+
+namespace cohort {
+
+template <class Group>
+__device__ void sync(const Group& g) {
+  g.sync();
+}
+
+template <class Group>
+__device__ unsigned long long thread_rank(const Group& g) {
+  return g.thread_rank();
+}
+
+template <class Group>
+__device__ unsigned long long group_size(const Group& g) {
+  return g.num_threads();
+}
+
+}  // namespace cohort

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The CUDA backend on a machine with an NVIDIA GPU, in one command: configure
+# (CUDA only, sm_90 unless CMAKE_CUDA_ARCHITECTURES says otherwise), build, run
+# every test labelled gpu, optionally compute-sanitizer, then the benchmarks,
+# and print a summary. The GPU machine has nvcc, cmake, ninja and python but no
+# package manager and no network, so GoogleTest's sources travel with the tree:
+#   cp -r /usr/src/googletest .deps/googletest     (.deps is git-ignored)
+# They are built and installed into the build directory first and found as an
+# installed package (GTest_ROOT), the way CI finds the system's.
+#
+# Environment:
+#   COHORT_GPU_BUILD   build directory (default: build-gpu)
+#   COHORT_SANITIZE=1  also run compute-sanitizer memcheck, racecheck and synccheck
+#   OUT                if set, the logs are written there (default: <build>/logs)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+build=$(realpath -m "${COHORT_GPU_BUILD:-build-gpu}")
+arch=${CMAKE_CUDA_ARCHITECTURES:-90}
+gtest=${COHORT_GTEST_SOURCE_DIR:-$root/.deps/googletest}
+logs=${OUT:-$build/logs}
+mkdir -p "$logs"
+command -v nvcc >/dev/null || export PATH=$PATH:/usr/local/cuda/bin
+
+status_build=FAILED status_tests=FAILED status_sanitize=skipped status_bench=FAILED
+tests_line="(tests not run)"
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
+nvcc --version | tail -1
+
+gtest_prefix=$build/googletest/prefix
+if [ ! -f "$gtest_prefix/lib/cmake/GTest/GTestConfig.cmake" ]; then
+  { cmake -S "$gtest" -B "$build/googletest/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_GMOCK=OFF \
+      -DCMAKE_INSTALL_PREFIX="$gtest_prefix" && cmake --build "$build/googletest/build" &&
+      cmake --install "$build/googletest/build"; } >"$logs/configure.log" 2>&1
+fi
+
+if cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOHORT_BUILD_HOST=OFF -DCOHORT_BUILD_CUDA=ON \
+     -DCMAKE_CUDA_ARCHITECTURES="$arch" -DGTest_ROOT="$gtest_prefix" >>"$logs/configure.log" 2>&1 &&
+   cmake --build "$build" -- -k 0 >"$logs/build.log" 2>&1; then
+  status_build=ok
+else
+  echo "build failed; the end of the log:"
+  tail -40 "$logs/configure.log" "$logs/build.log"
+fi
+
+if [ -d "$build/tests/cuda" ]; then
+  ctest --test-dir "$build" -L gpu --output-on-failure 2>&1 | tee "$logs/ctest.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] && status_tests=ok
+  tests_line=$(grep -E "tests passed|tests failed" "$logs/ctest.log" | tail -1)
+  # gtest's own counts, per binary.
+  gtest_counts=$(grep -E "^\[  PASSED  \]|^\[  FAILED  \] [0-9]+ test" "$logs/ctest.log" || true)
+fi
+
+if [ "${COHORT_SANITIZE:-0}" = 1 ] && [ -x "$build/tests/cuda/cohort_cuda_tests" ]; then
+  status_sanitize=ok
+  # Small grids and few rounds: the sanitizers serialize and instrument every access.
+  filter='Launch.*:Devices.*:Memory.*:Shapes/OracleQueries.*:Shapes/OracleGridSync.*/0:Shapes/OracleGridSync.*/1'
+  for shape in 0 1 2 3 4 5; do filter="$filter:Sizes/GridBarrierShapes.*/$shape"; done
+  for tool in memcheck racecheck synccheck; do
+    if timeout 300 compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 99 \
+         "$build/tests/cuda/cohort_cuda_tests" --gtest_filter="$filter" >"$logs/sanitize-$tool.log" 2>&1; then
+      echo "compute-sanitizer $tool: clean ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitize-$tool.log" | tail -1))"
+    else
+      status_sanitize=FAILED
+      echo "compute-sanitizer $tool: FAILED"
+      grep -E "=========" "$logs/sanitize-$tool.log" | head -30
+      tail -5 "$logs/sanitize-$tool.log"
+    fi
+  done
+fi
+
+if [ -x "$build/bench/cuda/cohort_bench_cuda" ]; then
+  timeout 300 "$build/bench/cuda/cohort_bench_cuda" 2>&1 | tee "$logs/bench.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] && status_bench=ok
+fi
+
+echo
+echo "== gpu-check summary =="
+echo "build:      $status_build"
+echo "gpu tests:  $status_tests  $tests_line"
+[ -n "${gtest_counts:-}" ] && echo "$gtest_counts" | sed 's/^/            /'
+echo "sanitizers: $status_sanitize"
+echo "benchmarks: $status_bench"
+if [ -f "$logs/bench.log" ]; then
+  sed -n '/^== cohort vs NVIDIA/,$p' "$logs/bench.log"
+fi
+[ "$status_build" = ok ] && [ "$status_tests" = ok ] && [ "$status_bench" = ok ] && [ "$status_sanitize" != FAILED ]
