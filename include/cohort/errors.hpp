@@ -18,6 +18,7 @@ enum class errc {
   deadlock,                // no thread of a block can make progress
   collective_mismatch,     // members of one group call different collectives at the same time
   non_uniform_argument,    // an argument every member must pass alike differs between members
+  copy_in_flight,          // memcpy_async's destination touched, or its source written, before the wait that covers it
   stack_overflow,          // a host fiber overflowed its stack
   shared_memory_limit,     // dynamic shared memory over the limit
   invalid_argument,        // bad argument to an API call (a launch, a partition size, a shuffle width)

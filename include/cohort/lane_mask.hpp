@@ -29,6 +29,10 @@ class lane_mask {
   COHORT_HD constexpr lane_mask& reset(unsigned rank) { return set(rank, false); }
   // Bits [64 i, 64 i + 64) as an integer, rank 64 i in bit 0.
   COHORT_HD constexpr std::uint64_t word(unsigned i) const { return words_[i]; }
+  COHORT_HD constexpr lane_mask& set_word(unsigned i, std::uint64_t bits) {
+    words_[i] = bits;
+    return *this;
+  }
 
   COHORT_HD constexpr unsigned count() const {
     unsigned n = 0;

@@ -5,7 +5,9 @@
 
 #include "cohort/host/detail/sync_points.hpp"
 #include "cohort/host/detail/thread_loop.hpp"
+#include "cohort/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
+#include "grid_exchange.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
 
@@ -31,6 +33,9 @@ void release_block_barrier(block_runtime& rt) {
 }
 
 void block_arrives_at_grid(block_runtime& rt) {
+  grid_entry& entry = rt.launch->grid.entries(rt.grid_phases_arrived)[block_linear_rank()];
+  entry.op = &grid_sync_op;  // so that a grid collective meeting this barrier can tell
+  entry.site = rt.grid_site;
   rt.record.arrivals_pending -= rt.grid_arrived;
   rt.grid_arrived = 0;
   ++rt.grid_phases_arrived;

@@ -29,9 +29,12 @@ std::string lane_list(std::uint64_t lanes) {
   return s.str();
 }
 
-std::string group_text(const member_set& m, unsigned warp_size) {
+std::string group_text(const member_set& m, const block_record& b) {
+  const unsigned warp_size = b.warp_size;
   std::ostringstream s;
-  if (m.is_span()) {
+  if (m.is_span() && m.count == b.thread_count) {
+    s << "the block's " << m.count << " threads";
+  } else if (m.is_span()) {
     s << "the tile of " << m.count << " threads at block ranks " << m.base << '-' << m.base + m.count - 1
       << " (wider than a warp of " << warp_size << ')';
   } else {
@@ -85,9 +88,9 @@ void fail_member_exited(const block_runtime& rt, const rendezvous_record& rec, c
   std::ostringstream s;
   s << "collective `" << rec.op->name << "` at " << site(rec.site) << " " << position(*rt.launch, rt.record, *rec.first)
     << " can never complete: " << thread_text(gone) << " exited without reaching it; the group is "
-    << group_text(rec.members, rt.record.warp_size)
-    << ", and every member of a tile or coalesced group must take part in each of its collectives (only sync() "
-       "lets members leave early)";
+    << group_text(rec.members, rt.record)
+    << ", and every member of a group must take part in each of its collectives (only sync() lets members leave "
+       "early)";
   fail_block(errc::unreachable_barrier, s.str());
 }
 
@@ -96,18 +99,25 @@ void fail_mismatch(const block_runtime& rt, const rendezvous_record& rec, const 
   s << "members of one group call different collectives " << position(*rt.launch, rt.record, *current_thread) << ": "
     << thread_text(*current_thread) << " calls `" << call.op->name << "` at " << site(call.where) << " while "
     << thread_text(*rec.first) << " waits in `" << rec.op->name << "` at " << site(rec.site) << "; the group is "
-    << group_text(rec.members, rt.record.warp_size)
+    << group_text(rec.members, rt.record)
     << ", and its members must call the same collectives (with the same value type) in the same order";
   fail_block(errc::collective_mismatch, s.str());
 }
 
 void fail_non_uniform(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call) {
+  const auto argument = [&](std::uint64_t arg) {
+    std::ostringstream a;
+    if (rec.op->arg_is_address)
+      a << reinterpret_cast<const void*>(arg);
+    else
+      a << static_cast<unsigned>(arg);
+    return a.str();
+  };
   std::ostringstream s;
   s << "`" << call.op->name << "` at " << site(call.where) << " " << position(*rt.launch, rt.record, *current_thread)
-    << " needs the same " << rec.op->arg_name << " from every member of "
-    << group_text(rec.members, rt.record.warp_size) << ": " << thread_text(*rec.first) << " passed "
-    << static_cast<unsigned>(rec.first_arg) << " (at " << site(rec.site) << ") and " << thread_text(*current_thread)
-    << " passed " << static_cast<unsigned>(rt.record.slots[current_thread->rank].arg);
+    << " needs the same " << rec.op->arg_name << " from every member of " << group_text(rec.members, rt.record) << ": "
+    << thread_text(*rec.first) << " passed " << argument(rec.first_arg) << " (at " << site(rec.site) << ") and "
+    << thread_text(*current_thread) << " passed " << argument(rt.record.slots[current_thread->rank].arg);
   fail_block(errc::non_uniform_argument, s.str());
 }
 
@@ -120,7 +130,7 @@ std::optional<std::string> describe_collective_stall(const block_runtime& rt) {
     s << "deadlock in kernel `" << kernel_name(rt.launch->entry->kernel) << "`, block " << index_text(b.block_index)
       << ": collective `" << rec.op->name << "` at " << site(rec.site) << " (first reached by "
       << thread_text(*rec.first) << ") can never complete: " << rec.arrived << " of the " << rec.expected
-      << " members of " << group_text(rec.members, b.warp_size) << " arrived";
+      << " members of " << group_text(rec.members, b) << " arrived";
     // The members that are missing, grouped by where they wait.
     struct absentees {
       std::string where;

@@ -2,11 +2,20 @@
 // (the block's last thread to arrive makes it), a generation count that
 // waiting blocks sleep on with std::atomic::wait, and the bookkeeping that
 // turns a barrier some block can never reach into an error instead of a hang.
+// It also holds the scratch of grid collectives: each phase carries an entry
+// per block (what the block's collective publishes, or just which collective
+// it is in), written before the block arrives and read after the phase
+// completes. Entries alternate between two sets by phase parity: a block can
+// write phase p + 2's entry only after every block has arrived at p + 1, so
+// after every block has finished reading phase p's.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <memory>
+
+#include "cohort/host/detail/grid_exchange.hpp"
 
 namespace cohort::host::detail {
 
@@ -16,6 +25,7 @@ class grid_barrier {
 
   void reset(unsigned long long blocks) {
     expected_ = blocks;
+    entries_ = std::make_unique<grid_entry[]>(2 * blocks);
     arrived_.store(0, std::memory_order_relaxed);
     generation_.store(0, std::memory_order_relaxed);
     fewest_phases_of_exited_.store(std::numeric_limits<std::uint64_t>::max(), std::memory_order_relaxed);
@@ -47,6 +57,9 @@ class grid_barrier {
 
   std::uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
+  // The blocks' entries for phase `phase`, indexed by block rank.
+  grid_entry* entries(std::uint64_t phase) { return entries_.get() + (phase & 1) * expected_; }
+
   // A block left the kernel having arrived at `phases` grid barriers.
   void block_exited(std::uint64_t phases, unsigned long long block) {
     std::uint64_t fewest = fewest_phases_of_exited_.load(std::memory_order_relaxed);
@@ -74,6 +87,7 @@ class grid_barrier {
 
  private:
   unsigned long long expected_ = 0;
+  std::unique_ptr<grid_entry[]> entries_;
   std::atomic<unsigned long long> arrived_{0};
   std::atomic<std::uint64_t> generation_{0};
   std::atomic<std::uint32_t> events_{0};

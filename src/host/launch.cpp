@@ -45,20 +45,29 @@ std::optional<std::uint64_t> shuffle_seed() {
               "COHORT_SCHEDULE=" + *v + " is not valid: expected `ordered`, `shuffle` or `shuffle:SEED`");
 }
 
+// COHORT_CHECK: memcpy_async's checking mode, with the guard (`memcpy`) or
+// without it (`memcpy-poison`: no page protection or signals, for debuggers).
+copy_checking copy_checks() {
+  const auto v = env_string("COHORT_CHECK");
+  if (!v || v->empty() || *v == "none") return copy_checking::off;
+  if (*v == "memcpy") return copy_checking::guarded;
+  if (*v == "memcpy-poison") return copy_checking::poisoned;
+  throw error(errc::invalid_argument,
+              "COHORT_CHECK=" + *v + " is not valid: expected `memcpy`, `memcpy-poison` or `none`");
+}
+
 unsigned worker_count(unsigned long long blocks) {
   static const unsigned configured = static_cast<unsigned>(
       env_integer("COHORT_WORKERS", std::max(1u, std::thread::hardware_concurrency()), 1, 4096));
   return static_cast<unsigned>(std::min<unsigned long long>(configured, blocks));
 }
 
-thread_local bool inside_launch = false;
 thread_local launch_statistics last_statistics;
 
 void run_grid(launch_state& launch) {
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
   run_on_threads(threads, [&launch, cooperative](unsigned index) {
-    inside_launch = true;
     try {
       if (cooperative) {
         run_block(launch, index);
@@ -71,14 +80,13 @@ void run_grid(launch_state& launch) {
     } catch (const error& e) {
       launch.fail(e.kind(), e.what());
     }
-    inside_launch = false;
   });
 }
 
 }  // namespace
 
 void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
-  if (inside_launch)
+  if (current_block != nullptr)  // the caller is a kernel's thread
     throw error(errc::invalid_argument,
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
                 "code");
@@ -91,6 +99,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   launch.warp_size = static_cast<unsigned>(p.warp_size);
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = shuffle_seed();
+  launch.copy_checks = copy_checks();
   if (cooperative) {
     const unsigned long long block_threads = cohort::detail::volume(cfg.block);
     const int per_sm = cohort::detail::compute_occupancy(p, static_cast<long long>(block_threads),
@@ -101,6 +110,8 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
                   cohort::detail::cooperative_too_large(launch.block_count, per_sm, p.multiprocessor_count,
                                                         block_threads, cfg.dynamic_shared_bytes));
     launch.grid.reset(launch.block_count);
+    static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
+    launch.grid_may_spin = launch.block_count <= cores;
   }
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load()};

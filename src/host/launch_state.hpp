@@ -14,18 +14,24 @@
 
 namespace cohort::host::detail {
 
+// memcpy_async's checking mode (COHORT_CHECK): off, on with destinations
+// guarded by page protection, or on with the poison alone.
+enum class copy_checking : unsigned char { off, guarded, poisoned };
+
 struct launch_state {
   const kernel_entry* entry = nullptr;
   launch_config config;
   bool cooperative = false;
   unsigned warp_size = 32;
   unsigned long long block_count = 0;
-  std::optional<std::uint64_t> shuffle_seed;  // COHORT_SCHEDULE=shuffle:SEED
+  std::optional<std::uint64_t> shuffle_seed;       // COHORT_SCHEDULE=shuffle:SEED
+  copy_checking copy_checks = copy_checking::off;  // COHORT_CHECK
 
   std::atomic<unsigned long long> next_block{0};
   std::atomic<unsigned long long> fibers_started{0};
   std::atomic<bool> aborted{false};
   grid_barrier grid;
+  bool grid_may_spin = false;  // every block has a core: waiting at the grid barrier spins before sleeping
 
   std::mutex error_mutex;
   std::optional<error> first_error;

@@ -100,7 +100,7 @@ bool adjacent(std::uint64_t lanes) {
     }
     who = cs.who.data();
   }
-  if (rec.op->combine != nullptr) rec.op->combine({b.slots, who, first, n, m.base, lanes, cs.scratch.data()});
+  if (rec.op->combine != nullptr) rec.op->combine({b.slots, who, first, n, m.base, lanes, cs.scratch.data(), rec.site});
   close_record(cs, rec, warp_of(b, m.base));
   rt.wake(cs.waking);
 }
@@ -173,8 +173,8 @@ void collectives_on_exit(block_runtime& rt, thread_record& thread) {
   const unsigned w = rt.record.warp_size;
   const unsigned own = warp_of(rt.record, thread.rank);
   release_from_list(rt, own, thread);
-  // Tiles wider than a warp are listed with the warp of their first thread.
-  for (unsigned size = 2 * w; size <= 1024; size *= 2) {
+  // Tiles wider than a warp, and the whole block, are listed with the warp of their first thread.
+  for (unsigned size = 2 * w; size / 2 < rt.record.thread_count; size *= 2) {
     const unsigned list = warp_of(rt.record, thread.rank & ~(size - 1));
     if (list != own) release_from_list(rt, list, thread);
   }

@@ -7,20 +7,27 @@
 #include <cstdlib>
 #include <memory>
 #include <sstream>
-#include <thread>
 
+#include "copy_guard.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 
 namespace cohort::host::detail {
 
+// A page between kernels' __shared__ variables (defined in objects linked
+// before the runtime, so placed below it) and the runtime's thread-locals and
+// the thread pointer: the guard never closes the pages of those, and leaves the
+// variables' pages to the variables.
+[[gnu::used]] thread_local constinit std::byte shared_spacer[4096]{};
 thread_local constinit block_record* current_block = nullptr;
 thread_local constinit thread_record* current_thread = nullptr;
 
 struct worker_context {
   stack_pool stacks;
   std::vector<thread_record> threads;
-  std::unique_ptr<unsigned char[]> shared;
+  // Whole pages of their own, so that memcpy_async's guard (checking mode)
+  // protects no other data along with a destination in dynamic shared memory.
+  std::unique_ptr<unsigned char, decltype(&std::free)> shared{nullptr, &std::free};
   std::size_t shared_capacity = 0;
   block_runtime runtime;
   sigjmp_buf escape;
@@ -33,8 +40,9 @@ struct worker_context {
   }
   unsigned char* shared_memory(std::size_t bytes) {
     if (bytes > shared_capacity) {
-      shared.reset(new (std::align_val_t{16}) unsigned char[bytes]);
-      shared_capacity = bytes;
+      constexpr std::size_t page = 4096;
+      shared_capacity = (bytes + page - 1) / page * page;
+      shared.reset(static_cast<unsigned char*>(std::aligned_alloc(page, shared_capacity)));
     }
     return shared.get();
   }
@@ -42,7 +50,6 @@ struct worker_context {
 
 namespace {
 
-thread_local worker_context* current_worker = nullptr;
 struct sigaction previous_segv_action;
 
 bool stack_pointer_overflowed(const fiber& f, void* ucontext) {
@@ -60,9 +67,10 @@ bool stack_pointer_overflowed(const fiber& f, void* ucontext) {
 // pointer below it, is a stack overflow: leave the fiber for the worker's own
 // stack, which reports it. Any other fault is not ours to handle.
 void on_segv(int sig, siginfo_t* info, void* ucontext) {
-  worker_context* w = current_worker;
+  if (handle_guard_fault(info->si_addr, info->si_code, ucontext)) return;  // memcpy_async's checking mode
   block_record* b = current_block;
-  if (w && w->escape_armed && b && b->running && b->running->stack.base &&
+  worker_context* w = b ? b->runtime->worker : nullptr;
+  if (w && w->escape_armed && b->running && b->running->stack.base &&
       (b->running->stack.guard_contains(info->si_addr) || stack_pointer_overflowed(*b->running, ucontext))) {
     siglongjmp(w->escape, 1);
   }
@@ -81,10 +89,13 @@ void install_overflow_handler() {
   (void)installed;
 }
 
+// On the heap rather than in thread-local storage, like all of the runtime's
+// state but the pointers below: the thread-local pages, where kernels'
+// __shared__ variables live, then hold nothing the scheduler touches, so that
+// memcpy_async's guard (checking mode) can close them without slowing it.
 worker_context& worker() {
-  thread_local worker_context context;
-  current_worker = &context;
-  return context;
+  thread_local const std::unique_ptr<worker_context> context = std::make_unique<worker_context>();
+  return *context;
 }
 
 }  // namespace
@@ -100,7 +111,7 @@ void runner_main(ctx::transfer_t t) {
 
 fiber& start_runner(block_runtime& rt) {
   fiber& f = rt.fibers.emplace_back();
-  f.stack = current_worker->stacks.acquire();
+  f.stack = rt.worker->stacks.acquire();
   return f;
 }
 
@@ -113,8 +124,12 @@ void block_runtime::wake(std::vector<thread_record*>& waiters) {
 }
 
 void fail_block(errc kind, const std::string& message) {
+  current_runtime().launch->fail(kind, message);
+  abandon_block();
+}
+
+void abandon_block() {
   block_runtime& rt = current_runtime();
-  rt.launch->fail(kind, message);
   rt.failed = true;
   fiber& self = *rt.record.running;
   rt.record.running = &rt.main;
@@ -188,6 +203,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.parked = 0;
   r.arrivals_pending = 0;
   r.cooperative = launch.cooperative;
+  r.check_copies = launch.copy_checks != copy_checking::off;
   r.dynamic_shared = w.shared_memory(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));
   if (w.threads.size() < r.thread_count) w.threads.resize(r.thread_count);
   if (rt.arrivals_recorded) {  // clear what the last block's threads left behind
@@ -252,7 +268,7 @@ bool resolve_stall(block_runtime& rt) {
                                          [](auto* a, auto* b) { return a->wait_phase < b->wait_phase; });
     const std::uint64_t phase = (*oldest)->wait_phase;
     if (phase < rt.grid_phases_arrived) {
-      switch (L.grid.wait_past(phase, L.aborted, L.block_count <= std::thread::hardware_concurrency())) {
+      switch (L.grid.wait_past(phase, L.aborted, L.grid_may_spin)) {
         case grid_barrier::outcome::released:
           rt.grid_phases_released = L.grid.generation();
           wake_released_grid_waiters(rt);
@@ -271,6 +287,7 @@ bool resolve_stall(block_runtime& rt) {
 void finish_block(worker_context& w, unsigned long long linear) {
   block_runtime& rt = w.runtime;
   rt.launch->fibers_started.fetch_add(rt.fibers.size(), std::memory_order_relaxed);
+  rt.copies.finish_block(rt);
   for (fiber& f : rt.fibers) w.stacks.release(f.stack);
   rt.fibers.clear();
   if (rt.record.parked != 0 || rt.ready_head < rt.ready.size())  // a failed block leaves threads waiting: forget them
@@ -288,6 +305,7 @@ worker_context::worker_context() : signal_stack(new char[64 * 1024]) {
   alt.ss_size = 64 * 1024;
   sigaltstack(&alt, nullptr);
   install_overflow_handler();
+  runtime.worker = this;
 }
 
 void run_block(launch_state& launch, unsigned long long linear) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "async_copy.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/host/detail/state.hpp"
 #include "fiber.hpp"
@@ -21,10 +22,12 @@
 namespace cohort::host::detail {
 
 struct launch_state;
+struct worker_context;
 
 struct block_runtime {
   block_record record{};
   launch_state* launch = nullptr;
+  worker_context* worker = nullptr;  // the OS thread's, which holds this
   fiber main;
   std::vector<fiber> fibers;  // reserved to the thread count: addresses stay put
   std::vector<thread_record*> ready;
@@ -51,6 +54,8 @@ struct block_runtime {
 
   // Warp collectives and coalesced groups.
   collective_state collectives;
+  // memcpy_async's copies in flight, in the checking mode.
+  copy_state copies;
 
   // Makes the waiting threads runnable, in order (shuffled under COHORT_SCHEDULE=shuffle).
   void wake(std::vector<thread_record*>& waiters);
@@ -102,10 +107,9 @@ inline void park(wait_kind kind, std::source_location where, std::uint64_t phase
 }
 // Ends the block with an error raised by the current thread; never returns.
 [[noreturn]] void fail_block(errc kind, const std::string& message);
+// Ends the block because another block failed the launch; never returns.
+[[noreturn]] void abandon_block();
 
 void run_block(launch_state& launch, unsigned long long linear_block);
-
-// Where a worker thread keeps what it reuses from block to block.
-struct worker_context;
 
 }  // namespace cohort::host::detail

@@ -18,7 +18,8 @@ unsigned long long low_lanes(unsigned n) { return n >= 64 ? ~0ull : (1ull << n) 
 
 __device__ unsigned long long full_mask() { return warpSize >= 64 ? ~0ull : (1ull << warpSize) - 1; }
 
-// Per lane: the four shuffles with operands derived from the lane, at `width`.
+// Per lane: the four shuffles with operands derived from the lane, at `width`:
+// negative source lanes, and deltas up to width + 1 (past the warp at width 32).
 __global__ void shuffles(int width, unsigned salt, int* out) {
   const unsigned t = threadIdx.x, threads = blockDim.x;
   const int v = static_cast<int>(mix(t + salt));
@@ -41,7 +42,9 @@ TEST(Intrinsics, ShufflesAtEveryWidthFollowPtx) {
       const unsigned operand = mix(t * 3 + salt);
       const auto value = [&](unsigned l) { return static_cast<int>(mix(warp_base + l + salt)); };
       const unsigned src = static_cast<unsigned>(static_cast<int>(operand % 200) - 100);
-      const unsigned delta = operand % (width + 2), lane_mask = operand % w;
+      // shfl.sync reads the low bits of the operand that name a lane (b[4:0] at
+      // 32 lanes): a delta of width + 1 = 33 reads one lane away, not none.
+      const unsigned delta = (operand % (width + 2)) & (w - 1), lane_mask = operand % w;
       const unsigned up = lane >= first + delta ? lane - delta : lane;
       const unsigned down = lane + delta < first + width ? lane + delta : lane;
       const unsigned xored = (lane ^ lane_mask) < first + width ? lane ^ lane_mask : lane;

@@ -1,7 +1,12 @@
 // Helpers for tests of the host backend only.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cohort/errors.hpp>
 #include <cohort/host/virtual_device.hpp>
+#include <cstdlib>
+#include <string>
 
 namespace cohort_test {
 
@@ -15,6 +20,33 @@ class virtual_device_guard {
 
  private:
   cohort::device_properties saved_;
+};
+
+// The error a launch raised (a test failure if it raised none).
+template <class F>
+cohort::error launch_error(F&& launch_it) {
+  try {
+    launch_it();
+  } catch (const cohort::error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "the launch raised no error";
+  return cohort::error(cohort::errc::runtime, "");
+}
+
+// "file.cpp:LINE:", as diagnostics name a call site.
+inline std::string at_line(const char* file, int line) { return std::string(file) + ":" + std::to_string(line) + ":"; }
+
+// Sets an environment variable for the scope (COHORT_* are read at each launch).
+class scoped_env {
+ public:
+  scoped_env(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~scoped_env() { unsetenv(name_); }
+  scoped_env(const scoped_env&) = delete;
+  scoped_env& operator=(const scoped_env&) = delete;
+
+ private:
+  const char* name_;
 };
 
 }  // namespace cohort_test

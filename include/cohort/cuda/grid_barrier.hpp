@@ -55,6 +55,9 @@ inline constexpr unsigned barrier_max_groups = 128;
 inline constexpr unsigned barrier_flat_blocks = 32;
 // Counters hold the number of arrivals in bits 0..30 and the phase in bit 31.
 inline constexpr unsigned phase_bit = 0x80000000u;
+// The root counter holds the group leaders arrived in bits 0..15 and counts
+// the phases the slot has released in bits 16..31 (see phase_parity).
+inline constexpr unsigned root_arrivals = 0xFFFFu;
 
 // One L2 line each, so that the groups' atomics and polls never share a line.
 struct alignas(128) barrier_line {
@@ -63,7 +66,7 @@ struct alignas(128) barrier_line {
 };
 
 struct barrier_slot {
-  barrier_line root;                        // counter: group leaders arrived this phase; owner: authoritative
+  barrier_line root;  // counter: group leaders arrived this phase, and phases released; owner: authoritative
   barrier_line groups[barrier_max_groups];  // counter: phase | blocks arrived; owner: a copy, for the fast lookup
 };
 
@@ -149,12 +152,27 @@ __device__ inline grid_arrival arrive_at_slot(barrier_slot& slot) {
   cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
   if (shape.groups > 1) {
     device_atomic<unsigned> root(slot.root.counter);
-    if (root.fetch_add(1, cuda::memory_order_acq_rel) + 1 < shape.groups) return {&word, seen};
-    // Every group is in; nobody touches the root again before the flips below release them.
-    root.store(0, cuda::memory_order_relaxed);
+    const unsigned arrived = root.fetch_add(1, cuda::memory_order_acq_rel);
+    if ((arrived & root_arrivals) + 1 < shape.groups) return {&word, seen};
+    // Every group is in: empty the count and count the phase; nobody touches
+    // the root again before the flips below release them.
+    root.store((arrived | root_arrivals) + 1, cuda::memory_order_relaxed);
   }
   release_groups(slot, shape);
   return {nullptr, seen};
+}
+
+// The parity of the phase a block's leader is about to arrive at, the same in
+// every block of the launch: grid collectives alternate between two exchange
+// buffers with it, so that a block still reading one phase's values never
+// meets the next phase's writes. A grid of one group reads its counter's
+// phase bit; a larger grid the root's phase count (other groups' phase bits
+// may lag, by the phases of earlier, smaller launches on the slot). The
+// leader reads it before arriving; neither changes before every block has.
+__device__ inline unsigned phase_parity(barrier_slot& slot) {
+  const barrier_shape shape = shape_for(static_cast<unsigned>(dim_volume(gridDim)));
+  if (shape.groups == 1) return device_atomic<unsigned>(slot.groups[0].counter).load(cuda::memory_order_relaxed) >> 31;
+  return device_atomic<unsigned>(slot.root.counter).load(cuda::memory_order_relaxed) >> 16 & 1u;
 }
 
 // NVIDIA's protocol on the workspace word, for a launch without a slot: block 0

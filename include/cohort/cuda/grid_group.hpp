@@ -10,6 +10,9 @@
 namespace cohort {
 
 class thread_group;
+namespace detail::gpu {
+struct grid_access;
+}
 
 class grid_group {
  public:
@@ -48,6 +51,7 @@ class grid_group {
 
   friend __device__ grid_group this_grid();
   friend class thread_group;
+  friend struct detail::gpu::grid_access;
 };
 
 __device__ inline grid_group this_grid() { return grid_group(detail::gpu::current_grid_barrier()); }

@@ -1,12 +1,15 @@
-// The implicit groups on the CUDA backend, written from CUDA's built-in
-// variables, PTX special registers and libcu++ atomics; NVIDIA's
-// <cooperative_groups.h> is not used (cohort is an implementation of it).
+// The groups of the CUDA backend: the implicit ones, tiles, coalesced groups
+// and their partitions, written from CUDA's built-in variables, warp
+// intrinsics, PTX and libcu++ atomics; NVIDIA's <cooperative_groups.h> is not
+// used (cohort is an implementation of it).
 #pragma once
 
+#include "cohort/cuda/coalesced.hpp"
 #include "cohort/cuda/dynamic_shared.hpp"
 #include "cohort/cuda/grid_group.hpp"
 #include "cohort/cuda/thread_block.hpp"
 #include "cohort/cuda/thread_group.hpp"
+#include "cohort/cuda/tiles.hpp"
 
 namespace cohort {
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <source_location>
+#include <type_traits>
 
 #include "cohort/host/atomics.hpp"
 #include "cohort/host/detail/state.hpp"
@@ -35,4 +36,21 @@ void block_sync(std::source_location where);
 
 inline void __syncthreads(std::source_location where = std::source_location::current()) {
   ::cohort::host::detail::block_sync(where);
+}
+
+// CUDA's min and max for kernels (math_functions.hpp overloads them for every
+// pair of arithmetic types): the common type of the two, as its mixed-sign
+// overloads give. Where std::min also applies (same types, `using std::min`)
+// it is the more specialized template and wins.
+template <class A, class B>
+requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
+constexpr std::common_type_t<A, B> min(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
+}
+template <class A, class B>
+requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
+constexpr std::common_type_t<A, B> max(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
 }

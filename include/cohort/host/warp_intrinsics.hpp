@@ -38,12 +38,16 @@ R warp_collective(const collective_op& op, unsigned long long mask, const T& val
   return collective<R>({mask_members(op, mask, where), &op, where, true, false}, value, arg);
 }
 
+// shfl.sync reads only the low bits of its lane operand, as many as name a
+// lane of the warp (b[4:0] at 32 lanes): a delta of 33 is a delta of 1, and a
+// negative source lane counts from the top of its segment.
 template <class T>
 T warp_shuffle(const collective_op& op, unsigned long long mask, const T& var, unsigned operand, int width,
                std::source_location where) {
   if (width < 1 || width > static_cast<int>(warp_size()) || (width & (width - 1)) != 0)
     fail_shuffle_width(op.name, width, where);
-  return warp_collective<T>(op, mask, var, lane_ops::pack(operand, static_cast<unsigned>(width)), where);
+  return warp_collective<T>(op, mask, var, lane_ops::pack(operand & (warp_size() - 1), static_cast<unsigned>(width)),
+                            where);
 }
 
 }  // namespace cohort::host::detail

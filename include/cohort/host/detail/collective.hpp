@@ -29,7 +29,8 @@ inline constexpr std::size_t max_result_bytes = 128;   // a ballot of a 1024-thr
 // every result while it still reads the others' inputs.
 struct alignas(64) collective_slot {
   std::byte in[max_exchange_bytes];
-  std::uint64_t arg;  // source rank, delta, lane mask, predicate or label
+  std::uint64_t arg;   // source rank, delta, lane mask, predicate, label, or an address every member must pass
+  const void* params;  // reductions and scans: the operator and target, on the member's stack
   alignas(64) std::byte out[max_result_bytes];
 };
 
@@ -52,10 +53,11 @@ struct combine_context {
   // are the consecutive ranks from `first` (a whole tile, the common case).
   const unsigned* who;
   unsigned first;
-  unsigned count;       // how many take part
-  unsigned warp_base;   // block rank of lane 0 of the members' warp
-  std::uint64_t lanes;  // warp groups: the lanes that take part
-  unsigned* scratch;    // room for `count` indices
+  unsigned count;             // how many take part
+  unsigned warp_base;         // block rank of lane 0 of the members' warp
+  std::uint64_t lanes;        // warp groups: the lanes that take part
+  unsigned* scratch;          // room for `count` indices
+  std::source_location site;  // where the first member called the collective
   unsigned rank_of(unsigned r) const { return who ? who[r] : first + r; }
   unsigned lane_of(unsigned r) const { return rank_of(r) - warp_base; }
   collective_slot& at(unsigned r) const { return slots[rank_of(r)]; }
@@ -77,6 +79,7 @@ struct collective_op {
   const char* name;      // as kernel code spells it, for messages
   combine_fn combine;    // null for a synchronization
   const char* arg_name;  // what `arg` means, for messages about non-uniform arguments
+  bool arg_is_address = false;
 };
 
 struct collective_call {
@@ -121,12 +124,20 @@ inline std::uint64_t existing_lanes() {
 
 inline collective_slot& own_slot() { return current_block->slots[block_rank()]; }
 
+// The object of type R whose representation `bytes` holds (R need not be
+// default-constructible).
+template <class R>
+R from_bytes(const std::byte* bytes) {
+  static_assert(std::is_trivially_copyable_v<R>);
+  alignas(R) std::byte copy[sizeof(R)];
+  std::memcpy(copy, bytes, sizeof(R));
+  return *std::launder(reinterpret_cast<R*>(copy));
+}
+
 template <class R>
 R result_from(const collective_slot& slot) {
-  static_assert(std::is_trivially_copyable_v<R> && sizeof(R) <= max_result_bytes);
-  alignas(R) std::byte bytes[sizeof(R)];
-  std::memcpy(bytes, slot.out, sizeof(R));
-  return *std::launder(reinterpret_cast<R*>(bytes));
+  static_assert(sizeof(R) <= max_result_bytes);
+  return from_bytes<R>(slot.out);
 }
 
 // A collective whose members contribute only `arg`.

@@ -1,10 +1,13 @@
 // The collectives behind CUDA's __*_sync intrinsics, as combines in lane
 // space (a reduction's order is lane order): masks carry bit l for lane l of the warp, and shuffles follow PTX's
-// shfl.sync. A shuffle's argument packs the lane operand (low 32 bits) and the
-// width (high 32 bits); each lane's segment is the aligned run of `width`
-// lanes that holds it. A source outside the range PTX allows, or a lane that
-// takes no part (outside the mask, or exited), leaves the caller its own value
-// (CUDA: undefined).
+// shfl.sync. A shuffle's argument packs the lane operand (low 32 bits, already
+// cut to the bits that name a lane, as shfl.sync's b[4:0]) and the width (high
+// 32 bits); each lane's segment is the aligned run of `width` lanes that holds
+// it. The sources are PTX's: idx reads lane first + (b & (width - 1)); up reads
+// lane - b if that stays in the segment; down reads lane + b if that stays in
+// the segment; xor reads lane ^ b if that is not above the segment. A source
+// outside that range, or a lane that takes no part (outside the mask, or
+// exited), leaves the caller its own value (CUDA: undefined for the latter).
 #pragma once
 
 #include <cstddef>

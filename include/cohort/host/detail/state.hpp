@@ -51,6 +51,7 @@ struct block_record {
   unsigned parked;             // threads waiting at a collective or barrier
   unsigned arrivals_pending;   // arrivals counted at barriers that have not completed
   bool cooperative;
+  bool check_copies;           // COHORT_CHECK=memcpy: memcpy_async's checking mode
   unsigned char* dynamic_shared;
   thread_record* threads;
   collective_slot* slots;      // one per thread: its input to and result of a collective

@@ -1,0 +1,170 @@
+// The one collective behind reduce, the scans and their *_update / *_store
+// forms, for groups inside a warp and for groups of whole warps (a block, a
+// tile wider than a warp). Values fold in rank order (docs/collectives.md);
+// what each member gets back is the fold_kind, and where the total goes
+// besides is the `update`: a callable that exactly one member runs with the
+// group's total and that returns what precedes rank 0 in the *_update scans
+// (the atomic's old value), or no_update.
+//
+// Groups of whole warps: each warp folds its own values (warp_fold.hpp), one
+// lane per warp writes the warp's value to shared memory (fold_scratch.hpp),
+// the group synchronizes, and every thread folds the warp values it needs in
+// order (at most 32, as CUB's block reduction does); a second sync frees the
+// scratch for the next collective and, in the *_update scans, carries the old
+// value from the member that updated the atomic.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <type_traits>
+
+#include "cohort/cuda/detail/fold_scratch.hpp"
+#include "cohort/cuda/detail/operators.hpp"
+#include "cohort/cuda/detail/tile_geometry.hpp"
+#include "cohort/cuda/detail/warp_fold.hpp"
+#include "cohort/functional.hpp"
+
+namespace cohort::detail::gpu {
+
+enum class fold_kind : unsigned char {
+  reduce,          // everyone: the total
+  inclusive_scan,  // rank r: v0 op ... op vr
+  exclusive_scan,  // rank r: v0 op ... op v(r-1); rank 0: the operator's identity
+};
+
+struct no_update {};
+
+template <class Update>
+inline constexpr bool updates = !std::is_same_v<Update, no_update>;
+
+// A scan's result from its parts: what precedes the caller's fold scope
+// (`before`), the caller's inclusive value within it, and for an exclusive
+// scan the inclusive value of the rank before it there.
+template <fold_kind Kind, class T, class Op>
+__device__ __forceinline__ T scan_result(Op& op, const maybe<T>& before, const T& inclusive,
+                                         const maybe<T>& previous) {
+  if constexpr (Kind == fold_kind::inclusive_scan) {
+    return after(op, before, inclusive);
+  } else {
+    const maybe<T> exclusive = join(op, before, previous);
+    return exclusive.has ? exclusive.value : cohort::detail::identity_of<std::remove_cv_t<Op>, T>();
+  }
+}
+
+// A tile of N <= 32 threads.
+template <fold_kind Kind, unsigned N, class T, class Op, class Update>
+__device__ T fold_segment(const segment& s, const T& v, Op& op, Update& update) {
+  if constexpr (Kind == fold_kind::reduce) {
+    const T total = segment_reduce<N>(s, v, op);
+    if constexpr (updates<Update>)
+      if (s.rank == 0) update(total);
+    return total;
+  } else {
+    const T inclusive = segment_scan<N>(s, v, op);
+    maybe<T> before{v, false}, previous{v, false};
+    if constexpr (Kind == fold_kind::exclusive_scan) previous = segment_previous<N>(s, inclusive);
+    if constexpr (updates<Update>) {
+      // The last member holds the total: it updates, and everyone reads the old value from it.
+      T old = v;
+      if (s.rank == s.count - 1) old = update(inclusive);
+      before = {shfl_idx<N>(s.lanes, old, s.count - 1), true};
+    }
+    return scan_result<Kind>(op, before, inclusive, previous);
+  }
+}
+
+// A coalesced group.
+template <fold_kind Kind, class T, class Op, class Update>
+__device__ T fold_coalesced(unsigned lanes, const T& v, Op& op, Update& update) {
+  if constexpr (Kind == fold_kind::reduce) {
+    const T total = coalesced_reduce(lanes, v, op);
+    if constexpr (updates<Update>)
+      if ((lanes & lanes_below()) == 0) update(total);
+    return total;
+  } else {
+    const T inclusive = coalesced_scan(lanes, v, op);
+    maybe<T> before{v, false}, previous{v, false};
+    if constexpr (Kind == fold_kind::exclusive_scan) previous = coalesced_previous(lanes, inclusive);
+    if constexpr (updates<Update>) {
+      const unsigned last = 31 - __clz(static_cast<int>(lanes));
+      T old = v;
+      if (lane_id() == last) old = update(inclusive);
+      before = {shfl_idx(lanes, old, last), true};
+    }
+    return scan_result<Kind>(op, before, inclusive, previous);
+  }
+}
+
+// A group of whole warps: a block, or a tile wider than a warp.
+struct warp_span {
+  unsigned first_warp;  // block-level index of its first warp
+  unsigned warps;
+  unsigned count;  // threads
+  unsigned rank;   // the caller's
+};
+
+__device__ __forceinline__ warp_span block_span() {
+  const unsigned threads = block_threads();
+  return {0, (threads + warp_lanes - 1) / warp_lanes, threads, block_rank()};
+}
+
+__device__ __forceinline__ warp_span tile_span(unsigned n) {
+  const unsigned base = tile_base(n), count = tile_count(n);
+  return {base / warp_lanes, (count + warp_lanes - 1) / warp_lanes, count, block_rank() - base};
+}
+
+// The warps' values of the span's warps [from, to), folded in order.
+template <class T, class Op>
+__device__ maybe<T> fold_warp_values(unsigned from, unsigned to, Op& op, const T& like) {
+  const fold_scratch& s = fold_memory();
+  maybe<T> acc{like, false};
+  for (unsigned w = from; w < to; ++w) acc = {after(op, acc, get_words(s.totals[w], like)), true};
+  return acc;
+}
+
+// The first half of a collective of whole warps: each warp folds, one lane
+// per warp publishes, the group syncs. Returns the caller's warp-level value
+// (a reduction's warp total, or the inclusive scan within the warp) and, for
+// an exclusive scan, the warp-level value of the rank before.
+template <fold_kind Kind, class T, class Op, class Sync>
+__device__ T fold_own_warp(const Sync& sync, const T& v, Op& op, maybe<T>& previous) {
+  const segment warp = tile_segment<warp_lanes>();
+  const T part = [&] {
+    if constexpr (Kind == fold_kind::reduce)
+      return segment_reduce<warp_lanes>(warp, v, op);
+    else
+      return segment_scan<warp_lanes>(warp, v, op);
+  }();
+  if constexpr (Kind == fold_kind::exclusive_scan) previous = segment_previous<warp_lanes>(warp, part);
+  const unsigned publisher = Kind == fold_kind::reduce ? 0 : warp.count - 1;
+  if (warp.rank == publisher) put_words(fold_memory().totals[block_rank() / warp_lanes], part);
+  sync();
+  return part;
+}
+
+template <fold_kind Kind, class T, class Op, class Sync, class Update>
+__device__ T fold_warps(const warp_span& g, unsigned* broadcast, const Sync& sync, const T& v, Op& op,
+                        Update& update) {
+  maybe<T> previous{v, false};
+  const T part = fold_own_warp<Kind>(sync, v, op, previous);
+  if constexpr (Kind == fold_kind::reduce) {
+    const T total = fold_warp_values(g.first_warp, g.first_warp + g.warps, op, v).value;
+    sync();
+    if constexpr (updates<Update>)
+      if (g.rank == 0) update(total);
+    return total;
+  } else {
+    maybe<T> before = fold_warp_values(g.first_warp, block_rank() / warp_lanes, op, v);
+    if constexpr (updates<Update>) {
+      // The last thread's inclusive value closes the group's total.
+      if (g.rank == g.count - 1) put_words(broadcast, update(after(op, before, part)));
+      sync();
+      before = join(op, maybe<T>{get_words(broadcast, v), true}, before);
+    } else {
+      sync();
+    }
+    return scan_result<Kind>(op, before, part, previous);
+  }
+}
+
+}  // namespace cohort::detail::gpu

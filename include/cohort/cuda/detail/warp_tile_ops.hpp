@@ -1,0 +1,86 @@
+// The collectives of a tile of N <= 32 threads: one warp's lanes, with the
+// tile's lane mask, straight onto the *_sync intrinsics and shfl.sync.
+//
+// cohort's rules (docs/warp-level.md) differ from a bare shfl.sync in two
+// places, and both cost nothing on a full tile:
+// - an argument of N or more (delta, xor mask) leaves the caller its own
+//   value: shfl.sync reads only its low 5 bits, so such an argument becomes 0,
+//   which a constant argument folds away;
+// - a partial last tile has fewer members than its segment of the warp: the
+//   clamp of shfl.sync's c operand is set to its last member, so down and xor
+//   sources past it give the caller its own value, and shfl wraps its source
+//   at the member count. On a full tile the clamp is the segment's top, as in
+//   __shfl_down_sync, computed once per kernel.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "cohort/cuda/detail/lanes.hpp"
+#include "cohort/cuda/detail/shuffle.hpp"
+#include "cohort/cuda/detail/tile_geometry.hpp"
+#include "cohort/cuda/detail/words.hpp"
+
+namespace cohort::detail::gpu {
+
+__device__ __forceinline__ unsigned shfl_down_clamped(unsigned lanes, unsigned word, unsigned delta, unsigned c) {
+  unsigned r;
+  asm("shfl.sync.down.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(delta), "r"(c), "r"(lanes));
+  return r;
+}
+
+__device__ __forceinline__ unsigned shfl_xor_clamped(unsigned lanes, unsigned word, unsigned mask, unsigned c) {
+  unsigned r;
+  asm("shfl.sync.bfly.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(mask), "r"(c), "r"(lanes));
+  return r;
+}
+
+template <unsigned N>
+struct warp_tile_ops {
+  static_assert(N >= 1 && N <= warp_lanes);
+
+  __device__ static unsigned lanes() { return tile_lanes(N); }
+  // Bit 0 of the tile's rank space is the lane this shift brings down.
+  __device__ static unsigned first_lane() { return N == warp_lanes ? 0 : lane_id() & ~(N - 1); }
+  // shfl.sync's c operand: the lanes outside the segment (bits 8-12) and the
+  // tile's last member (bits 0-4).
+  __device__ static unsigned clamp() { return (warp_lanes - N) << 8 | (tile_count(N) - 1); }
+  __device__ static unsigned in_tile(unsigned argument) { return argument < N ? argument : 0; }
+
+  __device__ static void sync() { __syncwarp(lanes()); }
+
+  template <class T>
+  __device__ static T shfl(const T& v, unsigned src) {
+    const unsigned n = tile_count(N);
+    if (n != N) src %= n;
+    return shfl_idx<N>(lanes(), v, src);
+  }
+  template <class T>
+  __device__ static T shfl_up(const T& v, unsigned delta) {
+    return gpu::shfl_up<N>(lanes(), v, in_tile(delta));
+  }
+  template <class T>
+  __device__ static T shfl_down(const T& v, unsigned delta) {
+    const unsigned m = lanes(), d = in_tile(delta), c = clamp();
+    return move_words(v, [&](unsigned w, unsigned) { return shfl_down_clamped(m, w, d, c); });
+  }
+  template <class T>
+  __device__ static T shfl_xor(const T& v, unsigned lane_mask) {
+    const unsigned m = lanes(), x = in_tile(lane_mask), c = clamp();
+    return move_words(v, [&](unsigned w, unsigned) { return shfl_xor_clamped(m, w, x, c); });
+  }
+
+  __device__ static int any(int predicate) { return __any_sync(lanes(), predicate); }
+  __device__ static int all(int predicate) { return __all_sync(lanes(), predicate); }
+  __device__ static unsigned ballot(int predicate) { return __ballot_sync(lanes(), predicate) >> first_lane(); }
+  template <class T>
+  __device__ static unsigned match_any(const T& v) {
+    return match_any_lanes(lanes(), v) >> first_lane();
+  }
+  template <class T>
+  __device__ static unsigned match_all(const T& v, int& pred) {
+    pred = match_all_lanes(lanes(), v);
+    return pred ? low_bits(tile_count(N)) : 0u;
+  }
+};
+
+}  // namespace cohort::detail::gpu
