@@ -70,9 +70,11 @@ if [ "${COHORT_SANITIZE:-0}" = 1 ] && [ -x "$build/tests/cuda/cohort_cuda_tests"
   done
 fi
 
-if [ -x "$build/bench/cuda/cohort_bench_cuda" ]; then
+if [ -x "$build/bench/cuda/cohort_bench_cuda" ] && [ -x "$build/bench/cuda/cohort_bench_cuda_warp" ]; then
   timeout 300 "$build/bench/cuda/cohort_bench_cuda" 2>&1 | tee "$logs/bench.log"
-  [ "${PIPESTATUS[0]}" -eq 0 ] && status_bench=ok
+  grid_status=${PIPESTATUS[0]}
+  timeout 300 "$build/bench/cuda/cohort_bench_cuda_warp" 2>&1 | tee "$logs/bench-warp.log"
+  [ "$grid_status" -eq 0 ] && [ "${PIPESTATUS[0]}" -eq 0 ] && status_bench=ok
 fi
 
 echo
@@ -82,7 +84,7 @@ echo "gpu tests:  $status_tests  $tests_line"
 [ -n "${gtest_counts:-}" ] && echo "$gtest_counts" | sed 's/^/            /'
 echo "sanitizers: $status_sanitize"
 echo "benchmarks: $status_bench"
-if [ -f "$logs/bench.log" ]; then
-  sed -n '/^== cohort vs NVIDIA/,$p' "$logs/bench.log"
-fi
+for log in "$logs/bench.log" "$logs/bench-warp.log"; do
+  [ -f "$log" ] && sed -n '/^== cohort vs NVIDIA/,$p' "$log"
+done
 [ "$status_build" = ok ] && [ "$status_tests" = ok ] && [ "$status_bench" = ok ] && [ "$status_sanitize" != FAILED ]

@@ -92,7 +92,7 @@ class coalesced_group {
   template <class T>
   __device__ unsigned match_all(T val, int& pred) const {
     pred = detail::gpu::match_all_lanes(lanes_, val);
-    return pred ? lanes_ == detail::gpu::all_lanes ? lanes_ : detail::gpu::low_bits(num_threads()) : 0u;
+    return pred ? detail::gpu::low_bits(num_threads()) : 0u;
   }
 
  private:
