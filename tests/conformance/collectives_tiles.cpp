@@ -20,7 +20,7 @@ __device__ void record_tile(const T& v, T* out, unsigned long long total, unsign
 }
 
 template <class T, class Op, unsigned... N>
-__global__ void every_tile_size(const T* in, T* out) {
+__global__ void __launch_bounds__(1024) every_tile_size(const T* in, T* out) {
   const cg::thread_block block = cg::this_thread_block();
   const unsigned long long total = static_cast<unsigned long long>(gridDim.x) * block.size();
   const unsigned long long g = blockIdx.x * block.size() + block.thread_rank();
