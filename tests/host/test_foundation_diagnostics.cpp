@@ -14,18 +14,9 @@ using ::testing::HasSubstr;
 
 namespace {
 
-std::string at_line(int line) { return "test_foundation_diagnostics.cpp:" + std::to_string(line) + ":"; }
+std::string at_line(int line) { return cohort_test::at_line("test_foundation_diagnostics.cpp", line); }
 
-template <class F>
-cg::error launch_error(F&& launch_it) {
-  try {
-    launch_it();
-  } catch (const cg::error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "the launch raised no error";
-  return cg::error(cg::errc::runtime, "");
-}
+using cohort_test::launch_error;
 
 constexpr int non_cooperative_sync_line = __LINE__ + 2;
 __global__ void grid_sync_without_cooperation(int* out) {

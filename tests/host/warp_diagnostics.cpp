@@ -14,18 +14,9 @@ using ::testing::HasSubstr;
 
 namespace {
 
-std::string at_line(int line) { return "warp_diagnostics.cpp:" + std::to_string(line) + ":"; }
+std::string at_line(int line) { return cohort_test::at_line("warp_diagnostics.cpp", line); }
 
-template <class F>
-cg::error launch_error(F&& launch_it) {
-  try {
-    launch_it();
-  } catch (const cg::error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "the launch raised no error";
-  return cg::error(cg::errc::runtime, "");
-}
+using cohort_test::launch_error;
 
 constexpr int exited_shfl_line = __LINE__ + 5;
 __global__ void lane_five_leaves_before_the_shuffle(int* out) {

@@ -19,31 +19,16 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cohort/detail/copy_layout.hpp"
 #include "cohort/cuda/detail/group_fold.hpp"
 #include "cohort/cuda/grid_group.hpp"
 
 namespace cohort {
 
-// A size whose bytes and addresses are multiples of N (cuda::aligned_size_t).
-template <std::size_t N>
-struct aligned_size_t {
-  static_assert(N > 0 && (N & (N - 1)) == 0, "aligned_size_t<N>: N is a power of two");
-  static constexpr std::size_t align = N;
-  std::size_t value;
-  __host__ __device__ constexpr explicit aligned_size_t(std::size_t size) : value(size) {}
-  __host__ __device__ constexpr operator std::size_t() const { return value; }
-};
-
 namespace detail::gpu {
 
-template <class L>
-struct layout_alignment : std::integral_constant<std::size_t, 0> {};  // 0: a plain count
-template <std::size_t N>
-struct layout_alignment<aligned_size_t<N>> : std::integral_constant<std::size_t, N> {};
-
-// A size or count: an integer, or an aligned_size_t.
-template <class L>
-concept copy_layout = std::is_integral_v<L> || layout_alignment<L>::value != 0;
+using ::cohort::detail::copy_layout;
+using ::cohort::detail::layout_alignment;
 
 // NVIDIA requires two aligned layouts to promise the same alignment.
 template <class D, class S>

@@ -19,31 +19,16 @@
 #include <string>
 #include <type_traits>
 
+#include "cohort/detail/copy_layout.hpp"
 #include "cohort/host/detail/group_traits.hpp"
 #include "cohort/host/groups.hpp"
 
 namespace cohort {
 
-// A size whose bytes and addresses are multiples of N (cuda::aligned_size_t).
-template <std::size_t N>
-struct aligned_size_t {
-  static_assert(N > 0 && (N & (N - 1)) == 0, "aligned_size_t<N>: N is a power of two");
-  static constexpr std::size_t align = N;
-  std::size_t value;
-  constexpr explicit aligned_size_t(std::size_t size) : value(size) {}
-  constexpr operator std::size_t() const { return value; }
-};
-
 namespace host::detail {
 
-template <class L>
-struct layout_alignment : std::integral_constant<std::size_t, 0> {};  // 0: a plain count
-template <std::size_t N>
-struct layout_alignment<aligned_size_t<N>> : std::integral_constant<std::size_t, N> {};
-
-// A size or count: an integer, or an aligned_size_t.
-template <class L>
-concept copy_layout = std::is_integral_v<L> || layout_alignment<L>::value != 0;
+using ::cohort::detail::copy_layout;
+using ::cohort::detail::layout_alignment;
 
 // The alignment two layouts promise: NVIDIA requires aligned ones to agree.
 template <class D, class S>
