@@ -5,6 +5,8 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include "rival_timing.hpp"
+
 #include <algorithm>
 #include <cohort/cohort.hpp>
 #include <cstdio>
@@ -16,6 +18,8 @@ namespace cg = cohort;
 namespace ncg = cooperative_groups;
 
 namespace {
+
+using namespace rival_timing;
 
 enum class impl { cohort, cohort_fallback, nvidia };
 
@@ -47,65 +51,6 @@ __global__ void block_sync_loop(int iterations, unsigned* sink) {
   if (acc == 0x12345678u) *sink = acc;
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-struct timer {
-  cudaEvent_t start, stop;
-  timer() {
-    check(cudaEventCreate(&start), "event");
-    check(cudaEventCreate(&stop), "event");
-  }
-  ~timer() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  template <class Launch>
-  double milliseconds(Launch&& launch) {
-    check(cudaEventRecord(start), "record");
-    launch();
-    check(cudaEventRecord(stop), "record");
-    check(cudaEventSynchronize(stop), "synchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-    return ms;
-  }
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-struct row {
-  std::string name;
-  unsigned blocks, threads;
-  double ours, theirs;  // per barrier
-  const char* unit;
-};
-
-constexpr int warmups = 3, repetitions = 15;
-
-// Times `ours` and `theirs` alternately; returns the medians, per barrier.
-template <class Ours, class Theirs>
-std::pair<double, double> race(Ours&& ours, Theirs&& theirs, int barriers, double scale) {
-  timer t;
-  for (int i = 0; i < warmups; ++i) {
-    t.milliseconds(ours);
-    t.milliseconds(theirs);
-  }
-  std::vector<double> a, b;
-  for (int i = 0; i < repetitions; ++i) {
-    a.push_back(t.milliseconds(ours));
-    b.push_back(t.milliseconds(theirs));
-  }
-  return {median(a) * scale / barriers, median(b) * scale / barriers};
-}
-
 template <impl Ours>
 void grid_row(std::vector<row>& rows, const std::string& name, int per_sm, unsigned threads) {
   const int sms = cg::get_device_properties().multiprocessor_count;
@@ -123,8 +68,7 @@ void grid_row(std::vector<row>& rows, const std::string& name, int per_sm, unsig
                                    [&] { cg::launch_cooperative(grid_sync_loop<impl::nvidia>, cfg, iterations); },
                                    iterations, 1000.0);
   rows.push_back({name, static_cast<unsigned>(wanted), threads, ours, theirs, "us"});
-  std::printf("%-34s %6d blocks x %4u threads: cohort %.3f us, NVIDIA %.3f us\n", name.c_str(), wanted, threads, ours,
-              theirs);
+  print_row(rows.back());
 }
 
 void block_row(std::vector<row>& rows, const std::string& name, int per_sm, unsigned threads) {
@@ -136,8 +80,7 @@ void block_row(std::vector<row>& rows, const std::string& name, int per_sm, unsi
       race([&] { cg::launch(block_sync_loop<impl::cohort>, cfg, iterations, sink.data()); },
            [&] { cg::launch(block_sync_loop<impl::nvidia>, cfg, iterations, sink.data()); }, iterations, 1e6);
   rows.push_back({name, blocks, threads, ours, theirs, "ns"});
-  std::printf("%-34s %6u blocks x %4u threads: cohort %.2f ns, NVIDIA %.2f ns\n", name.c_str(), blocks, threads, ours,
-              theirs);
+  print_row(rows.back());
 }
 
 __global__ void probe_workspace(unsigned long long* out) {
@@ -148,8 +91,7 @@ __global__ void probe_workspace(unsigned long long* out) {
 
 void run() {
   const cg::device_properties p = cg::get_device_properties();
-  std::printf("device: %s, %d SMs, compute capability %d.%d\n", p.name.c_str(), p.multiprocessor_count,
-              p.compute_capability_major, p.compute_capability_minor);
+  print_device(p);
   cg::device_buffer<unsigned long long> probe(2);
   cg::launch_cooperative(probe_workspace, {dim3(1), dim3(1)}, probe.data());
   const auto workspace = probe.to_host();
@@ -166,23 +108,9 @@ void run() {
   grid_row<impl::cohort>(rows, "grid.sync full occupancy x64", 0, 64);
   grid_row<impl::cohort_fallback>(rows, "grid.sync fallback path 16/SM x128", 16, 128);
 
-  std::printf("\n== cohort vs NVIDIA cooperative_groups on %s: median of %d, per barrier; ratio = cohort / NVIDIA ==\n",
-              p.name.c_str(), repetitions);
-  std::printf("%-34s %7s %8s %10s %10s %7s\n", "benchmark", "blocks", "threads", "cohort", "NVIDIA", "ratio");
-  for (const row& r : rows)
-    std::printf("%-34s %7u %8u %7.3f %s %7.3f %s %7.2f\n", r.name.c_str(), r.blocks, r.threads, r.ours, r.unit,
-                r.theirs, r.unit, r.ours / r.theirs);
+  print_table(p, "per barrier", rows);
 }
 
 }  // namespace
 
-int main() {
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // line by line, so a run cut short keeps what it measured
-  try {
-    run();
-  } catch (const cg::error& e) {
-    std::fprintf(stderr, "cohort_bench_cuda: %s\n", e.what());
-    return 1;
-  }
-  return 0;
-}
+int main() { return rival_timing::main_of("cohort_bench_cuda", run); }

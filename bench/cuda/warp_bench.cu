@@ -14,6 +14,8 @@
 #include <cooperative_groups/scan.h>
 #include <cuda_runtime.h>
 
+#include "rival_timing.hpp"
+
 #include <algorithm>
 #include <cohort/cohort.hpp>
 #include <cstdio>
@@ -26,6 +28,8 @@ namespace cg = cohort;
 namespace ncg = cooperative_groups;
 
 namespace {
+
+using namespace rival_timing;
 
 enum class impl { cohort, nvidia };
 enum class op { tile_sync, shfl, shfl_up, shfl_down, shfl_xor, reduce_int, reduce_float, scan_int, block_reduce };
@@ -100,47 +104,7 @@ __global__ void loop(int iterations, T* sink) {
   if (v == static_cast<T>(0x1234567)) *sink = v;  // keeps the loop; never true in practice
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-struct timer {
-  cudaEvent_t start, stop;
-  timer() {
-    check(cudaEventCreate(&start), "event");
-    check(cudaEventCreate(&stop), "event");
-  }
-  ~timer() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  template <class Launch>
-  double milliseconds(Launch&& launch) {
-    check(cudaEventRecord(start), "record");
-    launch();
-    check(cudaEventRecord(stop), "record");
-    check(cudaEventSynchronize(stop), "synchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-    return ms;
-  }
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-struct row {
-  std::string name;
-  unsigned blocks, threads;
-  double ours, theirs;  // ns per operation (one loop iteration of every thread)
-};
-
-constexpr int warmups = 3, repetitions = 15, iterations = 20000;
+constexpr int iterations = 20000;
 
 template <op O, class T>
 void measure(std::vector<row>& rows, const char* name) {
@@ -152,26 +116,14 @@ void measure(std::vector<row>& rows, const char* name) {
   const cg::launch_config cfg{dim3(blocks), dim3(block_threads)};
   const auto ours = [&] { cg::launch(loop<impl::cohort, O, T>, cfg, iterations, sink.data()); };
   const auto theirs = [&] { cg::launch(loop<impl::nvidia, O, T>, cfg, iterations, sink.data()); };
-  timer t;
-  for (int i = 0; i < warmups; ++i) {
-    t.milliseconds(ours);
-    t.milliseconds(theirs);
-  }
-  std::vector<double> a, b;
-  for (int i = 0; i < repetitions; ++i) {
-    a.push_back(t.milliseconds(ours));
-    b.push_back(t.milliseconds(theirs));
-  }
-  const double scale = 1e6 / iterations;
-  rows.push_back({name, blocks, block_threads, median(a) * scale, median(b) * scale});
-  std::printf("%-30s %6u blocks x %4u threads: cohort %.3f ns, NVIDIA %.3f ns\n", name, blocks, block_threads,
-              rows.back().ours, rows.back().theirs);
+  const auto [per_ours, per_theirs] = race(ours, theirs, iterations, 1e6);
+  rows.push_back({name, blocks, block_threads, per_ours, per_theirs, "ns"});
+  print_row(rows.back());
 }
 
 void run() {
   const cg::device_properties p = cg::get_device_properties();
-  std::printf("device: %s, %d SMs, compute capability %d.%d\n", p.name.c_str(), p.multiprocessor_count,
-              p.compute_capability_major, p.compute_capability_minor);
+  print_device(p);
   std::vector<row> rows;
   measure<op::tile_sync, int>(rows, "tile<32> sync");
   measure<op::shfl, int>(rows, "tile<32> shfl int");
@@ -185,23 +137,9 @@ void run() {
   measure<op::block_reduce, int>(rows, "block<256> reduce int (CUB)");
   measure<op::block_reduce, float>(rows, "block<256> reduce float (CUB)");
 
-  std::printf("\n== cohort vs NVIDIA cooperative_groups on %s: median of %d, per operation; ratio = cohort / NVIDIA ==\n",
-              p.name.c_str(), repetitions);
-  std::printf("%-30s %7s %8s %10s %10s %7s\n", "benchmark", "blocks", "threads", "cohort", "NVIDIA", "ratio");
-  for (const row& r : rows)
-    std::printf("%-30s %7u %8u %7.3f ns %7.3f ns %7.2f\n", r.name.c_str(), r.blocks, r.threads, r.ours, r.theirs,
-                r.ours / r.theirs);
+  print_table(p, "per operation", rows);
 }
 
 }  // namespace
 
-int main() {
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // line by line, so a run cut short keeps what it measured
-  try {
-    run();
-  } catch (const cg::error& e) {
-    std::fprintf(stderr, "cohort_bench_cuda_warp: %s\n", e.what());
-    return 1;
-  }
-  return 0;
-}
+int main() { return rival_timing::main_of("cohort_bench_cuda_warp", run); }
