@@ -11,7 +11,7 @@ namespace cg = cohort;
 namespace {
 
 template <class T, class Op>
-__global__ void grid_scans(const T* in, T* out, int rounds) {
+__global__ void __launch_bounds__(1024) grid_scans(const T* in, T* out, int rounds) {
   const cg::grid_group grid = cg::this_grid();
   const unsigned long long g = grid.thread_rank(), total = grid.num_threads();
   const T v = in[g];

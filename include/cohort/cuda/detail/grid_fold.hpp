@@ -87,7 +87,10 @@ __device__ grid_view<T> fold_entries(const unsigned* entries, Op& op, const T& l
     const maybe<T> lower{shfl_up(lanes, runs.value, d), __shfl_up_sync(lanes, runs.has ? 1 : 0, d) != 0};
     if (lane >= d) runs = join(op, lower, runs);
   }
-  const maybe<T> runs_before{shfl_up(lanes, runs.value, 1), lane > 0 && __shfl_up_sync(lanes, runs.has ? 1 : 0, 1) != 0};
+  // Every lane must execute each shuffle (no short-circuit around one): a
+  // lane that skips it leaves the others waiting for it for good.
+  const bool lower_run_has = __shfl_up_sync(lanes, runs.has ? 1 : 0, 1) != 0;
+  const maybe<T> runs_before{shfl_up(lanes, runs.value, 1), lane > 0 && lower_run_has};
   const maybe<T> mine_before = join(op, runs_before, before_me);
   const unsigned owner = me / run;
   return {{shfl_idx(lanes, mine_before.value, owner), __shfl_sync(lanes, mine_before.has ? 1 : 0, owner) != 0},

@@ -2,7 +2,8 @@
 // aligned segment of lanes, possibly short at the end of the block) or a
 // coalesced group (any set of lanes). Values combine in rank order: a scan is
 // Hillis-Steele over shfl.up (the lower ranks' fold on the left), a reduction
-// of a whole segment is a butterfly whose partners are ordered by rank, and a
+// of a whole segment is a butterfly from the nearest partner out (each step
+// joins two adjacent runs of ranks, the lower on the left), and a
 // reduction of a short segment or of scattered lanes is the scan's last value.
 // 32-bit integer reductions under cohort's operators are one redux.sync on
 // sm_80+ (from 16 lanes up, where NVIDIA found it pays).
@@ -51,7 +52,7 @@ __device__ __forceinline__ T segment_reduce(const segment& s, T v, Op& op) {
   {
     if (s.count == N) {
 #pragma unroll
-      for (unsigned m = N / 2; m > 0; m /= 2) v = combine_in_order(op, v, shfl_xor<N>(s.lanes, v, m), (s.rank & m) == 0);
+      for (unsigned m = 1; m < N; m *= 2) v = combine_in_order(op, v, shfl_xor<N>(s.lanes, v, m), (s.rank & m) == 0);
       return v;
     }
     return shfl_idx<N>(s.lanes, segment_scan<N>(s, v, op), s.count - 1);
