@@ -35,12 +35,17 @@ struct bench_command {
 };
 
 constexpr bench_command bench_commands[] = {
-    {"reduce", "float sums: atomic, two-pass, shared-tree, warp-shuffle, cooperative; bandwidth against a copy",
+    {"reduce",
+     "float sums: seed 000's five, cohort's grid reduce (cohort-cuda: also CUB, NVIDIA CG); bandwidth against a copy",
      "1K..16M:4", &run_reduce_bench},
-    {"scan", "int scans over the grid: three kernels, or one cooperative; bandwidth against a copy", "1K..16M:4",
-     &run_scan_bench},
-    {"sync", "block and grid barriers: time per barrier at each block size (--sizes: threads per block)", "64..1024",
-     &run_sync_bench},
+    {"scan",
+     "int scans over the grid: three kernels, one cooperative, cohort's grid scan (cohort-cuda: also CUB); "
+     "bandwidth against a copy",
+     "1K..16M:4", &run_scan_bench},
+    {"sync",
+     "block, tile and grid barriers (cohort-cuda: also NVIDIA CG's): time per barrier at each block size "
+     "(--sizes: threads per block)",
+     "64..1024", &run_sync_bench},
 };
 
 // The command line of `cohort bench <name>`, before its sizes are parsed.

@@ -104,8 +104,11 @@ TEST(Doctor, UsesTheVirtualDeviceTheEnvironmentDescribes) {
 TEST(BenchReduce, ShortHostRunPassesVerification) {
   const auto r = run_cohort("bench reduce --sizes 1024,65536 --repeat 2");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  for (const char* variant : {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative"})
+  for (const char* variant :
+       {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative", "grid-reduce"})
     EXPECT_TRUE(contains(r.out, variant)) << r.out;
+  EXPECT_FALSE(contains(r.out, "cub")) << "CUB is a rival of cohort-cuda only: " << r.out;
+  EXPECT_FALSE(contains(r.out, "nvidia")) << "NVIDIA's CG is a rival of cohort-cuda only: " << r.out;
   EXPECT_TRUE(contains(r.out, "GB/s")) << r.out;
   EXPECT_TRUE(contains(r.out, "% copy")) << r.out;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
@@ -114,16 +117,18 @@ TEST(BenchReduce, ShortHostRunPassesVerification) {
 TEST(BenchScan, ShortHostRunPassesVerification) {
   const auto r = run_cohort("bench scan --sizes 1000,70000 --repeat 2");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, "three-kernel")) << r.out;
+  for (const char* variant : {"copy", "three-kernel", "cooperative", "grid-scan"})
+    EXPECT_TRUE(contains(r.out, variant)) << r.out;
+  EXPECT_FALSE(contains(r.out, "cub")) << r.out;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }
 
 TEST(BenchSync, ShortHostRunPassesVerification) {
-  const auto r = run_cohort("bench sync --sizes 32,96 --repeat 2");
+  const auto r = run_cohort("bench sync --sizes 32,96,128 --repeat 2");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, "block-sync")) << r.out;
-  EXPECT_TRUE(contains(r.out, "grid-sync-sm")) << r.out;
-  EXPECT_TRUE(contains(r.out, "grid-sync-full")) << r.out;
+  for (const char* variant : {"block-sync", "tile-sync-32", "tile-sync-128", "grid-sync-sm", "grid-sync-full"})
+    EXPECT_TRUE(contains(r.out, variant)) << r.out;
+  EXPECT_FALSE(contains(r.out, "nvidia")) << r.out;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }
 

@@ -118,7 +118,7 @@ TEST(JsonSchema, Reduce) {
   EXPECT_EQ(doc["size_unit"], "elements");
   std::set<std::pair<std::uint64_t, std::string>> expected;
   for (const std::uint64_t size : {1024u, 65536u})
-    for (const char* v : {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative"})
+    for (const char* v : {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative", "grid-reduce"})
       expected.emplace(size, v);
   EXPECT_EQ(rows_of(doc), expected);
   for (const json& r : doc["results"])
@@ -134,15 +134,19 @@ TEST(JsonSchema, Scan) {
   const json doc = run_and_check("scan", "--sizes 4K", 1);
   EXPECT_EQ(doc["element"], "int32");
   EXPECT_EQ(rows_of(doc), (std::set<std::pair<std::uint64_t, std::string>>{
-                              {4096, "copy"}, {4096, "three-kernel"}, {4096, "cooperative"}}));
+                              {4096, "copy"}, {4096, "three-kernel"}, {4096, "cooperative"}, {4096, "grid-scan"}}));
+  for (const json& r : doc["results"]) EXPECT_EQ(r["bytes"], 2 * 4 * 4096) << r["variant"];
 }
 
 TEST(JsonSchema, Sync) {
-  const json doc = run_and_check("sync", "--sizes 64", 1);
+  const json doc = run_and_check("sync", "--sizes 64,128", 1);
   EXPECT_EQ(doc["element"], "none");
   EXPECT_EQ(doc["size_unit"], "threads_per_block");
-  EXPECT_EQ(rows_of(doc), (std::set<std::pair<std::uint64_t, std::string>>{
-                              {64, "block-sync"}, {64, "grid-sync-sm"}, {64, "grid-sync-full"}}));
+  std::set<std::pair<std::uint64_t, std::string>> expected;
+  for (const std::uint64_t size : {64u, 128u})
+    for (const char* v : {"block-sync", "tile-sync-32", "grid-sync-sm", "grid-sync-full"}) expected.emplace(size, v);
+  expected.emplace(128, "tile-sync-128");  // a tile runs only where it divides the block
+  EXPECT_EQ(rows_of(doc), expected);
 }
 
 TEST(Plot, IsAnSvgWithALinePerVariant) {
@@ -155,8 +159,8 @@ TEST(Plot, IsAnSvgWithALinePerVariant) {
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
   std::size_t lines = 0;
   for (std::size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) ++lines;
-  EXPECT_EQ(lines, 6u) << "one line for the copy and one per reduction";
-  for (const char* v : {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative"})
+  EXPECT_EQ(lines, 7u) << "one line for the copy and one per reduction";
+  for (const char* v : {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative", "grid-reduce"})
     EXPECT_NE(svg.find(std::string(">") + v + "<"), std::string::npos) << "legend lacks " << v;
 }
 

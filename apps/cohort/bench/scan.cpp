@@ -1,13 +1,15 @@
-// `cohort bench scan`: grid-wide inclusive scans of int32 over each size,
-// against a copy of the same size. Integer sums are exact, so every element
-// of the first and the last run is compared with the CPU's scan.
+// `cohort bench scan`: grid-wide inclusive scans of int32 (and, in
+// cohort-cuda, CUB's) over each size, against a copy of the same size.
+// Integer sums are exact, so every element of the first and the last run is
+// compared with the CPU's scan.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <cohort/cohort.hpp>
 
 #include "bench/benches.hpp"
-#include "bench/progress.hpp"
+#include "bench/rivals.hpp"
 #include "bench/throughput.hpp"
 #include "common/random_input.hpp"
 #include "kernels/scan.hpp"
@@ -23,62 +25,26 @@ std::vector<int> inclusive_scan_on_cpu(const std::vector<int>& in) {
   return out;
 }
 
-// Empty if got equals expected, otherwise the first difference.
-std::string first_difference(const std::vector<int>& got, const std::vector<int>& expected) {
+verdict judge_scan(const std::vector<int>& got, const std::vector<int>& expected) {
   for (std::size_t i = 0; i < got.size(); ++i)
     if (got[i] != expected[i])
-      return "out[" + std::to_string(i) + "] = " + std::to_string(got[i]) + ", expected " + std::to_string(expected[i]);
-  return {};
+      return {false, "out[" + std::to_string(i) + "] = " + std::to_string(got[i]) + ", expected " +
+                         std::to_string(expected[i])};
+  return {true, "every element exact"};
 }
 
-result_row measure_variant(const scan_variant& variant, const cohort::device_buffer<int>& in,
-                           const std::vector<int>& expected, int repeat) {
-  const std::size_t n = in.size();
-  const scan_plan plan = variant.plan(n);
-  cohort::device_buffer<int> out(n);
-  const auto run = [&] { plan.run(in.data(), out.data()); };
-  out.fill(-1);  // poisoned, so that an element no block writes is caught
-  run();
-  const std::string first = first_difference(out.to_host(), expected);
-  result_row row{std::string(variant.name), n, plan.launch, cohort_examples::time_us(run, repeat), false, "", {}};
-  const std::string last = first_difference(out.to_host(), expected);
-  row.verified = first.empty() && last.empty();
-  row.check = row.verified ? "every element exact" : first.empty() ? "last run: " + last : "first run: " + first;
-  return row;
+// A scan must read n elements and write n, as a copy does.
+expectation<int> expect_scan(const std::vector<int>& input) {
+  return {input.size(), -1, 2.0 * static_cast<double>(input.size() * sizeof(int)),
+          [expected = inclusive_scan_on_cpu(input)](const std::vector<int>& out) { return judge_scan(out, expected); }};
 }
 
 }  // namespace
 
 report run_scan_bench(const bench_options& options) {
-  report r{.command = "scan",
-           .size_unit = "elements",
-           .element = "int32",
-           .seed = options.seed,
-           .repeat = options.repeat,
-           .device = cohort::get_device_properties(),
-           .columns = throughput_columns(),
-           .plot_key = "bandwidth_gbps",
-           .plot_label = "bandwidth (GB/s)",
-           .rows = {}};
-  progress bar("scan", options.sizes.size() * (std::size(scan_variants) + 1));
-  for (const std::uint64_t n : options.sizes) {
-    const std::vector<int> input = cohort_examples::random_ints(n, options.seed);
-    const std::vector<int> expected = inclusive_scan_on_cpu(input);
-    const cohort::device_buffer<int> in(input);
-
-    bar.step(size_text(n), "copy");
-    const result_row copy = measure_copy(in, input, options.repeat);
-    const double copy_gbps = copy.metric("bandwidth_gbps");
-    r.rows.push_back(copy);
-    for (const scan_variant& variant : scan_variants) {
-      bar.step(size_text(n), std::string(variant.name));
-      result_row row = measure_variant(variant, in, expected, options.repeat);
-      // A scan must read n elements and write n, as a copy does.
-      set_throughput(row, 2.0 * static_cast<double>(n * sizeof(int)), copy_gbps);
-      r.rows.push_back(std::move(row));
-    }
-  }
-  return r;
+  std::vector<scan_variant> variants(std::begin(scan_variants), std::end(scan_variants));
+  for (const scan_variant& rival : scan_rivals()) variants.push_back(rival);
+  return run_throughput_bench("scan", "int32", options, variants, &cohort_examples::random_ints, &expect_scan);
 }
 
 }  // namespace cohort_cli

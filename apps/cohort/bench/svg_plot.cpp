@@ -100,15 +100,18 @@ void write_svg_plot(const report& r, const std::string& path) {
       << escape(r.plot_label) << "</text>\n";
   for (std::size_t i = 0; i < names.size(); ++i) {
     const char* colour = palette[i % std::size(palette)];
+    // cohort-cuda's tables have more lines than the palette has colours: the second round is dashed.
+    const std::string stroke = std::string("stroke=\"") + colour + "\" stroke-width=\"2\"" +
+                               (i >= std::size(palette) ? " stroke-dasharray=\"6 3\"" : "");
     std::string points;
     for (const auto& [x, y] : series[names[i]]) {
       points += number(x_of(x)) + "," + number(y_of(y)) + " ";
       svg << "<circle cx=\"" << x_of(x) << "\" cy=\"" << y_of(y) << "\" r=\"3\" fill=\"" << colour << "\"/>\n";
     }
-    svg << "<polyline points=\"" << points << "\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\"/>\n";
+    svg << "<polyline points=\"" << points << "\" fill=\"none\" " << stroke << "/>\n";
     const double ly = top + 10 + 20.0 * static_cast<double>(i);
     svg << "<line x1=\"" << left + plot_w + 16 << "\" x2=\"" << left + plot_w + 40 << "\" y1=\"" << ly << "\" y2=\""
-        << ly << "\" stroke=\"" << colour << "\" stroke-width=\"2\"/>\n"
+        << ly << "\" " << stroke << "/>\n"
         << "<text x=\"" << left + plot_w + 46 << "\" y=\"" << ly + 4 << "\">" << escape(names[i]) << "</text>\n";
   }
   svg << "</svg>\n";

@@ -1,81 +1,38 @@
-// `cohort bench sync`: the cost of a block barrier and of a grid barrier at
-// each block size. The grid barrier is timed twice: over a block per SM, and
-// over every block that can be resident (its cost grows with the count). A
-// launch runs sync_iterations barriers; the same launch with none is timed
+// `cohort bench sync`: the cost of a block's, a tile's and the grid's barrier
+// at each block size (and, in cohort-cuda, of NVIDIA's, in the same kernels).
+// A launch runs sync_iterations barriers; the same launch with none is timed
 // too, and the difference over the count is the time per barrier, free of
 // launch overhead.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include <cohort/cohort.hpp>
 
 #include "bench/benches.hpp"
 #include "bench/progress.hpp"
-#include "common/grid_size.hpp"
+#include "bench/rivals.hpp"
 #include "common/timing.hpp"
+#include "kernels/sync.hpp"
 #include "usage_error.hpp"
 
 namespace cohort_cli {
-
-namespace cg = cohort;
-
-// Each kernel iteration stamps a slot, syncs, and checks a neighbour's stamp,
-// so the barrier is verified in the run that times it. The slots alternate
-// between two arrays: a stamp is overwritten only two barriers after it was
-// written, by when its reader has read it, so one barrier per iteration
-// suffices.
-
-// Thread r checks thread r + 1's stamp. Dynamic shared memory: 2 unsigned per thread.
-__global__ void block_sync_kernel(unsigned* mismatches, unsigned iterations) {
-  const cg::thread_block block = cg::this_thread_block();
-  unsigned* stamps = cg::dynamic_shared<unsigned>();
-  const unsigned rank = block.thread_rank();
-  const unsigned size = block.size();
-  unsigned wrong = 0;
-  for (unsigned it = 1; it <= iterations; ++it) {
-    unsigned* slots = stamps + (it % 2) * size;
-    slots[rank] = it;
-    block.sync();
-    wrong += slots[(rank + 1) % size] != it ? 1 : 0;
-  }
-  if (wrong) atomicAdd(mismatches, wrong);
-}
-
-// Block b's thread 0 checks block b + 1's stamp. stamps: 2 unsigned per block.
-__global__ void grid_sync_kernel(unsigned* stamps, unsigned* mismatches, unsigned iterations) {
-  const cg::grid_group grid = cg::this_grid();
-  const unsigned long long b = grid.block_rank();
-  const unsigned long long blocks = grid.num_blocks();
-  const bool leader = cg::this_thread_block().thread_rank() == 0;
-  unsigned wrong = 0;
-  for (unsigned it = 1; it <= iterations; ++it) {
-    unsigned* slots = stamps + (it % 2) * blocks;
-    if (leader) slots[b] = it;
-    grid.sync();
-    if (leader) wrong += slots[(b + 1) % blocks] != it ? 1 : 0;
-  }
-  if (wrong) atomicAdd(mismatches, wrong);
-}
 
 namespace {
 
 constexpr unsigned sync_iterations = 100;
 
-// Times launch(sync_iterations) against launch(0); mismatches counts the
-// stale stamps of every run, checked before and after the timing.
-template <class Launch>
-result_row measure(std::string variant, unsigned threads, std::string shape, Launch launch,
-                   cohort::device_buffer<unsigned>& mismatches, int repeat) {
+// Times the plan at sync_iterations against 0; the stale stamps of every run
+// are counted, and checked after the first run and after the timing.
+result_row measure(const sync_variant& variant, unsigned threads, int repeat) {
+  const sync_plan plan = variant.plan(threads);
+  cohort::device_buffer<unsigned> mismatches(1);
   mismatches.fill(0);
+  const auto launch = [&](unsigned iterations) { plan.run(mismatches.data(), iterations); };
   launch(sync_iterations);
   const unsigned first = mismatches.to_host()[0];
-  result_row row{std::move(variant),
-                 threads,
-                 std::move(shape),
-                 cohort_examples::time_us([&] { launch(sync_iterations); }, repeat),
-                 false,
-                 "",
-                 {}};
+  result_row row{variant.name, threads, plan.launch, cohort_examples::time_us([&] { launch(sync_iterations); }, repeat),
+                 false,        "",      {}};
   const double baseline_us = cohort_examples::median_of(cohort_examples::time_us([&] { launch(0); }, repeat));
   const unsigned total = mismatches.to_host()[0];
   row.verified = total == 0;
@@ -85,28 +42,6 @@ result_row measure(std::string variant, unsigned threads, std::string shape, Lau
       std::max(0.0, cohort_examples::median_of(row.samples_us) - baseline_us) / static_cast<double>(sync_iterations);
   row.metrics = {{"syncs", sync_iterations}, {"baseline_us", baseline_us}, {"ns_per_sync", per_sync_us * 1e3}};
   return row;
-}
-
-// One block per SM, all running at once: each block's barriers in parallel.
-result_row measure_block_sync(unsigned threads, int repeat) {
-  const unsigned blocks = static_cast<unsigned>(cohort::get_device_properties().multiprocessor_count);
-  const std::size_t shared = 2 * threads * sizeof(unsigned);
-  cohort::device_buffer<unsigned> mismatches(1);
-  const auto launch = [&](unsigned iterations) {
-    cohort::launch<block_sync_kernel>({blocks, threads, shared}, mismatches.data(), iterations);
-  };
-  return measure("block-sync", threads, cohort_examples::launch_text(blocks, threads), launch, mismatches, repeat);
-}
-
-result_row measure_grid_sync(std::string variant, unsigned blocks, unsigned threads, int repeat) {
-  cohort::device_buffer<unsigned> stamps(2 * std::size_t{blocks});
-  cohort::device_buffer<unsigned> mismatches(1);
-  stamps.fill(0);
-  const auto launch = [&](unsigned iterations) {
-    cohort::launch_cooperative<grid_sync_kernel>({blocks, threads}, stamps.data(), mismatches.data(), iterations);
-  };
-  return measure(std::move(variant), threads, cohort_examples::launch_text(blocks, threads) + " cooperative", launch,
-                 mismatches, repeat);
 }
 
 }  // namespace
@@ -128,20 +63,21 @@ report run_sync_bench(const bench_options& options) {
     if (threads > static_cast<std::uint64_t>(r.device.max_threads_per_block))
       throw usage_error("--sizes: " + std::to_string(threads) + " threads per block is more than this device's " +
                         std::to_string(r.device.max_threads_per_block));
-  const unsigned sms = static_cast<unsigned>(r.device.multiprocessor_count);
-  progress bar("sync", options.sizes.size() * 3);
+  std::vector<sync_variant> variants = sync_variants<cohort_groups>("");
+  for (sync_variant& rival : sync_rivals()) variants.push_back(std::move(rival));
+
+  std::size_t steps = 0;
+  for (const std::uint64_t threads : options.sizes)
+    steps += std::count_if(variants.begin(), variants.end(),
+                           [&](const sync_variant& v) { return v.fits(static_cast<unsigned>(threads)); });
+  progress bar("sync", steps);
   for (const std::uint64_t threads : options.sizes) {
     const unsigned t = static_cast<unsigned>(threads);
-    const std::string size = std::to_string(t) + " threads";
-    bar.step(size, "block-sync");
-    r.rows.push_back(measure_block_sync(t, options.repeat));
-    // Occupancy may hold fewer blocks than SMs (large blocks, small SMs).
-    const unsigned resident =
-        static_cast<unsigned>(cohort::max_cooperative_grid(grid_sync_kernel, static_cast<int>(t)));
-    bar.step(size, "grid-sync-sm");
-    r.rows.push_back(measure_grid_sync("grid-sync-sm", std::min(sms, resident), t, options.repeat));
-    bar.step(size, "grid-sync-full");
-    r.rows.push_back(measure_grid_sync("grid-sync-full", resident, t, options.repeat));
+    for (const sync_variant& variant : variants) {
+      if (!variant.fits(t)) continue;
+      bar.step(std::to_string(t) + " threads", variant.name);
+      r.rows.push_back(measure(variant, t, options.repeat));
+    }
   }
   return r;
 }

@@ -1,13 +1,20 @@
-// What the reduce and scan benches share: bandwidth metrics, and the copy of
-// the same size that each variant's bandwidth is set against.
+// What the reduce and scan benches share: at each size, a copy of the input
+// and then every variant over the same input, each run once and checked,
+// timed, and checked again; bandwidth against the copy's. A bench supplies
+// only its variants, its input and what a right output is.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cohort/cohort.hpp>
 
+#include "bench/options.hpp"
+#include "bench/progress.hpp"
 #include "bench/report.hpp"
 #include "common/grid_size.hpp"
 #include "common/timing.hpp"
@@ -30,25 +37,96 @@ inline void set_throughput(result_row& row, double bytes, double copy_gbps) {
   row.metrics = {{"bytes", bytes}, {"bandwidth_gbps", gbps}, {"copy_share", copy_gbps > 0 ? gbps / copy_gbps : 0.0}};
 }
 
-// Copies in to a second buffer: checked once, then timed repeat times.
+// What verification found in one output, right or wrong.
+struct verdict {
+  bool ok = false;
+  std::string text;
+};
+
+// What every variant's output must be for one input.
 template <class T>
-result_row measure_copy(const cohort::device_buffer<T>& in, const std::vector<T>& expected, int repeat) {
-  const std::size_t n = in.size();
+struct expectation {
+  std::size_t output_elements = 0;
+  T poison{};        // the output's value before the first run, so that an element no run writes is caught
+  double bytes = 0;  // what the operation must move per run
+  std::function<verdict(const std::vector<T>& out)> judge;
+};
+
+// The copy planned for one size, shaped as reduce_plan and scan_plan are.
+template <class T>
+struct throughput_plan {
+  std::string launch;
+  std::function<void(const T* in, T* out)> run;
+};
+
+template <class T>
+throughput_plan<T> plan_copy(std::size_t n) {
   const unsigned grid = cohort_examples::resident_grid(copy_kernel<T>, copy_block_threads, n);
-  cohort::device_buffer<T> out(n);
-  const auto run = [&] { cohort::launch<copy_kernel<T>>({grid, copy_block_threads}, out.data(), in.data(), n); };
+  return {cohort_examples::launch_text(grid, copy_block_threads), [grid, n](const T* in, T* out) {
+            cohort::launch<copy_kernel<T>>({grid, copy_block_threads}, out, in, n);
+          }};
+}
+
+// Runs plan once and judges it, times it repeat times, and judges the last
+// timed run too: a race may show in one run of many.
+template <class T, class Plan>
+result_row measure_throughput(std::string variant, const Plan& plan, const cohort::device_buffer<T>& in,
+                              const expectation<T>& expected, double copy_gbps, int repeat) {
+  cohort::device_buffer<T> out(expected.output_elements);
+  out.fill(expected.poison);
+  const auto run = [&] { plan.run(in.data(), out.data()); };
   run();
-  const bool same = out.to_host() == expected;
-  result_row row{"copy",
-                 n,
-                 cohort_examples::launch_text(grid, copy_block_threads),
-                 cohort_examples::time_us(run, repeat),
-                 same,
-                 same ? "output equals input" : "the copy differs from its input",
-                 {}};
-  const double bytes = 2.0 * static_cast<double>(n * sizeof(T));
-  set_throughput(row, bytes, cohort_examples::gigabytes_per_second(bytes, cohort_examples::median_of(row.samples_us)));
+  const verdict first = expected.judge(out.to_host());
+  result_row row{std::move(variant), in.size(), plan.launch, cohort_examples::time_us(run, repeat), false, "", {}};
+  const verdict last = expected.judge(out.to_host());
+  row.verified = first.ok && last.ok;
+  row.check = !first.ok ? "first run: " + first.text : !last.ok ? "last run: " + last.text : last.text;
+  set_throughput(row, expected.bytes, copy_gbps);
   return row;
+}
+
+// The bench over options.sizes: make_input(n, seed) is the input, expect(input)
+// what the variants must output. Variant: .name and .plan(n), a plan with
+// .launch and .run(in, out) on device pointers.
+template <class T, class Variant, class Expect>
+report run_throughput_bench(std::string command, std::string element, const bench_options& options,
+                            const std::vector<Variant>& variants,
+                            std::vector<T> (*make_input)(std::size_t n, std::uint64_t seed), Expect expect) {
+  report r{.command = command,
+           .size_unit = "elements",
+           .element = std::move(element),
+           .seed = options.seed,
+           .repeat = options.repeat,
+           .device = cohort::get_device_properties(),
+           .columns = throughput_columns(),
+           .plot_key = "bandwidth_gbps",
+           .plot_label = "bandwidth (GB/s)",
+           .rows = {}};
+  progress bar(command, options.sizes.size() * (variants.size() + 1));
+  for (const std::uint64_t n : options.sizes) {
+    const std::vector<T> input = make_input(n, options.seed);
+    const expectation<T> expected = expect(input);
+    const cohort::device_buffer<T> in(input);
+
+    bar.step(size_text(n), "copy");
+    const double copy_bytes = 2.0 * static_cast<double>(n * sizeof(T));
+    const expectation<T> copied{n, expected.poison, copy_bytes, [&input](const std::vector<T>& out) {
+                                  return out == input ? verdict{true, "output equals input"}
+                                                      : verdict{false, "the copy differs from its input"};
+                                }};
+    // The copy's share is set against its own bandwidth, once that is known.
+    result_row copy = measure_throughput("copy", plan_copy<T>(n), in, copied, 0.0, options.repeat);
+    const double copy_gbps = copy.metric("bandwidth_gbps");
+    set_throughput(copy, copy_bytes, copy_gbps);
+    r.rows.push_back(std::move(copy));
+
+    for (const Variant& variant : variants) {
+      bar.step(size_text(n), std::string(variant.name));
+      r.rows.push_back(
+          measure_throughput(std::string(variant.name), variant.plan(n), in, expected, copy_gbps, options.repeat));
+    }
+  }
+  return r;
 }
 
 }  // namespace cohort_cli

@@ -1,10 +1,10 @@
-// Grid-wide inclusive scans written with what cohort offers today:
-// block barriers, shared memory and grid.sync() (the scan collectives on
-// tiles and grids come later). Both variants are reduce-then-scan: each block
-// owns a tile of whole chunks, sums it, learns the sum of the tiles before
-// its own, and scans its tile chunk by chunk starting from that offset. They
-// differ in how the tile sums travel: three kernel launches, or one
-// cooperative launch with grid.sync().
+// Grid-wide inclusive scans. Two are written with block barriers, shared
+// memory and grid.sync(), as seed code would be: reduce-then-scan, each block
+// owning a tile of whole chunks, summing it, learning the sum of the tiles
+// before its own, and scanning its tile chunk by chunk from that offset; they
+// differ in how the tile sums travel (three kernel launches, or one
+// cooperative launch with grid.sync()). The third leaves all of that to
+// cohort's grid-level scan collective (docs/collectives.md).
 #pragma once
 
 #include <cstddef>
@@ -152,6 +152,28 @@ __global__ void scan_cooperative_kernel(T* out, const T* __restrict__ in, std::s
   scan_tile_from(out, in, tile, block_sum_to_all(block, scratch, before));
 }
 
+// One cooperative launch built on cohort's grid scan: each thread owns a run
+// of consecutive elements, sums it, gets the sum of every run before its own
+// from exclusive_scan over the grid, and scans its run from there. Each
+// element is read twice, as in reduce-then-scan, and no shared memory or
+// barrier is written by hand. The price of that plainness on a GPU: a warp's
+// loads are strided by the run length, each lane its own run, and only the
+// L1 cache merges them, where the two kernels above stage chunks through
+// shared memory so that every load coalesces.
+template <class T>
+__global__ void scan_grid_collective_kernel(T* out, const T* __restrict__ in, std::size_t n) {
+  const cg::grid_group grid = cg::this_grid();
+  const std::size_t threads = grid.num_threads();
+  const std::size_t run = (n + threads - 1) / threads;
+  const std::size_t rank = grid.thread_rank();
+  const std::size_t begin = rank * run < n ? rank * run : n;
+  const std::size_t end = n - begin < run ? n : begin + run;
+  T sum = T(0);
+  for (std::size_t i = begin; i < end; ++i) sum += in[i];
+  T running = cg::exclusive_scan(grid, sum);
+  for (std::size_t i = begin; i < end; ++i) out[i] = running += in[i];
+}
+
 // A scan of int32 planned for one size, as reduce_plan is for reductions.
 struct scan_plan {
   std::string launch;
@@ -163,11 +185,11 @@ struct scan_variant {
   scan_plan (*plan)(std::size_t n);
 };
 
-// Blocks enough for a chunk each, up to every block that can be resident.
+// A thread per scan_items_per_thread elements, up to every block that can be resident.
 template <class... P>
-unsigned scan_grid(void (*kernel)(P...), std::size_t n) {
-  return cohort_examples::resident_grid(
-      kernel, scan_block_threads, (n + scan_items_per_thread - 1) / scan_items_per_thread, scan_shared_bytes<int>);
+unsigned scan_grid(void (*kernel)(P...), std::size_t n, std::size_t shared_bytes = scan_shared_bytes<int>) {
+  return cohort_examples::resident_grid(kernel, scan_block_threads,
+                                        (n + scan_items_per_thread - 1) / scan_items_per_thread, shared_bytes);
 }
 
 inline scan_plan plan_scan_three_kernels(std::size_t n) {
@@ -194,7 +216,15 @@ inline scan_plan plan_scan_cooperative(std::size_t n) {
           }};
 }
 
+inline scan_plan plan_scan_grid_collective(std::size_t n) {
+  const unsigned grid = scan_grid(scan_grid_collective_kernel<int>, n, 0);
+  return {cohort_examples::launch_text(grid, scan_block_threads) + " cooperative", [grid, n](const int* in, int* out) {
+            cg::launch_cooperative<scan_grid_collective_kernel<int>>({grid, scan_block_threads}, out, in, n);
+          }};
+}
+
 inline constexpr scan_variant scan_variants[] = {{"three-kernel", &plan_scan_three_kernels},
-                                                 {"cooperative", &plan_scan_cooperative}};
+                                                 {"cooperative", &plan_scan_cooperative},
+                                                 {"grid-scan", &plan_scan_grid_collective}};
 
 }  // namespace cohort_cli

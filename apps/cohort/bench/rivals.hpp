@@ -1,0 +1,22 @@
+// What cohort-cuda measures cohort against in the same run: CUB and NVIDIA's
+// cooperative groups (rivals_cuda.cpp, the only source that includes them).
+// The host build has no rivals (rivals_host.cpp): the lists are empty there.
+#pragma once
+
+#include <vector>
+
+#include "kernels/scan.hpp"
+#include "kernels/sync.hpp"
+#include "reduce/reduce_plan.hpp"
+
+namespace cohort_cli {
+
+// cub::DeviceReduce::Sum; a cooperative kernel reducing with
+// cooperative_groups::reduce on warp tiles and NVIDIA's grid.sync().
+std::vector<cohort_examples::reduce_variant> reduce_rivals();
+// cub::DeviceScan::InclusiveSum.
+std::vector<scan_variant> scan_rivals();
+// The sync bench's own kernels on NVIDIA's groups, named "nvidia-...".
+std::vector<sync_variant> sync_rivals();
+
+}  // namespace cohort_cli
