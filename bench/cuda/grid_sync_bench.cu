@@ -103,7 +103,9 @@ void run() {
   block_row(rows, "block sync 8/SM x256", 8, 256);
   grid_row<impl::cohort>(rows, "grid.sync 1/SM x256", 1, 256);
   grid_row<impl::cohort>(rows, "grid.sync 2/SM x1024", 2, 1024);
+  grid_row<impl::cohort>(rows, "grid.sync 4/SM x256", 4, 256);
   grid_row<impl::cohort>(rows, "grid.sync full occupancy x256", 0, 256);
+  grid_row<impl::cohort>(rows, "grid.sync 12/SM x128", 12, 128);
   grid_row<impl::cohort>(rows, "grid.sync 16/SM x128", 16, 128);
   grid_row<impl::cohort>(rows, "grid.sync full occupancy x64", 0, 64);
   grid_row<impl::cohort_fallback>(rows, "grid.sync fallback path 16/SM x128", 16, 128);

@@ -230,7 +230,7 @@ void check_shuffles(dim3 block, bool nvidia_only) {
         const auto expect = [&](unsigned src) { return static_cast<int>(mix(first + p.base + src)); };
         const int* o = &got[static_cast<size_t>(k) * 4 * total + g];
         SCOPED_TRACE(testing::Message() << "tile " << n << ", argument " << args[k] << ", thread " << t);
-        ASSERT_EQ(o[0], expect(warp_test::shfl_source(p.rank, args[k], p.count))) << "shfl";
+        ASSERT_EQ(o[0], expect(warp_test::tile_shfl_source(args[k], n, p.count))) << "shfl";
         ASSERT_EQ(o[total], expect(warp_test::shfl_up_source(p.rank, args[k], p.count))) << "shfl_up";
         ASSERT_EQ(o[2 * total], expect(warp_test::shfl_down_source(p.rank, args[k], p.count))) << "shfl_down";
         if (!nvidia_only || args[k] < n) {
@@ -252,6 +252,54 @@ TEST(Tiles, ShufflesOfPartialTilesAndXorPastTheTile) {
   check_shuffles(dim3(100), false);
   check_shuffles(dim3(33, 3), false);
   check_shuffles(dim3(7, 5, 3), false);
+}
+
+// shfl of a partial last tile of n members with a source of N or more wraps
+// at the width N, as a full tile's does on NVIDIA's, and then at n: rank
+// (src % N) % n, not src % n (which differs where n does not divide N).
+template <unsigned N>
+__global__ void partial_tile_shfl(const unsigned* sources, unsigned count, unsigned* out) {
+  const cg::thread_block block = cg::this_thread_block();
+  const auto tile = cg::tiled_partition<N>(block);
+  const unsigned t = block.thread_rank();
+  for (unsigned k = 0; k < count; ++k) out[k * block.num_threads() + t] = tile.shfl(t, sources[k]);
+}
+
+struct wrapped_source {
+  unsigned src, rank;  // rank: the partial tile's member it reads
+};
+
+template <unsigned N>
+void check_partial_tile_shfl(unsigned threads, std::vector<wrapped_source> cases) {
+  const unsigned partial = threads % N, base = threads - partial;
+  std::vector<unsigned> sources;
+  for (const wrapped_source& c : cases) {
+    ASSERT_EQ(c.rank, c.src % N % partial) << "the case itself, source " << c.src;
+    ASSERT_NE(c.rank, c.src % partial) << "a case that tells the rules apart, source " << c.src;
+    sources.push_back(c.src);
+  }
+  cg::device_buffer<unsigned> d_sources(sources);
+  auto out = cohort_test::poisoned<unsigned>(cases.size() * threads, 0xDEADBEEF);
+  cg::launch(partial_tile_shfl<N>, {dim3(1), dim3(threads)}, d_sources.data(), static_cast<unsigned>(cases.size()),
+             out.data());
+  const auto got = out.to_host();
+  for (unsigned k = 0; k < cases.size(); ++k) {
+    for (unsigned t = 0; t < threads; ++t) {
+      SCOPED_TRACE(testing::Message() << "tile " << N << ", " << threads << " threads, source " << cases[k].src
+                                      << ", thread " << t);
+      const unsigned tile_base = t / N * N;
+      ASSERT_EQ(got[k * threads + t], t < base ? tile_base + cases[k].src % N : base + cases[k].rank);
+    }
+  }
+}
+
+TEST(Tiles, ShflOfAPartialTileWrapsAtTheWidthThenAtTheMemberCount) {
+  // 52 threads: tiles of 32 and 20. Source 45 is 13 past the width (not 45 % 20 = 5).
+  check_partial_tile_shfl<32>(52, {{45, 13}, {60, 8}, {32, 0}, {0xFFFFFFFFu, 11}});
+  // 43 threads: five tiles of 8 and one of 3.
+  check_partial_tile_shfl<8>(43, {{9, 1}, {15, 1}, {20, 1}});
+  // 100 threads: a tile of 64 and one of 36, wider than a warp.
+  check_partial_tile_shfl<64>(100, {{64, 0}, {100, 0}, {127, 27}, {1000, 4}});
 }
 
 // The usual tree reduction, sized by num_threads(), sums a partial tile too.
@@ -311,7 +359,7 @@ TEST(Tiles, PerMemberSourcesWithinAWarp) {
           const unsigned arg = mix(t + salt) % (2 * n + 1);
           const auto expect = [&](unsigned src) { return static_cast<int>(mix(p.base + src)); };
           SCOPED_TRACE(testing::Message() << "tile " << n << ", thread " << t << ", argument " << arg);
-          ASSERT_EQ(got[t], expect(warp_test::shfl_source(p.rank, arg, p.count)));
+          ASSERT_EQ(got[t], expect(warp_test::tile_shfl_source(arg, n, p.count)));
           ASSERT_EQ(got[threads + t], expect(warp_test::shfl_up_source(p.rank, arg, p.count)));
           ASSERT_EQ(got[2 * threads + t], expect(warp_test::shfl_down_source(p.rank, arg, p.count)));
           ASSERT_EQ(got[3 * threads + t], expect(warp_test::shfl_xor_source(p.rank, arg % n, p.count)));

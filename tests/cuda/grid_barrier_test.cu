@@ -168,7 +168,10 @@ INSTANTIATE_TEST_SUITE_P(
                       launch_shape{dim3(31), dim3(32)}, launch_shape{dim3(32), dim3(96)},
                       launch_shape{dim3(33), dim3(128)}, launch_shape{dim3(5, 3, 2), dim3(33, 3, 3)},
                       launch_shape{dim3(11, 12), dim3(16, 16)}, launch_shape{dim3(7, 7, 7), dim3(5, 5, 3)},
-                      launch_shape{dim3(1000), dim3(64)}, launch_shape{dim3(1023), dim3(128)}));
+                      launch_shape{dim3(1000), dim3(64)}, launch_shape{dim3(1023), dim3(128)},
+                      launch_shape{dim3(gpu::barrier_flat_blocks), dim3(64)},
+                      launch_shape{dim3(gpu::barrier_flat_blocks + 1), dim3(64)},
+                      launch_shape{dim3(41, 33), dim3(8, 4)}));
 
 TEST(GridBarrier, FullOccupancyForEveryBlockSize) {
   for (unsigned threads : {1u, 64u, 128u, 256u, 1024u}) {
@@ -195,7 +198,8 @@ TEST(GridBarrier, BackToBackLaunchesOfDifferentSizes) {
   const unsigned threads = 64, full = capacity<via::member>(threads);
   cg::stream s;
   std::vector<std::unique_ptr<exchange_run>> runs;
-  for (unsigned n : {full, 1u, 33u, 7u, full - 1, 32u, 1000u, 2u, full}) {
+  for (unsigned n : {full, 1u, 33u, 7u, full - 1, 32u, gpu::barrier_flat_blocks + 1, 1000u, 2u,
+                     gpu::barrier_flat_blocks, full}) {
     runs.push_back(std::make_unique<exchange_run>(std::min(n, full)));
     runs.back()->launch<via::member>(dim3(static_cast<unsigned>(runs.back()->blocks)), dim3(threads), 101, s.get());
   }

@@ -1,6 +1,6 @@
-// Grid-wide collectives on grids larger than the conformance suite's: past 32
-// blocks the grid barrier has several groups and the collectives take their
-// exchange half's parity from the root counter's phase count, and at full
+// Grid-wide collectives on grids larger than the conformance suite's: past
+// barrier_flat_blocks the grid barrier has several groups and the collectives
+// take their exchange half's parity from the root counter's phase count, and at full
 // occupancy every block of the device takes part. Reduce and both scans with
 // a commutative and a non-commutative operator, back to back, against the
 // CPU; and two such kernels at once on two streams, each with its own slot.
@@ -91,7 +91,7 @@ TEST(GridCollectivesLarge, SeveralBarrierGroupsAndFullOccupancy) {
   for (const unsigned threads : {64u, 256u}) {
     const unsigned full = static_cast<unsigned>(std::min(cg::max_cooperative_grid(scans<int, cg::plus<int>>, threads),
                                                          cg::max_cooperative_grid(scans<mat, mat_mul>, threads)));
-    for (const unsigned blocks : {33u, 2 * sms + 1, full}) {
+    for (const unsigned blocks : {33u, 2 * sms + 1, cg::detail::gpu::barrier_flat_blocks + 1, full}) {
       if (blocks > full) continue;
       run<int, cg::plus<int>>(blocks, threads).launch(3).check();
       run<mat, mat_mul>(blocks, threads).launch(3).check();

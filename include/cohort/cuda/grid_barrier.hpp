@@ -1,22 +1,24 @@
-// cohort's grid barrier: a two-level combining barrier whose state lives in a
-// pool of slots in device memory, one slot per driver workspace.
+// cohort's grid barrier: NVIDIA's single counter on small grids, a two-level
+// combining barrier on large ones, with its state in a pool of slots in
+// device memory, one slot per driver workspace.
 //
 // Why two levels. NVIDIA's barrier has every block add to one counter and then
 // poll that same word, so each arrival queues at that L2 line behind the polls
 // of the blocks already waiting: its time per barrier grows faster than the
 // block count (measured on an H200: 0.98 us at 132 blocks, 4.9 us at 2112, 9.4
-// us at 4224). Here blocks arrive at one of G group counters (G and the group
-// size about sqrt(blocks)); the last block of a group arrives at the root
-// counter; the last group leader releases the phase by flipping the phase bit
-// of every group counter. No line sees more than ~sqrt(blocks) atomics or
-// pollers. The price is one more dependent atomic round trip per phase, which
-// makes it slower than NVIDIA's on small grids (docs/cuda-backend.md has the
-// numbers). A single-level variant that replicated NVIDIA's counter over K
+// us at 4224). Past barrier_flat_blocks, blocks arrive at one of G group
+// counters (G and the group size about sqrt(blocks)); the last block of a
+// group arrives at the root counter; the last group leader releases the phase
+// by bumping every group's release line, which that group's blocks poll. No
+// line sees more than ~sqrt(blocks) atomics or pollers, and no line is both
+// counted on and polled. The price is one more dependent atomic round trip,
+// which only pays from about a thousand blocks on (docs/cuda-backend.md has
+// the numbers); smaller grids run NVIDIA's protocol on the slot's root
+// counter. A single-level variant that replicated NVIDIA's counter over K
 // lines (every block adding to all K, polling one) was tried and dropped: a
 // block released on one line starts the next phase on the other lines while a
 // slow block's add for the current phase may not have landed there yet, so the
-// two phases' counts mix. Here a block only ever touches its own group's line,
-// and only after that line's flip, so phases never mix.
+// two phases' counts mix.
 //
 // Where the state lives. It must belong to one launch at a time (two
 // cooperative kernels may run at once, on different streams or as parallel
@@ -51,28 +53,40 @@ using device_atomic = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
 inline constexpr unsigned barrier_pool_slots = 32;
 inline constexpr unsigned barrier_max_groups = 128;
-// Up to this many blocks a single counter beats the extra level's round trip.
-inline constexpr unsigned barrier_flat_blocks = 32;
-// Counters hold the number of arrivals in bits 0..30 and the phase in bit 31.
+// Up to this many blocks NVIDIA's single counter is faster than two levels
+// (H200: the two levels take 1.0x its time at 1584 blocks, 0.8x at 2112, 0.5x
+// at 4224; below that the extra round trip costs more than the contention it
+// saves), so such grids run its protocol on the slot's flat counter.
+inline constexpr unsigned barrier_flat_blocks = 1280;
+// The flat counter holds the number of arrivals in bits 0..30, zero between
+// phases, and flips bit 31 once per phase.
 inline constexpr unsigned phase_bit = 0x80000000u;
-// The root counter holds the group leaders arrived in bits 0..15 and counts
-// the phases the slot has released in bits 16..31 (see phase_parity).
+// A grid of several groups counts the group leaders arrived in bits 0..15 of
+// the root counter and the phases it has released in bits 16..31 (see
+// phase_parity).
 inline constexpr unsigned root_arrivals = 0xFFFFu;
 
-// One L2 line each, so that the groups' atomics and polls never share a line.
+// One L2 line each, so that no two groups' atomics or polls share a line.
 struct alignas(128) barrier_line {
   unsigned counter;
   unsigned long long owner;  // the owning workspace's address; 0 while the slot is free
 };
+struct alignas(128) release_line {
+  unsigned generation;  // bumped once per phase by the block that releases it
+};
 
 struct barrier_slot {
-  barrier_line root;  // counter: group leaders arrived this phase, and phases released; owner: authoritative
-  barrier_line groups[barrier_max_groups];  // counter: phase | blocks arrived; owner: a copy, for the fast lookup
+  barrier_line root;  // counter: see root_arrivals; owner: authoritative
+  barrier_line flat;  // counter: see phase_bit (NVIDIA's protocol needs bits 0..30 at zero between phases)
+  barrier_line groups[barrier_max_groups];  // counter: blocks of the group arrived; owner: a copy, for the fast lookup
+  // What a group's blocks poll: apart from the counters, so that arrivals
+  // never queue behind polls on a line.
+  release_line releases[barrier_max_groups];
 };
 
 static __device__ barrier_slot barrier_pool[barrier_pool_slots];
 
-// How a grid of `blocks` blocks is split into groups.
+// How a grid of `blocks` blocks is split into groups; one group: the flat protocol.
 struct barrier_shape {
   unsigned blocks, group_size, groups;
 
@@ -125,71 +139,76 @@ __device__ inline barrier_slot* find_slot(const driver_workspace* ws, unsigned b
 }
 
 // What a block's leader needs to finish the phase it arrived at: the word to
-// watch and the value it saw there on arriving; no word when this block
-// released the phase itself.
+// watch, the value it saw there on arriving and the bits whose change ends
+// the phase; no word when this block released the phase itself.
 struct grid_arrival {
   unsigned* word;
   unsigned seen;
+  unsigned changes;
 };
 
-// The phase is over: flip every group's phase bit and empty its count in one
-// atomic each. One release fence covers all the flips.
-__device__ inline void release_groups(barrier_slot& slot, const barrier_shape& shape) {
+// NVIDIA's protocol on `word`, whose bits 0..30 are zero between phases:
+// block 0 adds 2^31 - (blocks - 1) and every other block 1, so bit 31 flips
+// when the last block arrives and the count is back at zero. Written as
+// NVIDIA's is (a fence, then a relaxed add; see wait_for_release), so that it
+// costs what NVIDIA's does.
+__device__ inline grid_arrival arrive_flat(unsigned& word) {
+  const unsigned blocks = static_cast<unsigned>(dim_volume(gridDim));
+  const unsigned add = block_rank_in_grid() == 0 ? phase_bit - (blocks - 1) : 1u;
+  __threadfence();
+  return {&word, atomicAdd(&word, add), phase_bit};
+}
+
+// Two levels: the last block of a group arrives at the root for it; the last
+// group leader there releases every group's line.
+__device__ inline grid_arrival arrive_in_groups(barrier_slot& slot, const barrier_shape& shape) {
+  const unsigned group = block_rank_in_grid() / shape.group_size;
+  unsigned& release = slot.releases[group].generation;
+  // Read before arriving: the line cannot move before this block has arrived.
+  const grid_arrival wait{&release, device_atomic<unsigned>(release).load(cuda::memory_order_relaxed), ~0u};
+  device_atomic<unsigned> count(slot.groups[group].counter);
+  if (count.fetch_add(1, cuda::memory_order_acq_rel) + 1 < shape.members(group)) return wait;
+  // Last of its group: nobody arrives there again before the release below.
+  count.store(0, cuda::memory_order_relaxed);
+  device_atomic<unsigned> root(slot.root.counter);
+  const unsigned arrived = root.fetch_add(1, cuda::memory_order_acq_rel);
+  if ((arrived & root_arrivals) + 1 < shape.groups) return wait;
+  // Every group is in: empty the count and count the phase; one release fence covers the bumps.
+  root.store((arrived | root_arrivals) + 1, cuda::memory_order_relaxed);
   cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device);
   for (unsigned g = 0; g < shape.groups; ++g)
-    device_atomic<unsigned>(slot.groups[g].counter)
-        .fetch_add(phase_bit - shape.members(g), cuda::memory_order_relaxed);
+    device_atomic<unsigned>(slot.releases[g].generation).fetch_add(1, cuda::memory_order_relaxed);
+  return {nullptr, 0, 0};
 }
 
 // Called by each block's leader after the whole block has arrived.
 __device__ inline grid_arrival arrive_at_slot(barrier_slot& slot) {
   const barrier_shape shape = shape_for(static_cast<unsigned>(dim_volume(gridDim)));
-  const unsigned group = block_rank_in_grid() / shape.group_size;
-  unsigned& word = slot.groups[group].counter;
-  const unsigned seen = device_atomic<unsigned>(word).fetch_add(1, cuda::memory_order_release);
-  if ((seen & ~phase_bit) + 1 < shape.members(group)) return {&word, seen};
-  // Last of its group: take in the group's writes, then pass them on to the root.
-  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-  if (shape.groups > 1) {
-    device_atomic<unsigned> root(slot.root.counter);
-    const unsigned arrived = root.fetch_add(1, cuda::memory_order_acq_rel);
-    if ((arrived & root_arrivals) + 1 < shape.groups) return {&word, seen};
-    // Every group is in: empty the count and count the phase; nobody touches
-    // the root again before the flips below release them.
-    root.store((arrived | root_arrivals) + 1, cuda::memory_order_relaxed);
-  }
-  release_groups(slot, shape);
-  return {nullptr, seen};
+  return shape.groups == 1 ? arrive_flat(slot.flat.counter) : arrive_in_groups(slot, shape);
 }
 
 // The parity of the phase a block's leader is about to arrive at, the same in
 // every block of the launch: grid collectives alternate between two exchange
 // buffers with it, so that a block still reading one phase's values never
-// meets the next phase's writes. A grid of one group reads its counter's
-// phase bit; a larger grid the root's phase count (other groups' phase bits
-// may lag, by the phases of earlier, smaller launches on the slot). The
-// leader reads it before arriving; neither changes before every block has.
+// meets the next phase's writes. A flat grid reads its counter's phase bit,
+// a grid of groups the root's phase count (the groups' release lines may
+// differ by the phases of earlier, smaller launches on the slot). The leader
+// reads it before arriving; neither changes before every block has.
 __device__ inline unsigned phase_parity(barrier_slot& slot) {
-  const barrier_shape shape = shape_for(static_cast<unsigned>(dim_volume(gridDim)));
-  if (shape.groups == 1) return device_atomic<unsigned>(slot.groups[0].counter).load(cuda::memory_order_relaxed) >> 31;
+  if (shape_for(static_cast<unsigned>(dim_volume(gridDim))).groups == 1)
+    return device_atomic<unsigned>(slot.flat.counter).load(cuda::memory_order_relaxed) >> 31;
   return device_atomic<unsigned>(slot.root.counter).load(cuda::memory_order_relaxed) >> 16 & 1u;
 }
 
-// NVIDIA's protocol on the workspace word, for a launch without a slot: block 0
-// adds 2^31 - (blocks - 1) and every other block 1, so the phase bit flips when
-// the last block arrives and the count is back where it started.
-__device__ inline grid_arrival arrive_at_workspace(driver_workspace& ws) {
-  const unsigned blocks = static_cast<unsigned>(dim_volume(gridDim));
-  const unsigned add = block_rank_in_grid() == 0 ? phase_bit - (blocks - 1) : 1u;
-  return {&ws.barrier, device_atomic<unsigned>(ws.barrier).fetch_add(add, cuda::memory_order_release)};
-}
-
-__device__ inline void wait_for_flip(const grid_arrival& a) {
+// Polls with volatile loads and ends with a fence, as NVIDIA's barrier does:
+// with the arrivals' fence before a relaxed RMW, fence-to-fence
+// synchronization orders every block's writes before every block's reads.
+__device__ inline void wait_for_release(const grid_arrival& a) {
   if (!a.word) return;
-  device_atomic<unsigned> word(*a.word);
-  while (((word.load(cuda::memory_order_relaxed) ^ a.seen) & phase_bit) == 0) {
+  const volatile unsigned* word = a.word;
+  while (((*word ^ a.seen) & a.changes) == 0) {
   }
-  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  __threadfence();
 }
 
 [[noreturn]] __device__ inline void trap_not_cooperative() {
@@ -216,12 +235,12 @@ struct grid_barrier {
     if (!workspace) trap_not_cooperative();
     __syncthreads();
     if (!is_block_leader()) return {nullptr, 0};
-    return slot ? arrive_at_slot(*slot) : arrive_at_workspace(*workspace);
+    return slot ? arrive_at_slot(*slot) : arrive_flat(workspace->barrier);
   }
 
   __device__ void wait(const grid_arrival& a) const {
     if (!workspace) trap_not_cooperative();
-    if (is_block_leader()) wait_for_flip(a);
+    if (is_block_leader()) wait_for_release(a);
     __syncthreads();
   }
 

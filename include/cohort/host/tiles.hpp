@@ -7,6 +7,7 @@
 // (beyond NVIDIA) with arguments every member must pass alike.
 #pragma once
 
+#include <cstdint>
 #include <source_location>
 #include <string>
 #include <type_traits>
@@ -79,10 +80,12 @@ class thread_block_tile<N, void> {
     host::detail::synchronize(host::detail::tile_members(N), where);
   }
 
-  // The value of rank src_rank % num_threads().
+  // The value of rank (src_rank mod N) mod num_threads(): NVIDIA's wrap at the
+  // width, then at the member count of a partial last tile.
   template <class T>
   T shfl(T var, unsigned src_rank, std::source_location where = std::source_location::current()) const {
-    return shuffle(host::detail::group_ops::shfl_op<sizeof(T)>, var, src_rank, where);
+    return shuffle(host::detail::group_ops::shfl_op<sizeof(T)>, var, host::detail::group_ops::shfl_arg(src_rank, N),
+                   where);
   }
   // The value of rank thread_rank() - delta; its own where that is below 0.
   template <class T>
@@ -134,7 +137,7 @@ class thread_block_tile<N, void> {
   }
   // A tile wider than a warp needs the same shuffle argument from every member.
   template <class T>
-  static T shuffle(const host::detail::collective_op& op, const T& var, unsigned arg, std::source_location where) {
+  static T shuffle(const host::detail::collective_op& op, const T& var, std::uint64_t arg, std::source_location where) {
     return host::detail::collective<T>(call(op, where, N > host::detail::warp_size()), var, arg);
   }
   template <class R>

@@ -4,7 +4,7 @@
 // every type of that size (int and float meet at the same shuffle, as they
 // do in hardware). A shuffle source outside [0, count) leaves the member its
 // own value: CUDA's rule for shfl_up/shfl_down, applied to shfl_xor too;
-// shfl takes its source modulo count, as a hardware lane index wraps.
+// shfl wraps its source instead (shfl_arg).
 #pragma once
 
 #include <algorithm>
@@ -29,9 +29,22 @@ void shuffle(const combine_context& c, Source source) {
   });
 }
 
+// shfl's argument: the source rank in the low word and, from a tile, its
+// width N in the high word (0 from a coalesced group). A tile's source wraps
+// at N, as shfl.sync's lane index wraps at its segment, then at the member
+// count of a partial last tile: (s mod N) mod n. A coalesced group's wraps at
+// its member count: s mod n. The width travels in the argument, not in a
+// second op, so a tile's and a coalesced group's shfl remain one collective,
+// as they are one shfl.sync on a GPU; messages about non-uniform arguments
+// print the low word, the rank the caller passed.
+inline std::uint64_t shfl_arg(unsigned src, unsigned width) { return std::uint64_t{width} << 32 | src; }
+
 template <std::size_t Size>
 void shfl(const combine_context& c) {
-  shuffle<Size>(c, [](unsigned, std::uint64_t src, unsigned n) { return static_cast<unsigned>(src % n); });
+  shuffle<Size>(c, [](unsigned, std::uint64_t arg, unsigned n) {
+    const unsigned width = static_cast<unsigned>(arg >> 32), src = static_cast<unsigned>(arg);
+    return (width != 0 ? src & (width - 1) : src) % n;
+  });
 }
 template <std::size_t Size>
 void shfl_up(const combine_context& c) {
