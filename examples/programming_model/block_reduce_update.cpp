@@ -17,28 +17,11 @@
 #include "common/example_main.hpp"
 #include "common/random_input.hpp"
 #include "common/result_check.hpp"
+#include "programming_model/seed_002.hpp"
 
 namespace cg = cohort;
 
-/// The following example accepts input in *A and outputs a result into *sum
-/// It spreads the data equally within the block
-__device__ void block_reduce(const int* A, int count, cg::atomic<int, cg::thread_scope_block>& total_sum) {
-  auto block = cg::this_thread_block();
-  auto tile = cg::tiled_partition<32>(block);
-  int thread_sum = 0;
-
-  // Stride loop over all values, each thread accumulates its part of the array.
-  for (int i = block.thread_rank(); i < count; i += block.size()) {
-    thread_sum += A[i];
-  }
-
-  // reduce thread sums across the tile, add the result to the atomic
-  // cg::plus<int> allows cg::reduce() to know it can use hardware acceleration for addition
-  cg::reduce_update_async(tile, total_sum, thread_sum, cg::plus<int>());
-
-  // synchronize the block, to ensure all async reductions are ready
-  block.sync();
-}
+using seed_002::block_reduce;
 
 // Block b sums A[b * count, (b + 1) * count) into sums[b].
 __global__ void block_sums(const int* A, int count, int* sums) {

@@ -20,14 +20,9 @@
 
 #include "common/example_main.hpp"
 #include "common/result_check.hpp"
+#include "programming_model/seed_002.hpp"
 
 namespace cg = cohort;
-
-// Buffer partitioning is static to make the example easier to follow,
-// but any arbitrary dynamic allocation scheme can be implemented by replacing this function.
-__device__ int calculate_buffer_space_needed(cg::thread_block_tile<32>& tile) { return tile.thread_rank() % 2 + 1; }
-
-__device__ int my_thread_data(int i) { return i; }
 
 // The seed's kernel, exporting what it built: block b's buffer to
 // buffers[b * capacity, ...), each thread's offset, the atomic's final value.
@@ -35,27 +30,8 @@ __global__ void kernel(int* buffers, int capacity, int* offsets, int* used) {
   int* buffer = cg::dynamic_shared<int>();  // the seed: __shared__ extern int buffer[];
   __shared__ cg::atomic<int, cg::thread_scope_block> buffer_used;
 
+  const int buf_offset = seed_002::allocate_buffer(buffer, buffer_used);
   auto block = cg::this_thread_block();
-  auto tile = cg::tiled_partition<32>(block);
-  buffer_used = 0;
-  block.sync();
-
-  // each thread calculates buffer size it needs
-  int buf_needed = calculate_buffer_space_needed(tile);
-
-  // scan over the needs of each thread, result for each thread is an offset
-  // of that thread's part of the buffer. buffer_used is atomically updated with
-  // the sum of all thread's inputs, to correctly offset other tile's allocations
-  int buf_offset = cg::exclusive_scan_update(tile, buffer_used, buf_needed);
-
-  // each thread fills its own part of the buffer with thread specific data
-  for (int i = 0; i < buf_needed; ++i) {
-    buffer[buf_offset + i] = my_thread_data(i);
-  }
-
-  block.sync();
-  // buffer_used now holds total amount of memory allocated
-  // buffer is {0, 0, 1, 0, 0, 1 ...};
   const int total = buffer_used.load();
   for (int i = block.thread_rank(); i < min(total, capacity); i += block.size())
     buffers[blockIdx.x * capacity + i] = buffer[i];

@@ -20,31 +20,11 @@
 #include "common/example_main.hpp"
 #include "common/random_input.hpp"
 #include "common/result_check.hpp"
+#include "programming_model/seed_002.hpp"
 
 namespace cg = cohort;
 
-/// Calculate approximate standard deviation of integers in vec
-__device__ int std_dev(const cg::thread_block_tile<32>& tile, const int* vec, int length) {
-  int thread_sum = 0;
-
-  // calculate average first
-  for (int i = tile.thread_rank(); i < length; i += tile.num_threads()) {
-    thread_sum += vec[i];
-  }
-  // cg::plus<int> allows cg::reduce() to know it can use hardware acceleration for addition
-  int avg = cg::reduce(tile, thread_sum, cg::plus<int>()) / length;
-
-  int thread_diffs_sum = 0;
-  for (int i = tile.thread_rank(); i < length; i += tile.num_threads()) {
-    int diff = vec[i] - avg;
-    thread_diffs_sum += diff * diff;
-  }
-
-  // temporarily use floats to calculate the square root
-  float diff_sum = static_cast<float>(cg::reduce(tile, thread_diffs_sum, cg::plus<int>())) / length;
-
-  return static_cast<int>(sqrtf(diff_sum));
-}
+using seed_002::std_dev;
 
 // Tile k of the grid takes vec[starts[k], starts[k + 1]).
 __global__ void tile_std_devs(const int* vec, const int* starts, int* devs) {

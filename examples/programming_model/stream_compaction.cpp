@@ -24,38 +24,11 @@
 #include "common/example_main.hpp"
 #include "common/random_input.hpp"
 #include "common/result_check.hpp"
+#include "programming_model/seed_002.hpp"
 
 namespace cg = cohort;
 
-// put data from input into output only if it passes test_fn predicate
-template <typename Group, typename Data, typename TyFn>
-__device__ int stream_compaction(Group& g, Data* input, int count, TyFn&& test_fn, Data* output) {
-  int per_thread = (count + g.num_threads() - 1) / g.num_threads();
-  int thread_start = min(g.thread_rank() * per_thread, count);
-  int my_count = min(per_thread, count - thread_start);
-
-  // get all passing items from my part of the input
-  //  into a contagious part of the array and count them.
-  int i = thread_start;
-  while (i < my_count + thread_start) {
-    if (test_fn(input[i])) {
-      i++;
-    } else {
-      my_count--;
-      input[i] = input[my_count + thread_start];
-    }
-  }
-
-  // scan over counts from each thread to calculate my starting
-  //  index in the output
-  int my_idx = cg::exclusive_scan(g, my_count);
-
-  for (i = 0; i < my_count; ++i) {
-    output[my_idx + i] = input[thread_start + i];
-  }
-  // return the total number of items in the output
-  return g.shfl(my_idx + my_count, g.num_threads() - 1);
-}
+using seed_002::stream_compaction;
 
 // Tile k of the grid compacts input[k * chunk, (k + 1) * chunk) into the same
 // range of output; every thread stores the total it was returned.

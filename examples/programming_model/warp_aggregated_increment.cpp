@@ -24,28 +24,12 @@
 #include "common/example_main.hpp"
 #include "common/random_input.hpp"
 #include "common/result_check.hpp"
+#include "programming_model/seed_002.hpp"
 
 namespace cg = cohort;
 
-// §4.2.2.1, the discovery pattern rewritten with Cooperative Groups.
-__device__ int atomicAggInc(int* p) {
-  cg::coalesced_group g = cg::coalesced_threads();
-  int prev = 0;  // the seed leaves it unset but for the leader, whose value the shuffle gives everyone
-  if (g.thread_rank() == 0) {
-    prev = atomicAdd(p, g.num_threads());
-  }
-  prev = g.thread_rank() + g.shfl(prev, 0);
-  return prev;
-}
-
-// §6.4.1, the same with invoke_one_broadcast.
-template <cg::thread_scope Scope>
-__device__ unsigned int atomicAddOneRelaxed(cg::atomic<unsigned int, Scope>& atomic) {
-  auto g = cg::coalesced_threads();
-  auto prev =
-      cg::invoke_one_broadcast(g, [&]() { return atomic.fetch_add(g.num_threads(), cg::memory_order_relaxed); });
-  return prev + g.thread_rank();
-}
+using seed_002::atomicAddOneRelaxed;
+using seed_002::atomicAggInc;
 
 // The two increments, each with the counter type its seed code takes.
 struct with_coalesced_threads {

@@ -1,41 +1,20 @@
-// Seed 002 §6.3's examples of reduce and the scans, as written (the printing
-// one records what it would print): the approximate standard deviation over a
-// tile of 32, the inclusive scan of thread ranks in tiles of 8, and stream
-// compaction with exclusive_scan, on a tile and (beyond NVIDIA) on a block.
+// Seed 002 §6.3's examples of reduce and the scans (the printing one records
+// what it would print): the approximate standard deviation over a tile of 32,
+// the inclusive scan of thread ranks in tiles of 8, and stream compaction with
+// exclusive_scan, on a tile and (beyond NVIDIA) on a block. The seed's device
+// functions are the examples' (examples/programming_model/seed_002.hpp).
 #include <cmath>
 
 #include "collectives_common.hpp"
+#include "programming_model/seed_002.hpp"
 
 namespace cg = cohort;
 
 namespace {
 
-/// Calculate approximate standard deviation of integers in vec
-__device__ int std_dev(const cg::thread_block_tile<32>& tile, int* vec, int length) {
-  int thread_sum = 0;
-
-  // calculate average first
-  for (int i = tile.thread_rank(); i < length; i += tile.num_threads()) {
-    thread_sum += vec[i];
-  }
-  // cg::plus<int> allows cg::reduce() to know it can use hardware acceleration for addition
-  int avg = cg::reduce(tile, thread_sum, cg::plus<int>()) / length;
-
-  int thread_diffs_sum = 0;
-  for (int i = tile.thread_rank(); i < length; i += tile.num_threads()) {
-    int diff = vec[i] - avg;
-    thread_diffs_sum += diff * diff;
-  }
-
-  // temporarily use floats to calculate the square root
-  float diff_sum = static_cast<float>(cg::reduce(tile, thread_diffs_sum, cg::plus<int>())) / length;
-
-  return static_cast<int>(sqrtf(diff_sum));
-}
-
 __global__ void seed_std_dev(int* vec, int length, int* out) {
   const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
-  out[threadIdx.x] = std_dev(tile, vec, length);
+  out[threadIdx.x] = seed_002::std_dev(tile, vec, length);
 }
 
 TEST(SeedCollectives, StandardDeviationOverATile) {
@@ -68,39 +47,9 @@ TEST(SeedCollectives, InclusiveScanOfRanksInTilesOfEight) {
   for (unsigned t = 0; t < 64; ++t) ASSERT_EQ(got[t], t % 8 * 1000 + expected[t % 8]) << "thread " << t;
 }
 
-// put data from input into output only if it passes test_fn predicate
-template <typename Group, typename Data, typename TyFn>
-__device__ int stream_compaction(Group& g, Data* input, int count, TyFn&& test_fn, Data* output) {
-  int per_thread = count / g.num_threads();
-  int thread_start = min(g.thread_rank() * per_thread, count);
-  int my_count = min(per_thread, count - thread_start);
-
-  // get all passing items from my part of the input
-  //  into a contagious part of the array and count them.
-  int i = thread_start;
-  while (i < my_count + thread_start) {
-    if (test_fn(input[i])) {
-      i++;
-    } else {
-      my_count--;
-      input[i] = input[my_count + thread_start];
-    }
-  }
-
-  // scan over counts from each thread to calculate my starting
-  //  index in the output
-  int my_idx = cg::exclusive_scan(g, my_count);
-
-  for (i = 0; i < my_count; ++i) {
-    output[my_idx + i] = input[thread_start + i];
-  }
-  // return the total number of items in the output
-  return g.shfl(my_idx + my_count, g.num_threads() - 1);
-}
-
 __global__ void seed_compaction_tile(int* input, int count, int* output, int* kept) {
   auto tile = cg::tiled_partition<32>(cg::this_thread_block());
-  kept[threadIdx.x] = stream_compaction(
+  kept[threadIdx.x] = seed_002::stream_compaction(
       tile, input, count, [](int v) { return v % 3 == 0; }, output);
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "collectives_common.hpp"
+#include "programming_model/seed_002.hpp"
 
 namespace cg = cohort;
 
@@ -132,29 +133,11 @@ TEST(UpdateCollectives, ReduceStoreAsyncToPointersAndAnAtomic) {
 }
 
 // Seed 002 §6.3.1: a block-wide sum from tile reductions into a block-scope atomic.
-__device__ void block_reduce(const int* A, int count, cg::atomic<int, cg::thread_scope_block>& total_sum) {
-  auto block = cg::this_thread_block();
-  auto tile = cg::tiled_partition<32>(block);
-  int thread_sum = 0;
-
-  // Stride loop over all values, each thread accumulates its part of the array.
-  for (int i = block.thread_rank(); i < count; i += block.size()) {
-    thread_sum += A[i];
-  }
-
-  // reduce thread sums across the tile, add the result to the atomic
-  // cg::plus<int> allows cg::reduce() to know it can use hardware acceleration for addition
-  cg::reduce_update_async(tile, total_sum, thread_sum, cg::plus<int>());
-
-  // synchronize the block, to ensure all async reductions are ready
-  block.sync();
-}
-
 __global__ void seed_block_reduce(const int* A, int count, int* out) {
   __shared__ cg::atomic<int, cg::thread_scope_block> total_sum;
   if (threadIdx.x == 0) total_sum = 0;
   __syncthreads();
-  block_reduce(A, count, total_sum);
+  seed_002::block_reduce(A, count, total_sum);
   if (threadIdx.x == 0) *out = total_sum.load();
 }
 
@@ -169,35 +152,12 @@ TEST(UpdateCollectives, SeedBlockReduce) {
 }
 
 // Seed 002 §6.3.3: dynamic buffer allocation with exclusive_scan_update.
-__device__ int calculate_buffer_space_needed(cg::thread_block_tile<32>& tile) { return tile.thread_rank() % 2 + 1; }
-
-__device__ int my_thread_data(int i) { return i; }
-
 __global__ void seed_buffer_allocation(int* result, int* used) {
   int* buffer = cg::dynamic_shared<int>();  // the seed: extern __shared__ int buffer[];
   __shared__ cg::atomic<int, cg::thread_scope_block> buffer_used;
 
+  seed_002::allocate_buffer(buffer, buffer_used);
   auto block = cg::this_thread_block();
-  auto tile = cg::tiled_partition<32>(block);
-  buffer_used = 0;
-  block.sync();
-
-  // each thread calculates buffer size it needs
-  int buf_needed = calculate_buffer_space_needed(tile);
-
-  // scan over the needs of each thread, result for each thread is an offset
-  // of that thread's part of the buffer. buffer_used is atomically updated with
-  // the sum of all thread's inputs, to correctly offset other tile's allocations
-  int buf_offset = cg::exclusive_scan_update(tile, buffer_used, buf_needed);
-
-  // each thread fills its own part of the buffer with thread specific data
-  for (int i = 0; i < buf_needed; ++i) {
-    buffer[buf_offset + i] = my_thread_data(i);
-  }
-
-  block.sync();
-  // buffer_used now holds total amount of memory allocated
-  // buffer is {0, 0, 1, 0, 0, 1 ...};
   for (int i = block.thread_rank(); i < buffer_used; i += block.size()) result[i] = buffer[i];
   if (block.thread_rank() == 0) *used = buffer_used;
 }
@@ -216,19 +176,11 @@ TEST(UpdateCollectives, SeedDynamicBufferAllocation) {
 }
 
 // Seed 002 §6.4.1: a warp-aggregated atomic increment with invoke_one_broadcast.
-template <cg::thread_scope Scope>
-__device__ unsigned int atomicAddOneRelaxed(cg::atomic<unsigned int, Scope>& atomic) {
-  auto g = cg::coalesced_threads();
-  auto prev =
-      cg::invoke_one_broadcast(g, [&]() { return atomic.fetch_add(g.num_threads(), cg::memory_order_relaxed); });
-  return prev + g.thread_rank();
-}
-
 __global__ void seed_aggregated_increment(const int* take, unsigned* tickets, unsigned* count) {
   __shared__ cg::atomic<unsigned, cg::thread_scope_block> counter;
   if (threadIdx.x == 0) counter = 0;
   __syncthreads();
-  if (take[threadIdx.x]) tickets[threadIdx.x] = atomicAddOneRelaxed(counter);
+  if (take[threadIdx.x]) tickets[threadIdx.x] = seed_002::atomicAddOneRelaxed(counter);
   __syncthreads();
   if (threadIdx.x == 0) *count = counter.load();
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <random>
 
+#include "programming_model/seed_002.hpp"
 #include "warp_common.hpp"
 
 namespace cg = cohort;
@@ -163,21 +164,10 @@ TEST(Coalesced, GroupsOfEveryActiveMaskAndTheirCollectives) {
   check_branch(edges, threads, 7);
 }
 
-// The seed's discovery pattern, written with a coalesced group.
-__device__ int atomic_aggregated_increment(int* p) {
-  cg::coalesced_group g = cg::coalesced_threads();
-  int prev = 0;
-  if (g.thread_rank() == 0) {
-    prev = atomicAdd(p, static_cast<int>(g.num_threads()));
-  }
-  prev = g.thread_rank() + g.shfl(prev, 0);
-  return prev;
-}
-
 // Compacts the multiples of 4 of `in` into `out`.
 __global__ void filter_multiples_of_four(const int* in, int n, int* out, int* count) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i < n && in[i] % 4 == 0) out[atomic_aggregated_increment(count)] = in[i];
+  if (i < n && in[i] % 4 == 0) out[seed_002::atomicAggInc(count)] = in[i];  // the seed's discovery pattern
 }
 
 TEST(Coalesced, WarpAggregatedAtomicIncrement) {
