@@ -74,9 +74,11 @@ inline tile_place place_in_tile(unsigned rank, unsigned size, unsigned threads) 
 // cohort's shuffle rules in rank space (a tile or a coalesced group of
 // `count` members): the source of rank r, or r itself when out of range.
 // shfl wraps: a coalesced group's source at its member count, a tile's at its
-// width, as NVIDIA's, and then at the member count of a partial last tile.
+// width, as NVIDIA's; past a partial last tile's members, r itself.
 inline unsigned shfl_source(unsigned, unsigned src, unsigned count) { return src % count; }
-inline unsigned tile_shfl_source(unsigned src, unsigned width, unsigned count) { return src % width % count; }
+inline unsigned tile_shfl_source(unsigned r, unsigned src, unsigned width, unsigned count) {
+  return src % width < count ? src % width : r;
+}
 inline unsigned shfl_up_source(unsigned r, unsigned delta, unsigned) { return delta <= r ? r - delta : r; }
 inline unsigned shfl_down_source(unsigned r, unsigned delta, unsigned count) {
   return static_cast<unsigned long long>(r) + delta < count ? r + delta : r;

@@ -44,7 +44,7 @@ void check_type(unsigned threads) {
       const T* o = &got[static_cast<size_t>(k) * 4 * threads + t];
       SCOPED_TRACE(testing::Message() << sizeof(T) << "-byte type, tile " << N << ", argument " << args[k]
                                       << ", thread " << t);
-      ASSERT_TRUE(warp_test::same_bytes(o[0], expect(warp_test::tile_shfl_source(args[k], N, p.count))));
+      ASSERT_TRUE(warp_test::same_bytes(o[0], expect(warp_test::tile_shfl_source(p.rank, args[k], N, p.count))));
       ASSERT_TRUE(warp_test::same_bytes(o[threads], expect(warp_test::shfl_up_source(p.rank, args[k], p.count))));
       ASSERT_TRUE(warp_test::same_bytes(o[2 * threads], expect(warp_test::shfl_down_source(p.rank, args[k], p.count))));
       ASSERT_TRUE(

@@ -1,24 +1,19 @@
-// cohort's grid barrier: NVIDIA's single counter on small grids, a two-level
-// combining barrier on large ones, with its state in a pool of slots in
-// device memory, one slot per driver workspace.
+// cohort's grid barrier: NVIDIA's protocol on the driver's word for grids of
+// up to barrier_flat_blocks blocks, a two-level combining barrier on larger
+// ones, with its state in a pool of slots in device memory, one slot per
+// driver workspace.
 //
 // Why two levels. NVIDIA's barrier has every block add to one counter and then
-// poll that same word, so each arrival queues at that L2 line behind the polls
-// of the blocks already waiting: its time per barrier grows faster than the
-// block count (measured on an H200: 0.98 us at 132 blocks, 4.9 us at 2112, 9.4
-// us at 4224). Past barrier_flat_blocks, blocks arrive at one of G group
-// counters (G and the group size about sqrt(blocks)); the last block of a
-// group arrives at the root counter; the last group leader releases the phase
-// by bumping every group's release line, which that group's blocks poll. No
-// line sees more than ~sqrt(blocks) atomics or pollers, and no line is both
-// counted on and polled. The price is one more dependent atomic round trip,
-// which only pays from about a thousand blocks on (docs/cuda-backend.md has
-// the numbers); smaller grids run NVIDIA's protocol on the slot's root
-// counter. A single-level variant that replicated NVIDIA's counter over K
-// lines (every block adding to all K, polling one) was tried and dropped: a
-// block released on one line starts the next phase on the other lines while a
-// slow block's add for the current phase may not have landed there yet, so the
-// two phases' counts mix.
+// poll that same word, so the arrivals queue at that one L2 line: its time per
+// barrier grows with the block count (H200: 0.98 us at 132 blocks, 4.9 us at
+// 2112, 9.3 us at 4224). Past barrier_flat_blocks, blocks arrive at a counter
+// of their group of barrier_group_blocks; the last block of a group arrives at
+// the root counter; the last group there releases the phase by bumping every
+// group's release line, which that group's blocks poll. The price is one more
+// dependent atomic round trip, about a microsecond, which pays only from
+// about 1300 blocks on (docs/cuda-backend.md has the measurements); smaller
+// grids run NVIDIA's protocol on the workspace word NVIDIA's own barrier
+// uses, which measured 0.87-0.96x NVIDIA's time there.
 //
 // Where the state lives. It must belong to one launch at a time (two
 // cooperative kernels may run at once, on different streams or as parallel
@@ -33,8 +28,8 @@
 // launch whatever that launch's grid size. Ownership never changes, which makes
 // the lookup consistent: two blocks of one launch can never pick different
 // slots. If the pool is full (more workspaces, i.e. streams, than slots) the
-// launch runs NVIDIA's protocol on the workspace's own word: NVIDIA's speed,
-// still correct.
+// launch runs NVIDIA's protocol on the workspace's word whatever its size:
+// NVIDIA's speed, still correct.
 //
 // A launch without a workspace cannot synchronize: grid_group::is_valid() is
 // false, and grid.sync() prints a message and traps rather than hang.
@@ -54,17 +49,17 @@ using device_atomic = cuda::atomic_ref<T, cuda::thread_scope_device>;
 inline constexpr unsigned barrier_pool_slots = 32;
 inline constexpr unsigned barrier_max_groups = 128;
 // Up to this many blocks NVIDIA's single counter is faster than two levels
-// (H200: the two levels take 1.0x its time at 1584 blocks, 0.8x at 2112, 0.5x
-// at 4224; below that the extra round trip costs more than the contention it
-// saves), so such grids run its protocol on the slot's flat counter.
+// (H200, groups of 128: two levels take 1.07x its time at 1056 blocks, 0.67x
+// at 1584, 0.53x at 2112, 0.33x at 4224), so such grids run its protocol.
 inline constexpr unsigned barrier_flat_blocks = 1280;
-// The flat counter holds the number of arrivals in bits 0..30, zero between
-// phases, and flips bit 31 once per phase.
+// Blocks per group of the two-level barrier (more where 128 groups would not
+// hold the grid): of 8 to 128 measured at 1584-4224 blocks, 128 was fastest.
+inline constexpr unsigned barrier_group_blocks = 128;
+// Every counter holds its arrivals in bits 0..30, zero between phases, and
+// flips bit 31 once per phase: the first member adds 2^31 - (members - 1),
+// every other one 1 (NVIDIA's trick), so the last arrival brings bits 0..30
+// back to zero by itself and no one has to store a reset.
 inline constexpr unsigned phase_bit = 0x80000000u;
-// A grid of several groups counts the group leaders arrived in bits 0..15 of
-// the root counter and the phases it has released in bits 16..31 (see
-// phase_parity).
-inline constexpr unsigned root_arrivals = 0xFFFFu;
 
 // One L2 line each, so that no two groups' atomics or polls share a line.
 struct alignas(128) barrier_line {
@@ -76,8 +71,7 @@ struct alignas(128) release_line {
 };
 
 struct barrier_slot {
-  barrier_line root;  // counter: see root_arrivals; owner: authoritative
-  barrier_line flat;  // counter: see phase_bit (NVIDIA's protocol needs bits 0..30 at zero between phases)
+  barrier_line root;                        // counter: the groups arrived; owner: authoritative
   barrier_line groups[barrier_max_groups];  // counter: blocks of the group arrived; owner: a copy, for the fast lookup
   // What a group's blocks poll: apart from the counters, so that arrivals
   // never queue behind polls on a line.
@@ -97,10 +91,8 @@ struct barrier_shape {
 
 __device__ inline barrier_shape shape_for(unsigned blocks) {
   if (blocks <= barrier_flat_blocks) return {blocks, blocks, 1};
-  unsigned size = static_cast<unsigned>(sqrtf(static_cast<float>(blocks)));
-  while (size * size < blocks) ++size;
   const unsigned at_most_max_groups = (blocks + barrier_max_groups - 1) / barrier_max_groups;
-  if (size < at_most_max_groups) size = at_most_max_groups;
+  const unsigned size = at_most_max_groups > barrier_group_blocks ? at_most_max_groups : barrier_group_blocks;
   return {blocks, size, (blocks + size - 1) / size};
 }
 
@@ -147,37 +139,42 @@ struct grid_arrival {
   unsigned changes;
 };
 
-// NVIDIA's protocol on `word`, whose bits 0..30 are zero between phases:
-// block 0 adds 2^31 - (blocks - 1) and every other block 1, so bit 31 flips
-// when the last block arrives and the count is back at zero. The add is PTX's
-// atom.add.release.gpu and the polls are acquire loads (wait_for_release), as
-// in NVIDIA's grid.sync: the loop compiles to NVIDIA's instructions but for
-// the few of a warp-aggregated atomic that ptxas adds, not knowing that only
-// one lane adds (docs/cuda-backend.md), so it costs what NVIDIA's does.
+// What member `member` of `members` adds to a counter (see phase_bit).
+__device__ inline unsigned arrival_add(unsigned member, unsigned members) {
+  return member == 0 ? phase_bit - (members - 1) : 1u;
+}
+__device__ inline bool completes_phase(unsigned before, unsigned add) { return ((before + add) & ~phase_bit) == 0; }
+
+// NVIDIA's protocol on `word`: bit 31 flips when the last block arrives, and
+// every leader polls for the flip. The add is PTX's atom.add.release.gpu and
+// the polls are acquire loads (wait_for_release), as in NVIDIA's grid.sync:
+// the loop compiles to NVIDIA's instructions but for the few of a
+// warp-aggregated atomic that ptxas adds, not knowing that only one lane adds
+// (docs/cuda-backend.md).
 __device__ inline grid_arrival arrive_flat(unsigned& word) {
-  const unsigned blocks = static_cast<unsigned>(dim_volume(gridDim));
-  const unsigned add = block_rank_in_grid() == 0 ? phase_bit - (blocks - 1) : 1u;
+  const unsigned add = arrival_add(block_rank_in_grid(), static_cast<unsigned>(dim_volume(gridDim)));
   unsigned seen;
   asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(seen) : "l"(&word), "r"(add) : "memory");
   return {&word, seen, phase_bit};
 }
 
 // Two levels: the last block of a group arrives at the root for it; the last
-// group leader there releases every group's line.
+// group there releases every group's line. The arrivals are acq_rel, so that
+// whoever completes a count has acquired every earlier arrival's writes and
+// passes them on; one release fence covers the bumps.
 __device__ inline grid_arrival arrive_in_groups(barrier_slot& slot, const barrier_shape& shape) {
-  const unsigned group = block_rank_in_grid() / shape.group_size;
+  const unsigned me = block_rank_in_grid(), group = me / shape.group_size;
   unsigned& release = slot.releases[group].generation;
   // Read before arriving: the line cannot move before this block has arrived.
   const grid_arrival wait{&release, device_atomic<unsigned>(release).load(cuda::memory_order_relaxed), ~0u};
-  device_atomic<unsigned> count(slot.groups[group].counter);
-  if (count.fetch_add(1, cuda::memory_order_acq_rel) + 1 < shape.members(group)) return wait;
-  // Last of its group: nobody arrives there again before the release below.
-  count.store(0, cuda::memory_order_relaxed);
-  device_atomic<unsigned> root(slot.root.counter);
-  const unsigned arrived = root.fetch_add(1, cuda::memory_order_acq_rel);
-  if ((arrived & root_arrivals) + 1 < shape.groups) return wait;
-  // Every group is in: empty the count and count the phase; one release fence covers the bumps.
-  root.store((arrived | root_arrivals) + 1, cuda::memory_order_relaxed);
+  const unsigned add = arrival_add(me - group * shape.group_size, shape.members(group));
+  if (!completes_phase(device_atomic<unsigned>(slot.groups[group].counter).fetch_add(add, cuda::memory_order_acq_rel),
+                       add))
+    return wait;
+  const unsigned root_add = arrival_add(group, shape.groups);
+  if (!completes_phase(device_atomic<unsigned>(slot.root.counter).fetch_add(root_add, cuda::memory_order_acq_rel),
+                       root_add))
+    return wait;
   cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device);
   for (unsigned g = 0; g < shape.groups; ++g)
     device_atomic<unsigned>(slot.releases[g].generation).fetch_add(1, cuda::memory_order_relaxed);
@@ -185,28 +182,26 @@ __device__ inline grid_arrival arrive_in_groups(barrier_slot& slot, const barrie
 }
 
 // Called by each block's leader after the whole block has arrived.
-__device__ inline grid_arrival arrive_at_slot(barrier_slot& slot) {
+__device__ inline grid_arrival arrive_at(driver_workspace& workspace, barrier_slot* slot) {
   const barrier_shape shape = shape_for(static_cast<unsigned>(dim_volume(gridDim)));
-  return shape.groups == 1 ? arrive_flat(slot.flat.counter) : arrive_in_groups(slot, shape);
+  return shape.groups == 1 || !slot ? arrive_flat(workspace.barrier) : arrive_in_groups(*slot, shape);
 }
 
 // The parity of the phase a block's leader is about to arrive at, the same in
 // every block of the launch: grid collectives alternate between two exchange
 // buffers with it, so that a block still reading one phase's values never
-// meets the next phase's writes. A flat grid reads its counter's phase bit,
-// a grid of groups the root's phase count (the groups' release lines may
-// differ by the phases of earlier, smaller launches on the slot). The leader
-// reads it before arriving; neither changes before every block has.
-__device__ inline unsigned phase_parity(barrier_slot& slot) {
-  if (shape_for(static_cast<unsigned>(dim_volume(gridDim))).groups == 1)
-    return device_atomic<unsigned>(slot.flat.counter).load(cuda::memory_order_relaxed) >> 31;
-  return device_atomic<unsigned>(slot.root.counter).load(cuda::memory_order_relaxed) >> 16 & 1u;
+// meets the next phase's writes. It is bit 31 of the counter that completes
+// the phase: the workspace word of a flat grid, the root of a grid of groups.
+// The leader reads it before arriving; it does not change before every block
+// has.
+__device__ inline unsigned phase_parity(driver_workspace& workspace, barrier_slot& slot) {
+  const bool flat = shape_for(static_cast<unsigned>(dim_volume(gridDim))).groups == 1;
+  return device_atomic<unsigned>(flat ? workspace.barrier : slot.root.counter).load(cuda::memory_order_relaxed) >> 31;
 }
 
 // Acquire polls, as NVIDIA's barrier's: each one invalidates the SM's L1
-// (CCTL.IVALL), which also paces the loop; a version with a tight loop of
-// relaxed polls (which crowd the L2 line the arrivals' atomics queue on)
-// measured 1.4-1.5x NVIDIA's at 264-1056 blocks.
+// (CCTL.IVALL), which also paces the loop; relaxed polls, with or without a
+// fence after the loop or a nanosleep in it, measured slower on an H200.
 __device__ inline void wait_for_release(const grid_arrival& a) {
   if (!a.word) return;
   device_atomic<unsigned> word(*a.word);
@@ -238,7 +233,7 @@ struct grid_barrier {
     if (!workspace) trap_not_cooperative();
     __syncthreads();
     if (!is_block_leader()) return {nullptr, 0};
-    return slot ? arrive_at_slot(*slot) : arrive_flat(workspace->barrier);
+    return arrive_at(*workspace, slot);
   }
 
   __device__ void wait(const grid_arrival& a) const {

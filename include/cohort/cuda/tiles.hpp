@@ -55,8 +55,8 @@ class thread_block_tile<N, void> {
 
   __device__ void sync() const { ops::sync(); }
 
-  // The value of rank (src_rank mod N) mod num_threads(): NVIDIA's wrap at the
-  // width, then at the member count of a partial last tile.
+  // The value of rank src_rank mod N (NVIDIA's wrap at the width); its own
+  // where a partial last tile has no such member.
   template <class T>
   __device__ T shfl(T var, unsigned src_rank) const {
     return ops::shfl(var, src_rank);

@@ -80,8 +80,8 @@ class thread_block_tile<N, void> {
     host::detail::synchronize(host::detail::tile_members(N), where);
   }
 
-  // The value of rank (src_rank mod N) mod num_threads(): NVIDIA's wrap at the
-  // width, then at the member count of a partial last tile.
+  // The value of rank src_rank mod N (NVIDIA's wrap at the width); its own
+  // where a partial last tile has no such member.
   template <class T>
   T shfl(T var, unsigned src_rank, std::source_location where = std::source_location::current()) const {
     return shuffle(host::detail::group_ops::shfl_op<sizeof(T)>, var, host::detail::group_ops::shfl_arg(src_rank, N),

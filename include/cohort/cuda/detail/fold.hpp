@@ -8,10 +8,12 @@
 //
 // Groups of whole warps: each warp folds its own values (warp_fold.hpp), one
 // lane per warp writes the warp's value to shared memory (fold_scratch.hpp),
-// the group synchronizes, and every thread folds the warp values it needs in
-// order (at most 32, as CUB's block reduction does); a second sync frees the
-// scratch for the next collective and, in the *_update scans, carries the old
-// value from the member that updated the atomic.
+// the group synchronizes, and the warp values are folded in order (at most
+// 32): for a reduction by rank 0, which publishes the total, as CUB's block
+// reduction does; for a scan by every thread, over the warps before its own.
+// A second sync frees the scratch for the next collective and carries the
+// published value (the total, or in the *_update scans the atomic's old
+// value) to every member.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -148,11 +150,17 @@ __device__ T fold_warps(const warp_span& g, unsigned* broadcast, const Sync& syn
   maybe<T> previous{v, false};
   const T part = fold_own_warp<Kind>(sync, v, op, previous);
   if constexpr (Kind == fold_kind::reduce) {
-    const T total = fold_warp_values(g.first_warp, g.first_warp + g.warps, op, v).value;
+    // Rank 0 alone folds the warps' values and publishes the total for the
+    // others to read after the second sync, as CUB's block reduction does:
+    // every thread folding them itself issued warps-times the shared-memory
+    // loads, 1.95x CUB's time on a full H200.
+    if (g.rank == 0) {
+      const T total = fold_warp_values(g.first_warp, g.first_warp + g.warps, op, v).value;
+      put_words(broadcast, total);
+      if constexpr (updates<Update>) update(total);
+    }
     sync();
-    if constexpr (updates<Update>)
-      if (g.rank == 0) update(total);
-    return total;
+    return get_words(broadcast, v);
   } else {
     maybe<T> before = fold_warp_values(g.first_warp, block_rank() / warp_lanes, op, v);
     if constexpr (updates<Update>) {

@@ -5,8 +5,9 @@
 //   warp w before the group's first sync and read before its second, so the
 //   next collective (which writes before its own first sync) never meets a
 //   reader;
-// - broadcast[g]: one member's value for the whole group (the old value of an
-//   atomic update), written between the two syncs and read after the second,
+// - broadcast[g]: one member's value for the whole group (a reduction's
+//   total, the old value of an atomic update), written between the two syncs
+//   and read after the second,
 //   one area per group that can be in a collective at the same time: the
 //   block (which shares area 0 with the tile of 1024, the same threads) and
 //   each tile of 64 to 512 threads;

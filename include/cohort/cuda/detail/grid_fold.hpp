@@ -43,7 +43,7 @@ __device__ unsigned* exchange_space(const grid_barrier& b) {
   if (dim_volume(gridDim) * words_per_block > grid_exchange_words)
     usage_trap("a grid collective over more blocks than its exchange space holds values of this size "
                "(131072 bytes per phase)");
-  return grid_exchange_pool<>[b.slot - barrier_pool][phase_parity(*b.slot)];
+  return grid_exchange_pool<>[b.slot - barrier_pool][phase_parity(*b.workspace, *b.slot)];
 }
 
 // Every thread of the block calls this; the leader publishes `value` as the

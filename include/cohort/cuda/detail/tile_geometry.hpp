@@ -23,6 +23,12 @@ __device__ __forceinline__ unsigned tile_count(unsigned n) {
   return left < n ? left : n;
 }
 
+// Whether every tile of n threads in the block is whole: a function of
+// blockDim alone, which the compiler knows to be the same in every thread, so
+// a branch on it is a uniform branch, with no reconvergence to pay for (a
+// branch on tile_count(n) == n costs a full tile its BSSY/BSYNC pair).
+__device__ __forceinline__ bool tiles_are_whole(unsigned n) { return (block_threads() & (n - 1)) == 0; }
+
 // The lanes of the caller's warp that exist: all but in the short last warp
 // of a block whose size is not a multiple of 32.
 __device__ __forceinline__ unsigned existing_lanes() {

@@ -50,11 +50,13 @@ __device__ __forceinline__ T segment_reduce(const segment& s, T v, Op& op) {
   } else
 #endif
   {
-    if (s.count == N) {
+    const auto butterfly = [&] {
 #pragma unroll
       for (unsigned m = 1; m < N; m *= 2) v = combine_in_order(op, v, shfl_xor<N>(s.lanes, v, m), (s.rank & m) == 0);
       return v;
-    }
+    };
+    if (tiles_are_whole(N)) return butterfly();
+    if (s.count == N) return butterfly();
     return shfl_idx<N>(s.lanes, segment_scan<N>(s, v, op), s.count - 1);
   }
 }

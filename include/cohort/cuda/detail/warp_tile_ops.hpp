@@ -10,12 +10,10 @@
 //   clamp of shfl.sync's c operand is set to its last member, so down and xor
 //   sources past it give the caller its own value. On a full tile the clamp is
 //   the segment's top, as in __shfl_down_sync, computed once per kernel.
-// shfl's source rank is (src mod N) mod n for a tile of n members: NVIDIA's
-// wrap at the width, then a wrap at the member count, which only a partial
-// tile needs. Both are computed on every tile, without a branch: a branch
-// around a modulo that full tiles never take still cost them its BSSY/BSYNC
-// (1.5x NVIDIA's shfl); rank_mod's two multiplications cost less, and keep
-// off the shuffled value's dependency chain.
+// - shfl's source wraps at N, as NVIDIA's, and past a partial tile's last
+//   member gives the caller its own value, as shfl_down's and shfl_xor's do:
+//   the same clamp. (An earlier rule wrapped a second time, at the member
+//   count; the arithmetic it needed on every call cost 1.9x NVIDIA's shfl.)
 #pragma once
 
 #include <cuda_runtime.h>
@@ -39,25 +37,10 @@ __device__ __forceinline__ unsigned shfl_xor_clamped(unsigned lanes, unsigned wo
   return r;
 }
 
-// t mod n for t < 32 and 1 <= n <= 32, with no branch and no division:
-// Lemire's remainder through a fixed-point reciprocal m of n. For n >= 2 let
-// m n = 2^32 + e with 0 <= e <= 2^14, and t = k n + r (0 <= r < n). Then
-// t m = k 2^32 + (r 2^32 + t e) / n, whose second term is below 2^32 (as
-// t e < 2^32 <= (n - r) 2^32), so it is the low word L of t m; and
-// L n = r 2^32 + t e has r as its high word, t e being below 2^32. For n = 1
-// that high word is 0 = t mod 1 whatever m is.
-// m is 2^32 (1 + 2^-19) / n truncated: rcp.approx is within 1 ulp (2^-23
-// relative; PTX ISA) and the product rounds by at most 2^-24, which the 2^-19
-// outweighs, so m exceeds 2^32 / n (by more than 2^12 / n - 1 >= 127) and
-// stays below 2^32 (1 + 2^-18) / n, so 0 < e < 2^14. (For n = 1 the conversion
-// saturates, which is harmless.) m is a function of n alone, which comes from
-// the built-in variables, so the compiler computes it once per kernel (I2F,
-// MUFU.RCP, FMUL, F2I) and each call costs an IMAD and an IMAD.HI.
-__device__ __forceinline__ unsigned rank_mod(unsigned t, unsigned n) {
-  float r;
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(static_cast<float>(n)));
-  const unsigned m = __float2uint_rz(r * 0x1.00002p32f);  // 0x1.00002p32f = 2^32 (1 + 2^-19)
-  return __umulhi(t * m, n);
+__device__ __forceinline__ unsigned shfl_idx_clamped(unsigned lanes, unsigned word, unsigned src, unsigned c) {
+  unsigned r;
+  asm("shfl.sync.idx.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(src), "r"(c), "r"(lanes));
+  return r;
 }
 
 template <unsigned N>
@@ -74,11 +57,12 @@ struct warp_tile_ops {
 
   __device__ static void sync() { __syncwarp(lanes()); }
 
-  // src & (N - 1) is the wrap shfl.sync's segment makes anyway; on a full
-  // tile (n == N) rank_mod leaves it as it is.
+  // shfl.sync.idx reads src's low bits within the segment (the wrap at N) and
+  // leaves the caller its own value past the clamp.
   template <class T>
   __device__ static T shfl(const T& v, unsigned src) {
-    return shfl_idx<N>(lanes(), v, rank_mod(src & (N - 1), tile_count(N)));
+    const unsigned m = lanes(), c = clamp();
+    return move_words(v, [&](unsigned w, unsigned) { return shfl_idx_clamped(m, w, src, c); });
   }
   template <class T>
   __device__ static T shfl_up(const T& v, unsigned delta) {

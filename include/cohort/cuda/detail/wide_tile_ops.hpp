@@ -74,7 +74,7 @@ struct wide_tile_ops {
 
   template <class T>
   __device__ static T shfl(const T& v, unsigned src) {
-    return exchange_value(v, [t = src & (N - 1)](unsigned, unsigned n) { return t % n; });
+    return exchange_value(v, [t = src & (N - 1)](unsigned r, unsigned n) { return t < n ? t : r; });
   }
   template <class T>
   __device__ static T shfl_up(const T& v, unsigned delta) {

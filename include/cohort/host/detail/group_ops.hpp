@@ -3,8 +3,8 @@
 // bit r for rank r. Shuffles move Size bytes, so one instantiation serves
 // every type of that size (int and float meet at the same shuffle, as they
 // do in hardware). A shuffle source outside [0, count) leaves the member its
-// own value: CUDA's rule for shfl_up/shfl_down, applied to shfl_xor too;
-// shfl wraps its source instead (shfl_arg).
+// own value: CUDA's rule for shfl_up/shfl_down, applied to shfl_xor and to
+// a tile's shfl after its wrap at the width (shfl_arg).
 #pragma once
 
 #include <algorithm>
@@ -31,9 +31,10 @@ void shuffle(const combine_context& c, Source source) {
 
 // shfl's argument: the source rank in the low word and, from a tile, its
 // width N in the high word (0 from a coalesced group). A tile's source wraps
-// at N, as shfl.sync's lane index wraps at its segment, then at the member
-// count of a partial last tile: (s mod N) mod n. A coalesced group's wraps at
-// its member count: s mod n. The width travels in the argument, not in a
+// at N, as shfl.sync's lane index wraps at its segment, and s mod N past a
+// partial last tile's members leaves the caller its own value, as shfl_down
+// does (and as shfl.sync's clamp makes it on a GPU). A coalesced group's
+// wraps at its member count: s mod n. The width travels in the argument, not in a
 // second op, so a tile's and a coalesced group's shfl remain one collective,
 // as they are one shfl.sync on a GPU; messages about non-uniform arguments
 // print the low word, the rank the caller passed.
@@ -41,9 +42,11 @@ inline std::uint64_t shfl_arg(unsigned src, unsigned width) { return std::uint64
 
 template <std::size_t Size>
 void shfl(const combine_context& c) {
-  shuffle<Size>(c, [](unsigned, std::uint64_t arg, unsigned n) {
+  shuffle<Size>(c, [](unsigned r, std::uint64_t arg, unsigned n) {
     const unsigned width = static_cast<unsigned>(arg >> 32), src = static_cast<unsigned>(arg);
-    return (width != 0 ? src & (width - 1) : src) % n;
+    if (width == 0) return src % n;
+    const unsigned wrapped = src & (width - 1);
+    return wrapped < n ? wrapped : r;
   });
 }
 template <std::size_t Size>
