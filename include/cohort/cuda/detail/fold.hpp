@@ -115,12 +115,27 @@ __device__ __forceinline__ warp_span tile_span(unsigned n) {
   return {base / warp_lanes, (count + warp_lanes - 1) / warp_lanes, count, block_rank() - base};
 }
 
-// The warps' values of the span's warps [from, to), folded in order.
+// The warps' values of the span's warps [from, to), folded in order. They
+// are loaded a batch at a time, so that the loads overlap instead of each
+// waiting for the fold before it: the whole group waits for this at its
+// second sync.
+inline constexpr unsigned warp_value_batch = 8;
+
 template <class T, class Op>
 __device__ maybe<T> fold_warp_values(unsigned from, unsigned to, Op& op, const T& like) {
   const fold_scratch& s = fold_memory();
   maybe<T> acc{like, false};
-  for (unsigned w = from; w < to; ++w) acc = {after(op, acc, get_words(s.totals[w], like)), true};
+  for (unsigned first = from; first < to; first += warp_value_batch) {
+    words_of<T> batch[warp_value_batch];
+#pragma unroll
+    for (unsigned k = 0; k < warp_value_batch; ++k)
+      if (first + k < to)
+#pragma unroll
+        for (unsigned i = 0; i < word_count<T>; ++i) batch[k].w[i] = s.totals[first + k][i];
+#pragma unroll
+    for (unsigned k = 0; k < warp_value_batch; ++k)
+      if (first + k < to) acc = {after(op, acc, from_words(batch[k], like)), true};
+  }
   return acc;
 }
 

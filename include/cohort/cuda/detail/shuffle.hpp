@@ -21,6 +21,11 @@ __device__ __forceinline__ T shfl_up(unsigned lanes, const T& v, unsigned delta)
 }
 
 template <unsigned Width = 32, class T>
+__device__ __forceinline__ T shfl_down(unsigned lanes, const T& v, unsigned delta) {
+  return move_words(v, [&](unsigned w, unsigned) { return __shfl_down_sync(lanes, w, delta, Width); });
+}
+
+template <unsigned Width = 32, class T>
 __device__ __forceinline__ T shfl_xor(unsigned lanes, const T& v, unsigned mask) {
   return move_words(v, [&](unsigned w, unsigned) { return __shfl_xor_sync(lanes, w, static_cast<int>(mask), Width); });
 }
