@@ -9,8 +9,9 @@
 // Groups of whole warps: each warp folds its own values (warp_fold.hpp), one
 // lane per warp writes the warp's value to shared memory (fold_scratch.hpp),
 // the group synchronizes, and the warp values are folded in order (at most
-// 32): for a reduction by rank 0, which publishes the total, as CUB's block
-// reduction does; for a scan by every thread, over the warps before its own.
+// 32): for a reduction by the first warp (one redux.sync, or a tree of
+// shuffles), whose rank 0 publishes the total, as CUB's block reduction does;
+// for a scan by every thread, over the warps before its own.
 // A second sync frees the scratch for the next collective and carries the
 // published value (the total, or in the *_update scans the atomic's old
 // value) to every member.
@@ -115,17 +116,17 @@ __device__ __forceinline__ warp_span tile_span(unsigned n) {
   return {base / warp_lanes, (count + warp_lanes - 1) / warp_lanes, count, block_rank() - base};
 }
 
-// The warps' values of the span's warps [from, to), folded in order. They
-// are loaded a batch at a time, so that the loads overlap instead of each
-// waiting for the fold before it: the whole group waits for this at its
-// second sync.
+// The warps' values of the span's warps [from, to), at least one, folded in
+// order. They are loaded a batch at a time, so that the loads overlap instead
+// of each waiting for the fold before it: the whole group waits for this at
+// its second sync.
 inline constexpr unsigned warp_value_batch = 8;
 
 template <class T, class Op>
-__device__ maybe<T> fold_warp_values(unsigned from, unsigned to, Op& op, const T& like) {
+__device__ T fold_warp_values(unsigned from, unsigned to, Op& op, const T& like) {
   const fold_scratch& s = fold_memory();
-  maybe<T> acc{like, false};
-  for (unsigned first = from; first < to; first += warp_value_batch) {
+  T acc = get_words(s.totals[from], like);
+  for (unsigned first = from + 1; first < to; first += warp_value_batch) {
     words_of<T> batch[warp_value_batch];
 #pragma unroll
     for (unsigned k = 0; k < warp_value_batch; ++k)
@@ -134,9 +135,16 @@ __device__ maybe<T> fold_warp_values(unsigned from, unsigned to, Op& op, const T
         for (unsigned i = 0; i < word_count<T>; ++i) batch[k].w[i] = s.totals[first + k][i];
 #pragma unroll
     for (unsigned k = 0; k < warp_value_batch; ++k)
-      if (first + k < to) acc = {after(op, acc, from_words(batch[k], like)), true};
+      if (first + k < to) acc = op(acc, from_words(batch[k], like));
   }
   return acc;
+}
+
+// The same over a range that may be empty (the warps before the caller's).
+template <class T, class Op>
+__device__ maybe<T> fold_warp_values_before(unsigned from, unsigned to, Op& op, const T& like) {
+  if (from == to) return {like, false};
+  return {fold_warp_values(from, to, op, like), true};
 }
 
 // The first half of a collective of whole warps: each warp folds, one lane
@@ -165,19 +173,47 @@ __device__ T fold_warps(const warp_span& g, unsigned* broadcast, const Sync& syn
   maybe<T> previous{v, false};
   const T part = fold_own_warp<Kind>(sync, v, op, previous);
   if constexpr (Kind == fold_kind::reduce) {
-    // Rank 0 alone folds the warps' values and publishes the total for the
-    // others to read after the second sync, as CUB's block reduction does:
-    // every thread folding them itself issued warps-times the shared-memory
-    // loads, 1.95x CUB's time on a full H200.
-    if (g.rank == 0) {
-      const T total = fold_warp_values(g.first_warp, g.first_warp + g.warps, op, v).value;
+    // The first warp folds the warps' values and rank 0 publishes the total
+    // for the others to read after the second sync, as CUB's block reduction
+    // does: every thread folding them itself issued warps-times the
+    // shared-memory loads, 1.95x CUB's time on a full H200.
+    const auto publish = [&](const T& total) {
       put_words(broadcast, total);
       if constexpr (updates<Update>) update(total);
+    };
+#if __CUDA_ARCH__ >= 800
+    if constexpr (has_redux<std::remove_cv_t<Op>, T>) {
+      // One redux.sync over the warps' values, one per lane of the first warp
+      // (ranks below g.warps <= 32 are its lanes): one load and one
+      // instruction instead of a fold of g.warps loads.
+      if (g.rank < g.warps) {
+        const T total =
+            redux<std::remove_cv_t<Op>>(low_bits(g.warps), get_words(fold_memory().totals[g.first_warp + g.rank], v));
+        if (g.rank == 0) publish(total);
+      }
+    } else
+#endif
+    {
+      // A tree over the first warp's lanes, one warp value each, nearest
+      // runs first (lane r joins the run starting at r + m to its own), so
+      // values stay in rank order: ceil(log2(warps)) shuffles, where a
+      // sequential fold by one thread issued a predicated load and op per
+      // warp (1.29x CUB's time for float on a full H200). With two warps or
+      // more the first warp is whole, so every lane takes part in the shuffles.
+      if (g.rank < warp_lanes) {
+        const unsigned last = g.warps - 1;
+        T x = get_words(fold_memory().totals[g.first_warp + (g.rank < last ? g.rank : last)], v);
+        for (unsigned m = 1; m < g.warps; m *= 2) {
+          const T other = shfl_down(all_lanes, x, m);
+          if ((g.rank & (2 * m - 1)) == 0 && g.rank + m < g.warps) x = op(x, other);
+        }
+        if (g.rank == 0) publish(x);
+      }
     }
     sync();
     return get_words(broadcast, v);
   } else {
-    maybe<T> before = fold_warp_values(g.first_warp, block_rank() / warp_lanes, op, v);
+    maybe<T> before = fold_warp_values_before(g.first_warp, block_rank() / warp_lanes, op, v);
     if constexpr (updates<Update>) {
       // The last thread's inclusive value closes the group's total.
       if (g.rank == g.count - 1) put_words(broadcast, update(after(op, before, part)));

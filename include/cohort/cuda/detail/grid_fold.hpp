@@ -118,9 +118,9 @@ __device__ T fold_grid(const grid_group& grid, const T& v, Op& op, Update& updat
   maybe<T> previous{v, false};
   const T part = fold_own_warp<Kind>([] { __syncthreads(); }, v, op, previous);
   maybe<T> before{v, false};  // scans: the block's warps before the caller's
-  if constexpr (Kind != fold_kind::reduce) before = fold_warp_values(0, warp, op, v);
+  if constexpr (Kind != fold_kind::reduce) before = fold_warp_values_before(0u, warp, op, v);
   T block_total = v;
-  if (is_block_leader()) block_total = fold_warp_values(0, block_span().warps, op, v).value;
+  if (is_block_leader()) block_total = fold_warp_values(0u, block_span().warps, op, v);
 
   const unsigned* entries = exchange(barrier, block_total, true);
   grid_view<T> view{{v, false}, v};
