@@ -117,9 +117,9 @@ __device__ __forceinline__ warp_span tile_span(unsigned n) {
 }
 
 // The warps' values of the span's warps [from, to), at least one, folded in
-// order. They are loaded a batch at a time, so that the loads overlap instead
-// of each waiting for the fold before it: the whole group waits for this at
-// its second sync.
+// order (a scan's prefix of warps, a grid collective's block total). They are
+// loaded a batch at a time, so that the loads overlap instead of each waiting
+// for the fold before it.
 inline constexpr unsigned warp_value_batch = 8;
 
 template <class T, class Op>
