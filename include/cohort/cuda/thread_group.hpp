@@ -111,10 +111,8 @@ __device__ inline thread_group tiled_partition(const thread_group& parent, unsig
       if (parent.kind_ == thread_group::kind::tile && tile_size > parent.payload_.tile_size)
         detail::gpu::usage_trap("tiled_partition(thread_group, size): the tile size must divide the parent tile's size");
       if (tile_size > detail::gpu::warp_lanes &&
-          (parent.kind_ == thread_group::kind::thread_block || tile_size < parent.payload_.tile_size)) {
-        detail::gpu::wide_tile_prepare(tile_size);
-        parent.sync();
-      }
+          (parent.kind_ == thread_group::kind::thread_block || tile_size < parent.payload_.tile_size))
+        detail::gpu::wide_tile_prepare(tile_size, [&] { parent.sync(); });
       return thread_group::tile(tile_size);
     case thread_group::kind::coalesced:
       return tiled_partition(detail::gpu::coalesced_access::make(parent.payload_.lanes, 0, 1), tile_size);

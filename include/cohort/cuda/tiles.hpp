@@ -114,10 +114,7 @@ class thread_block_tile : public thread_block_tile<N, void> {
 // (detail/wide_tile_barrier.hpp: the tiles' barrier is prepared here).
 template <unsigned N>
 __device__ thread_block_tile<N, thread_block> tiled_partition(const thread_block& parent) {
-  if constexpr (N > detail::gpu::warp_lanes) {
-    detail::gpu::wide_tile_prepare(N);
-    parent.sync();
-  }
+  if constexpr (N > detail::gpu::warp_lanes) detail::gpu::wide_tile_prepare(N, [&] { parent.sync(); });
   const unsigned threads = thread_block::num_threads();
   return detail::gpu::tile_factory::make<N, thread_block>(thread_block::thread_rank() / N, (threads + N - 1) / N);
 }
@@ -125,10 +122,7 @@ __device__ thread_block_tile<N, thread_block> tiled_partition(const thread_block
 template <unsigned N, unsigned M, class P>
 __device__ thread_block_tile<N, thread_block_tile<M, P>> tiled_partition(const thread_block_tile<M, P>& parent) {
   static_assert(N <= M, "tiled_partition<N>(tile): the tile size must divide the parent tile's size");
-  if constexpr (N > detail::gpu::warp_lanes && N < M) {
-    detail::gpu::wide_tile_prepare(N);
-    parent.sync();
-  }
+  if constexpr (N > detail::gpu::warp_lanes && N < M) detail::gpu::wide_tile_prepare(N, [&] { parent.sync(); });
   return detail::gpu::tile_factory::make<N, thread_block_tile<M, P>>(parent.thread_rank() / N,
                                                                      (parent.num_threads() + N - 1) / N);
 }

@@ -3,20 +3,31 @@
 // into tiles of 64 (16 tiles, 15 barriers besides __syncthreads' 0), and
 // tiles of different sizes may be in use at once.
 //
-// One 32-bit word per tile size, one bit per warp of the block: a warp
-// arrives by setting its bit (its lane 0 does, after __syncwarp); the warp
-// that completes its tile's set of bits clears them, which releases the
+// sm_80 and newer: one mbarrier per tile (31 of them: 16 tiles of 64, 8 of
+// 128, ... 1 of 1024), expecting one arrival per warp of the tile. A warp
+// arrives through its lane 0 after __syncwarp and waits for the phase its
+// arrival belongs to (the arrive's state token), then __syncwarp carries the
+// tile's writes to its other lanes. The mbarrier's arrive is a release and
+// its wait an acquire at block scope, and compute-sanitizer's racecheck
+// models both, where it cannot see the ordering of a barrier built from
+// atomics (the sm_70 one below, which it reported as races).
+//
+// Shared memory starts undefined, so a tile's mbarrier is initialized when a
+// block or tile is partitioned into tiles of that size: the parent
+// synchronizes (so that no warp still waits on the mbarrier's previous life),
+// the tile's first thread initializes it, and the parent synchronizes again
+// (NVIDIA's multi-warp tiles also synchronize the parent), so
+// tiled_partition<N> with N > 32 is a collective of the parent.
+//
+// sm_70/75: one 32-bit word per tile size, one bit per warp of the block: a
+// warp arrives by setting its bit (its lane 0 does, after __syncwarp); the
+// warp that completes its tile's set of bits clears them, which releases the
 // others, who wait for their own bit to clear. Tiles of one size have
 // disjoint bits, so they share the word without meeting. Ordering: arrivals
 // are acq_rel, so the completing warp has acquired every other warp's writes;
 // its clear is an RMW in the release sequence of its own arrival, so a warp
-// that reads it cleared acquires all of them; __syncwarp carries them to the
-// warp's other lanes.
-//
-// Shared memory starts undefined, so a tile size's word is prepared when a
-// block or tile is partitioned into tiles of that size: each warp clears its
-// bit, then the parent synchronizes (NVIDIA's multi-warp tiles do the same),
-// so tiled_partition<N> with N > 32 is a collective of the parent.
+// that reads it cleared acquires all of them. Partitioning clears the
+// caller's warp's bit before the parent's sync.
 //
 // The same scratch holds one 32-bit word per thread for the wide tiles'
 // exchanges (wide_tile_ops.hpp): 4 KiB, in kernels that use wide tiles only
@@ -36,8 +47,12 @@ inline constexpr unsigned max_block_threads = 1024;
 inline constexpr unsigned wide_tile_sizes = 5;  // 64, 128, 256, 512, 1024
 
 struct wide_tile_scratch {
-  unsigned arrived[wide_tile_sizes];   // bit w: warp w waits at its tile's barrier
-  unsigned words[max_block_threads];   // a thread's word in an exchange, by block rank
+#if __CUDA_ARCH__ >= 800
+  unsigned long long barriers[max_block_threads / 64 * 2 - 1];  // tiles of n: 1024 / n - 1 + (tile index)
+#else
+  unsigned arrived[wide_tile_sizes];  // bit w: warp w waits at its tile's barrier
+#endif
+  unsigned words[max_block_threads];  // a thread's word in an exchange, by block rank
 };
 
 __device__ __forceinline__ wide_tile_scratch& wide_scratch() {
@@ -48,17 +63,63 @@ __device__ __forceinline__ wide_tile_scratch& wide_scratch() {
 template <class T>
 using block_atomic = cuda::atomic_ref<T, cuda::thread_scope_block>;
 
+__device__ __forceinline__ unsigned warp_in_block() { return block_rank() / warp_lanes; }
+
+// The warps of the caller's tile of n threads that exist.
+__device__ __forceinline__ unsigned tile_warps(unsigned n) { return (tile_count(n) + warp_lanes - 1) / warp_lanes; }
+
+#if __CUDA_ARCH__ >= 800
+
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// The mbarrier of the caller's tile of n threads.
+__device__ __forceinline__ unsigned tile_mbarrier(unsigned n) {
+  return shared_address(&wide_scratch().barriers[max_block_threads / n - 1 + tile_base(n) / n]);
+}
+
+__device__ inline void wide_tile_sync(unsigned n) {
+  const unsigned barrier = tile_mbarrier(n);
+  unsigned long long phase;
+  asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(phase) : "r"(barrier) : "memory");
+  unsigned done;
+  do {
+    // try_wait (sm_90) suspends the thread for a while inside the instruction; test_wait only looks.
+#if __CUDA_ARCH__ >= 900
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done)
+                 : "r"(barrier), "l"(phase)
+                 : "memory");
+#else
+    asm volatile("{ .reg .pred p; mbarrier.test_wait.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done)
+                 : "r"(barrier), "l"(phase)
+                 : "memory");
+#endif
+  } while (!done);
+}
+
+// Partitions into tiles of n threads: see the top of the file. `parent_sync`
+// synchronizes the group being partitioned.
+template <class ParentSync>
+__device__ void wide_tile_prepare(unsigned n, const ParentSync& parent_sync) {
+  parent_sync();
+  if (block_rank() == tile_base(n))
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(tile_mbarrier(n)), "r"(tile_count(n)) : "memory");
+  parent_sync();
+}
+
+#else
+
 // The barrier word of tiles of n threads.
 __device__ __forceinline__ unsigned& arrived_word(unsigned n) {
   return wide_scratch().arrived[__ffs(static_cast<int>(n)) - 7];  // log2(n / 64)
 }
 
-__device__ __forceinline__ unsigned warp_in_block() { return block_rank() / warp_lanes; }
-
 // The bits of the warps of the caller's tile of n threads that exist.
 __device__ __forceinline__ unsigned tile_warp_bits(unsigned n) {
-  const unsigned warps = (tile_count(n) + warp_lanes - 1) / warp_lanes;
-  return low_bits(warps) << (tile_base(n) / warp_lanes);
+  return low_bits(tile_warps(n)) << (tile_base(n) / warp_lanes);
 }
 
 __device__ inline void wide_tile_sync(unsigned n) {
@@ -77,12 +138,14 @@ __device__ inline void wide_tile_sync(unsigned n) {
   __syncwarp(lanes);
 }
 
-// Clears the caller's warp's bit for tiles of n threads; the caller then
-// synchronizes the parent being partitioned.
-__device__ inline void wide_tile_prepare(unsigned n) {
+template <class ParentSync>
+__device__ void wide_tile_prepare(unsigned n, const ParentSync& parent_sync) {
   __syncwarp(existing_lanes());
   if (lane_id() == 0)
     block_atomic<unsigned>(arrived_word(n)).fetch_and(~(1u << warp_in_block()), cuda::memory_order_relaxed);
+  parent_sync();
 }
+
+#endif
 
 }  // namespace cohort::detail::gpu
