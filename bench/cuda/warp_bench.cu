@@ -31,91 +31,114 @@ namespace {
 
 using namespace rival_timing;
 
-enum class impl { cohort, nvidia };
-enum class op { tile_sync, shfl, shfl_up, shfl_down, shfl_xor, reduce_int, reduce_float, scan_int, block_reduce };
+enum class op {
+  tile_sync,
+  shfl,
+  shfl_up,
+  shfl_down,
+  shfl_xor,
+  reduce_int,
+  reduce_float,
+  scan_int,
+  block_reduce
+};
 
 constexpr unsigned block_threads = 256;
 
-// One operation of kind O on `v`, by cohort (a tile of 32, or the block).
-template <op O, class T>
-__device__ T cohort_step(T v, int i) {
-  const cg::thread_block block = cg::this_thread_block();
-  const auto tile = cg::tiled_partition<32>(block);
-  if constexpr (O == op::tile_sync) {
-    tile.sync();
-    return v * 3 + 1;
-  } else if constexpr (O == op::shfl) {
-    return tile.shfl(v, (threadIdx.x + static_cast<unsigned>(i)) & 31u) + 1;
-  } else if constexpr (O == op::shfl_up) {
-    return tile.shfl_up(v, 1) + v;
-  } else if constexpr (O == op::shfl_down) {
-    return tile.shfl_down(v, 1) + v;
-  } else if constexpr (O == op::shfl_xor) {
-    return tile.shfl_xor(v, 5) + v;
-  } else if constexpr (O == op::reduce_int || O == op::reduce_float) {
-    return cg::reduce(tile, v, cg::plus<T>()) + v;
-  } else if constexpr (O == op::scan_int) {
-    return cg::inclusive_scan(tile, v, cg::plus<T>()) + 1;
-  } else {
-    return cg::reduce(block, v, cg::plus<T>()) + v;
+// The two implementations behind one interface, so that one step serves both.
+struct cohort_api {
+  __device__ static cg::thread_block block() { return cg::this_thread_block(); }
+  __device__ static auto warp(const cg::thread_block &b) {
+    return cg::tiled_partition<32>(b);
   }
-}
+  template <class G, class T> __device__ static T sum(const G &g, T v) {
+    return cg::reduce(g, v, cg::plus<T>());
+  }
+  template <class G, class T> __device__ static T scan(const G &g, T v) {
+    return cg::inclusive_scan(g, v, cg::plus<T>());
+  }
+  template <class T> __device__ static T block_sum(T v) {
+    return sum(block(), v);
+  }
+};
 
-// The same with NVIDIA's cooperative_groups (CUB for the block reduce).
-template <op O, class T>
-__device__ T nvidia_step(T v, int i) {
-  const ncg::thread_block block = ncg::this_thread_block();
-  const auto tile = ncg::tiled_partition<32>(block);
-  if constexpr (O == op::tile_sync) {
-    tile.sync();
-    return v * 3 + 1;
-  } else if constexpr (O == op::shfl) {
-    return tile.shfl(v, (threadIdx.x + static_cast<unsigned>(i)) & 31u) + 1;
-  } else if constexpr (O == op::shfl_up) {
-    return tile.shfl_up(v, 1) + v;
-  } else if constexpr (O == op::shfl_down) {
-    return tile.shfl_down(v, 1) + v;
-  } else if constexpr (O == op::shfl_xor) {
-    return tile.shfl_xor(v, 5) + v;
-  } else if constexpr (O == op::reduce_int || O == op::reduce_float) {
-    return ncg::reduce(tile, v, ncg::plus<T>()) + v;
-  } else if constexpr (O == op::scan_int) {
-    return ncg::inclusive_scan(tile, v, ncg::plus<T>()) + 1;
-  } else {
+// NVIDIA's cooperative_groups, and CUB for the block reduce.
+struct nvidia_api {
+  __device__ static ncg::thread_block block() {
+    return ncg::this_thread_block();
+  }
+  __device__ static auto warp(const ncg::thread_block &b) {
+    return ncg::tiled_partition<32>(b);
+  }
+  template <class G, class T> __device__ static T sum(const G &g, T v) {
+    return ncg::reduce(g, v, ncg::plus<T>());
+  }
+  template <class G, class T> __device__ static T scan(const G &g, T v) {
+    return ncg::inclusive_scan(g, v, ncg::plus<T>());
+  }
+  template <class T> __device__ static T block_sum(T v) {
     using reducer = cub::BlockReduce<T, block_threads>;
     __shared__ typename reducer::TempStorage storage;
     __shared__ T total;
     const T sum = reducer(storage).Sum(v);
-    if (threadIdx.x == 0) total = sum;
-    __syncthreads();  // the total reaches every thread, and the storage may be reused
-    return total + v;
+    if (threadIdx.x == 0)
+      total = sum;
+    __syncthreads(); // the total reaches every thread, and the storage may be
+                     // reused
+    return total;
+  }
+};
+
+// One operation of kind O on `v`, through Api (a tile of 32, or the block).
+template <class Api, op O, class T> __device__ T step(T v, int i) {
+  const auto tile = Api::warp(Api::block());
+  if constexpr (O == op::tile_sync) {
+    tile.sync();
+    return v * 3 + 1;
+  } else if constexpr (O == op::shfl) {
+    return tile.shfl(v, (threadIdx.x + static_cast<unsigned>(i)) & 31u) + 1;
+  } else if constexpr (O == op::shfl_up) {
+    return tile.shfl_up(v, 1) + v;
+  } else if constexpr (O == op::shfl_down) {
+    return tile.shfl_down(v, 1) + v;
+  } else if constexpr (O == op::shfl_xor) {
+    return tile.shfl_xor(v, 5) + v;
+  } else if constexpr (O == op::reduce_int || O == op::reduce_float) {
+    return Api::sum(tile, v) + v;
+  } else if constexpr (O == op::scan_int) {
+    return Api::scan(tile, v) + 1;
+  } else {
+    return Api::block_sum(v) + v;
   }
 }
 
-template <impl I, op O, class T>
-__global__ void loop(int iterations, T* sink) {
+template <class Api, op O, class T>
+__global__ void loop(int iterations, T *sink) {
   T v = static_cast<T>(threadIdx.x % 7 + 1);
-  for (int i = 0; i < iterations; ++i) {
-    if constexpr (I == impl::cohort)
-      v = cohort_step<O>(v, i);
-    else
-      v = nvidia_step<O>(v, i);
-  }
-  if (v == static_cast<T>(0x1234567)) *sink = v;  // keeps the loop; never true in practice
+  for (int i = 0; i < iterations; ++i)
+    v = step<Api, O>(v, i);
+  if (v == static_cast<T>(0x1234567))
+    *sink = v; // keeps the loop; never true in practice
 }
 
 constexpr int iterations = 20000;
 
 template <op O, class T>
-void measure(std::vector<row>& rows, const char* name) {
+void measure(std::vector<row> &rows, const char *name) {
   const cg::device_properties p = cg::get_device_properties();
-  const int per_sm = std::min(cg::max_active_blocks_per_sm(loop<impl::cohort, O, T>, block_threads),
-                              cg::max_active_blocks_per_sm(loop<impl::nvidia, O, T>, block_threads));
-  const unsigned blocks = static_cast<unsigned>(per_sm * p.multiprocessor_count);
+  const int per_sm = std::min(
+      cg::max_active_blocks_per_sm(loop<cohort_api, O, T>, block_threads),
+      cg::max_active_blocks_per_sm(loop<nvidia_api, O, T>, block_threads));
+  const unsigned blocks =
+      static_cast<unsigned>(per_sm * p.multiprocessor_count);
   cg::device_buffer<T> sink(1);
   const cg::launch_config cfg{dim3(blocks), dim3(block_threads)};
-  const auto ours = [&] { cg::launch(loop<impl::cohort, O, T>, cfg, iterations, sink.data()); };
-  const auto theirs = [&] { cg::launch(loop<impl::nvidia, O, T>, cfg, iterations, sink.data()); };
+  const auto ours = [&] {
+    cg::launch(loop<cohort_api, O, T>, cfg, iterations, sink.data());
+  };
+  const auto theirs = [&] {
+    cg::launch(loop<nvidia_api, O, T>, cfg, iterations, sink.data());
+  };
   const auto [per_ours, per_theirs] = race(ours, theirs, iterations, 1e6);
   rows.push_back({name, blocks, block_threads, per_ours, per_theirs, "ns"});
   print_row(rows.back());
@@ -140,6 +163,6 @@ void run() {
   print_table(p, "per operation", rows);
 }
 
-}  // namespace
+} // namespace
 
 int main() { return rival_timing::main_of("cohort_bench_cuda_warp", run); }

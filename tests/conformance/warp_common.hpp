@@ -15,14 +15,7 @@
 
 namespace warp_test {
 
-__host__ __device__ inline unsigned mix(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
+using cohort_test::mix;
 
 // A value of T whose every byte depends on `key` and `salt`; bool gets 0 or 1.
 template <class T>

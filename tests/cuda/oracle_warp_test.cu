@@ -23,14 +23,7 @@ namespace ncg = cooperative_groups;
 
 namespace {
 
-__host__ __device__ unsigned mix(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
+using cohort_test::mix;
 
 struct pair16 {
   double a;

@@ -23,81 +23,97 @@
 
 namespace cohort::detail::gpu {
 
-__device__ __forceinline__ unsigned shfl_down_clamped(unsigned lanes, unsigned word, unsigned delta, unsigned c) {
+enum class shfl_mode { idx, down, bfly };
+
+// shfl.sync with an explicit c operand (segment mask and clamp).
+template <shfl_mode M>
+__device__ __forceinline__ unsigned shfl_clamped(unsigned lanes, unsigned word,
+                                                 unsigned b, unsigned c) {
   unsigned r;
-  asm("shfl.sync.down.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(delta), "r"(c), "r"(lanes));
+  if constexpr (M == shfl_mode::idx)
+    asm("shfl.sync.idx.b32 %0, %1, %2, %3, %4;"
+        : "=r"(r)
+        : "r"(word), "r"(b), "r"(c), "r"(lanes));
+  else if constexpr (M == shfl_mode::down)
+    asm("shfl.sync.down.b32 %0, %1, %2, %3, %4;"
+        : "=r"(r)
+        : "r"(word), "r"(b), "r"(c), "r"(lanes));
+  else
+    asm("shfl.sync.bfly.b32 %0, %1, %2, %3, %4;"
+        : "=r"(r)
+        : "r"(word), "r"(b), "r"(c), "r"(lanes));
   return r;
 }
 
-__device__ __forceinline__ unsigned shfl_xor_clamped(unsigned lanes, unsigned word, unsigned mask, unsigned c) {
-  unsigned r;
-  asm("shfl.sync.bfly.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(mask), "r"(c), "r"(lanes));
-  return r;
-}
-
-__device__ __forceinline__ unsigned shfl_idx_clamped(unsigned lanes, unsigned word, unsigned src, unsigned c) {
-  unsigned r;
-  asm("shfl.sync.idx.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(src), "r"(c), "r"(lanes));
-  return r;
-}
-
-template <unsigned N>
-struct warp_tile_ops {
+template <unsigned N> struct warp_tile_ops {
   static_assert(N >= 1 && N <= warp_lanes);
 
   __device__ static unsigned lanes() { return tile_lanes(N); }
   // Bit 0 of the tile's rank space is the lane this shift brings down.
-  __device__ static unsigned first_lane() { return N == warp_lanes ? 0 : lane_id() & ~(N - 1); }
+  __device__ static unsigned first_lane() {
+    return N == warp_lanes ? 0 : lane_id() & ~(N - 1);
+  }
   // shfl.sync's c operand: the lanes outside the segment (bits 8-12) and the
   // tile's last member (bits 0-4).
-  __device__ static unsigned clamp() { return (warp_lanes - N) << 8 | (tile_count(N) - 1); }
-  __device__ static unsigned in_tile(unsigned argument) { return argument < N ? argument : 0; }
+  __device__ static unsigned clamp() {
+    return (warp_lanes - N) << 8 | (tile_count(N) - 1);
+  }
+  __device__ static unsigned in_tile(unsigned argument) {
+    return argument < N ? argument : 0;
+  }
 
   __device__ static void sync() { __syncwarp(lanes()); }
 
   // shfl.sync reads a source's low bits within the segment (the wrap at N)
   // and leaves the caller its own value past the clamp. When the block has no
   // partial tile (a uniform branch, which the compiler hoists out of loops)
-  // the clamp is the segment's top, a constant: a SHFL with a register clamp
-  // reads three registers, and measured 1.4x NVIDIA's shfl with a varying
-  // source (1.8x for a double) where the constant form costs the same.
-  template <class T>
-  __device__ static T shfl(const T& v, unsigned src) {
-    if (tiles_are_whole(N)) return shfl_idx<N>(lanes(), v, src);
-    const unsigned m = lanes(), c = clamp();
-    return move_words(v, [&](unsigned w, unsigned) { return shfl_idx_clamped(m, w, src, c); });
-  }
-  template <class T>
-  __device__ static T shfl_up(const T& v, unsigned delta) {
-    return gpu::shfl_up<N>(lanes(), v, in_tile(delta));
-  }
-  template <class T>
-  __device__ static T shfl_down(const T& v, unsigned delta) {
-    const unsigned d = in_tile(delta);
-    if (tiles_are_whole(N)) return gpu::shfl_down<N>(lanes(), v, d);
-    const unsigned m = lanes(), c = clamp();
-    return move_words(v, [&](unsigned w, unsigned) { return shfl_down_clamped(m, w, d, c); });
-  }
-  template <class T>
-  __device__ static T shfl_xor(const T& v, unsigned lane_mask) {
-    const unsigned x = in_tile(lane_mask);
-    if (tiles_are_whole(N)) return gpu::shfl_xor<N>(lanes(), v, x);
-    const unsigned m = lanes(), c = clamp();
-    return move_words(v, [&](unsigned w, unsigned) { return shfl_xor_clamped(m, w, x, c); });
+  // the clamp is the segment's top, a constant that ptxas makes an immediate:
+  // a SHFL with a register clamp reads three registers, and measured 1.4x
+  // NVIDIA's shfl with a varying source (1.8x for a double) where the
+  // constant form costs the same.
+  template <shfl_mode M, class T>
+  __device__ static T shuffle(const T &v, unsigned b) {
+    const unsigned m = lanes();
+    const auto with_clamp = [&](unsigned c) {
+      return move_words(
+          v, [&](unsigned w, unsigned) { return shfl_clamped<M>(m, w, b, c); });
+    };
+    if (tiles_are_whole(N))
+      return with_clamp((warp_lanes - N) << 8 | (N - 1));
+    return with_clamp(clamp());
   }
 
-  __device__ static int any(int predicate) { return __any_sync(lanes(), predicate); }
-  __device__ static int all(int predicate) { return __all_sync(lanes(), predicate); }
-  __device__ static unsigned ballot(int predicate) { return __ballot_sync(lanes(), predicate) >> first_lane(); }
+  template <class T> __device__ static T shfl(const T &v, unsigned src) {
+    return shuffle<shfl_mode::idx>(v, src);
+  }
+  template <class T> __device__ static T shfl_up(const T &v, unsigned delta) {
+    return gpu::shfl_up<N>(lanes(), v, in_tile(delta));
+  }
+  template <class T> __device__ static T shfl_down(const T &v, unsigned delta) {
+    return shuffle<shfl_mode::down>(v, in_tile(delta));
+  }
   template <class T>
-  __device__ static unsigned match_any(const T& v) {
+  __device__ static T shfl_xor(const T &v, unsigned lane_mask) {
+    return shuffle<shfl_mode::bfly>(v, in_tile(lane_mask));
+  }
+
+  __device__ static int any(int predicate) {
+    return __any_sync(lanes(), predicate);
+  }
+  __device__ static int all(int predicate) {
+    return __all_sync(lanes(), predicate);
+  }
+  __device__ static unsigned ballot(int predicate) {
+    return __ballot_sync(lanes(), predicate) >> first_lane();
+  }
+  template <class T> __device__ static unsigned match_any(const T &v) {
     return match_any_lanes(lanes(), v) >> first_lane();
   }
   template <class T>
-  __device__ static unsigned match_all(const T& v, int& pred) {
+  __device__ static unsigned match_all(const T &v, int &pred) {
     pred = match_all_lanes(lanes(), v);
     return pred ? low_bits(tile_count(N)) : 0u;
   }
 };
 
-}  // namespace cohort::detail::gpu
+} // namespace cohort::detail::gpu
