@@ -25,6 +25,7 @@ thread_local constinit thread_record* current_thread = nullptr;
 struct worker_context {
   stack_pool stacks;
   std::vector<thread_record> threads;
+  dim3 indexed_shape{0, 0, 0};  // the block shape whose threadIdx and rank `threads` hold
   // Whole pages of their own, so that memcpy_async's guard (checking mode)
   // protects no other data along with a destination in dynamic shared memory.
   std::unique_ptr<unsigned char, decltype(&std::free)> shared{nullptr, &std::free};
@@ -186,6 +187,23 @@ std::string describe_deadlock(const block_runtime& rt) {
   return s.str();
 }
 
+// A thread's index and rank depend on the block's shape alone, so they are
+// written when the shape changes rather than by every block: the thread loop
+// then only points current_thread at the record.
+void index_threads(worker_context& w, const dim3& shape) {
+  if (shape.x == w.indexed_shape.x && shape.y == w.indexed_shape.y && shape.z == w.indexed_shape.z) return;
+  const unsigned count = shape.x * shape.y * shape.z;
+  if (w.threads.size() < count) w.threads.resize(count);
+  unsigned rank = 0;
+  for (unsigned z = 0; z < shape.z; ++z)
+    for (unsigned y = 0; y < shape.y; ++y)
+      for (unsigned x = 0; x < shape.x; ++x, ++rank) {
+        w.threads[rank].index = {x, y, z};
+        w.threads[rank].rank = rank;
+      }
+  w.indexed_shape = shape;
+}
+
 void start_block(worker_context& w, launch_state& launch, unsigned long long linear) {
   block_runtime& rt = w.runtime;
   block_record& r = rt.record;
@@ -198,14 +216,13 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.warp_size = launch.warp_size;
   r.thread_count = b.x * b.y * b.z;
   r.next_unstarted = 0;
-  r.next_x = r.next_y = r.next_z = 0;
   r.live = r.thread_count;
   r.parked = 0;
   r.arrivals_pending = 0;
   r.cooperative = launch.cooperative;
   r.check_copies = launch.copy_checks != copy_checking::off;
   r.dynamic_shared = w.shared_memory(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));
-  if (w.threads.size() < r.thread_count) w.threads.resize(r.thread_count);
+  index_threads(w, b);
   if (rt.arrivals_recorded) {  // clear what the last block's threads left behind
     for (thread_record& t : w.threads) t.block_arrival = t.grid_arrival = no_arrival;
     rt.arrivals_recorded = false;

@@ -24,8 +24,10 @@ inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
 // running one has exited: exits themselves write nothing.
 enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrier, collective, converge };
 
-// Only index and rank are written for every thread; the rest is written when
-// the thread waits or arrives somewhere, which keeps barrier-free kernels cheap.
+// Index and rank are written when a worker meets a new block shape (a thread
+// record serves the same rank of every block the worker runs); the rest is
+// written when the thread waits or arrives somewhere, which keeps barrier-free
+// kernels cheap.
 struct thread_record {
   uint3 index;                 // threadIdx
   unsigned rank;               // linear rank in the block
@@ -46,7 +48,6 @@ struct block_record {
   unsigned warp_size;
   unsigned thread_count;
   unsigned next_unstarted;     // threads [0, next_unstarted) have started
-  unsigned next_x, next_y, next_z;  // threadIdx of thread next_unstarted
   unsigned live;               // started or unstarted threads that have not exited
   unsigned parked;             // threads waiting at a collective or barrier
   unsigned arrivals_pending;   // arrivals counted at barriers that have not completed

@@ -11,38 +11,33 @@ namespace cohort::host::detail {
 void thread_exit_slow(block_record& block, thread_record& thread);
 [[noreturn]] void kernel_threw();
 
-// threadIdx of the next thread to start. Fields are read and written one at a
-// time: a wide load of a struct just written field by field would miss the
-// store buffer and stall every iteration.
-inline uint3 advance_index(block_record& b) {
-  const unsigned x = b.next_x, y = b.next_y, z = b.next_z;
-  if (x + 1 < b.block_dim.x) {
-    b.next_x = x + 1;
-  } else {
-    b.next_x = 0;
-    if (y + 1 < b.block_dim.y) {
-      b.next_y = y + 1;
-    } else {
-      b.next_y = 0;
-      b.next_z = z + 1;
-    }
-  }
-  return {x, y, z};
-}
-
+// The inner loop runs threads in rank order until the body waits or an exit
+// must be settled with waiting threads; only then does a call leave it. The
+// live count is kept in a register and stored, never read back, so that the
+// loop carries no chain through memory; what the body can have changed while
+// it waited (other threads exiting or starting) shows as a stored value that
+// no longer holds. Every store is made before the body runs, so a body that
+// enters the runtime (a barrier, a collective) finds the block's state exact.
 template <class Body>
 void run_threads(const Body& body) {
   block_record& b = *current_block;  // a fiber never leaves its block or its OS thread
+  const unsigned count = b.thread_count;
+  thread_record* const threads = b.threads;
   try {
-    for (unsigned rank = b.next_unstarted; rank < b.thread_count; rank = b.next_unstarted) {
-      b.next_unstarted = rank + 1;
-      thread_record& t = b.threads[rank];
-      t.index = advance_index(b);
-      t.rank = rank;
-      current_thread = &t;
-      body();
-      --b.live;
-      if ((b.parked | b.arrivals_pending) != 0) thread_exit_slow(b, t);
+    for (unsigned rank = b.next_unstarted; rank < count; rank = b.next_unstarted) {
+      for (unsigned live = b.live; rank < count; ++rank) {
+        b.next_unstarted = rank + 1;
+        thread_record& t = threads[rank];  // its index and rank are written already
+        current_thread = &t;
+        body();
+        const bool others_ran = b.live != live || b.next_unstarted != rank + 1;
+        b.live = others_ran ? b.live - 1 : --live;
+        if ((b.parked | b.arrivals_pending) != 0) {
+          thread_exit_slow(b, t);
+          break;
+        }
+        if (others_ran) break;
+      }
     }
   } catch (...) {
     kernel_threw();
