@@ -18,7 +18,8 @@ std::string site(const std::source_location& where);
 bool same_file(const char* a, const char* b);
 // Inline: every barrier arrival compares its call site with the first one's.
 inline bool same_site(const std::source_location& a, const std::source_location& b) {
-  return a.line() == b.line() && a.column() == b.column() && same_file(a.file_name(), b.file_name());
+  return a.line() == b.line() && a.column() == b.column() &&
+         (a.file_name() == b.file_name() || same_file(a.file_name(), b.file_name()));
 }
 std::string index_text(const uint3& i);
 // "in kernel `k(int*)`, block (1,0,0), thread (3,0,0)"

@@ -120,7 +120,10 @@ void block_runtime::wake(std::vector<thread_record*>& waiters) {
   if (shuffling) std::shuffle(waiters.begin(), waiters.end(), shuffle);
   for (thread_record* t : waiters) t->waiting = wait_kind::runnable;
   record.parked -= static_cast<unsigned>(waiters.size());
-  ready.insert(ready.end(), waiters.begin(), waiters.end());
+  if (ready.empty())
+    ready.swap(waiters);  // the usual case, a barrier's release: no copy
+  else
+    ready.insert(ready.end(), waiters.begin(), waiters.end());
   waiters.clear();
 }
 
