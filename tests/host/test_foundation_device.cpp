@@ -138,6 +138,39 @@ TEST(Scheduler, KernelsThatNeverWaitRunEachBlockOnOneFiber) {
   EXPECT_EQ(cohort::host::last_launch_statistics().fibers_started, 64u * 256u);
 }
 
+// A worker's thread records keep their threadIdx and rank from block to block
+// and are rewritten when it meets a new block shape: launches of equal thread
+// counts in different shapes, and of other sizes, in turn in one process, each
+// checked against a poisoned output.
+__global__ void record_position(unsigned* out) {
+  const cg::thread_block block = cg::this_thread_block();
+  unsigned* mine = out + 4 * (blockIdx.x * block.num_threads() + block.thread_rank());
+  mine[0] = threadIdx.x;
+  mine[1] = threadIdx.y;
+  mine[2] = threadIdx.z;
+  mine[3] = block.thread_rank();
+}
+
+TEST(Scheduler, ThreadIndicesFollowEveryLaunchsShape) {
+  constexpr unsigned blocks = 5, poison = 0xDEADBEEFu;
+  for (const dim3 shape : {dim3(64), dim3(8, 8), dim3(4, 4, 4), dim3(2, 32), dim3(64), dim3(1, 1, 64),
+                           dim3(33, 3, 3), dim3(7), dim3(2, 32)}) {
+    const unsigned threads = shape.x * shape.y * shape.z;
+    cg::device_buffer<unsigned> out(4 * threads * blocks);
+    out.fill(poison);
+    cg::launch(record_position, {dim3(blocks), shape}, out.data());
+    const std::vector<unsigned> got = out.to_host();
+    for (unsigned b = 0; b < blocks; ++b)
+      for (unsigned rank = 0; rank < threads; ++rank) {
+        const unsigned* t = &got[4 * (b * threads + rank)];
+        ASSERT_EQ(t[0], rank % shape.x) << "block (" << shape.x << "," << shape.y << "," << shape.z << ") rank " << rank;
+        ASSERT_EQ(t[1], rank / shape.x % shape.y) << "rank " << rank;
+        ASSERT_EQ(t[2], rank / (shape.x * shape.y)) << "rank " << rank;
+        ASSERT_EQ(t[3], rank);
+      }
+  }
+}
+
 // Under COHORT_SCHEDULE=shuffle:SEED the order in which threads leave a
 // barrier varies with the seed; results of correct code don't.
 __global__ void record_release_order(unsigned* order) {
