@@ -194,7 +194,7 @@ std::string describe_deadlock(const block_runtime& rt) {
 // written when the shape changes rather than by every block: the thread loop
 // then only points current_thread at the record.
 void index_threads(worker_context& w, const dim3& shape) {
-  if (shape.x == w.indexed_shape.x && shape.y == w.indexed_shape.y && shape.z == w.indexed_shape.z) return;
+  if (shape == w.indexed_shape) return;
   const unsigned count = shape.x * shape.y * shape.z;
   if (w.threads.size() < count) w.threads.resize(count);
   unsigned rank = 0;
