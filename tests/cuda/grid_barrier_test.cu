@@ -120,28 +120,36 @@ unsigned capacity(unsigned threads) {
   return static_cast<unsigned>(cg::max_cooperative_grid(exchange<How>, static_cast<int>(threads)));
 }
 
-// The split into groups covers every block exactly once, with at most the pool's number of groups.
-__global__ void shapes(unsigned* out, unsigned count) {
-  const unsigned n = blockIdx.x * blockDim.x + threadIdx.x + 1;
-  if (n > count) return;
-  const gpu::barrier_shape s = gpu::shape_for(n);
-  unsigned covered = 0;
-  for (unsigned g = 0; g < s.groups; ++g) covered += s.members(g);
-  out[3 * (n - 1)] = s.groups;
-  out[3 * (n - 1) + 1] = covered;
-  out[3 * (n - 1) + 2] = (s.groups - 1) * s.group_size < n && s.group_size * s.groups >= n;
+// Split counters: every block arrives at exactly one counter, and each
+// counter's adds over a phase sum to one generation step, which leaves its
+// arrival bits at zero, whatever the grid size.
+__global__ void split_arrivals(unsigned* out, unsigned from, unsigned count) {
+  const unsigned n = from + blockIdx.x * blockDim.x + threadIdx.x;
+  if (n >= from + count) return;
+  unsigned sums[gpu::barrier_counters] = {};
+  unsigned wrong_counter = 0;
+  for (unsigned me = 0; me < n; ++me) {
+    const gpu::split_arrival a = gpu::split_arrival_of(me, n);
+    if (a.counter >= gpu::barrier_counters) {
+      ++wrong_counter;
+      continue;
+    }
+    sums[a.counter] += a.add;
+  }
+  unsigned wrong_sum = 0;
+  for (unsigned c = 0; c < gpu::barrier_counters; ++c) wrong_sum += sums[c] != 1u << gpu::generation_shift;
+  out[2 * (n - from)] = wrong_counter;
+  out[2 * (n - from) + 1] = wrong_sum;
 }
 
-TEST(GridBarrier, GroupsCoverEveryBlockOnce) {
-  const unsigned count = 70000;
-  auto out = cohort_test::poisoned<unsigned>(3 * count, 0xDEADBEEF);
-  cg::launch(shapes, {dim3((count + 255) / 256), dim3(256)}, out.data(), count);
+TEST(GridBarrier, SplitCountersTakeEveryBlockOnceAndCompleteTogether) {
+  const unsigned from = gpu::barrier_flat_blocks + 1, count = 8192;
+  auto out = cohort_test::poisoned<unsigned>(2 * count, 0xDEADBEEF);
+  cg::launch(split_arrivals, {dim3((count + 127) / 128), dim3(128)}, out.data(), from, count);
   const auto got = out.to_host();
-  for (unsigned n = 1; n <= count; ++n) {
-    ASSERT_GE(got[3 * (n - 1)], 1u) << n;
-    ASSERT_LE(got[3 * (n - 1)], gpu::barrier_max_groups) << n;
-    ASSERT_EQ(got[3 * (n - 1) + 1], n) << n;
-    ASSERT_EQ(got[3 * (n - 1) + 2], 1u) << n;
+  for (unsigned i = 0; i < count; ++i) {
+    ASSERT_EQ(got[2 * i], 0u) << from + i << " blocks: a counter index out of range";
+    ASSERT_EQ(got[2 * i + 1], 0u) << from + i << " blocks: counters whose adds do not make one generation step";
   }
 }
 
@@ -161,7 +169,7 @@ TEST_P(GridBarrierShapes, EveryBlockSeesEveryWrite) {
   exchange_at<via::member>(s.grid, s.block, 300);
 }
 
-// Flat (one counter) and two-level sizes, around the flat limit, 1-D to 3-D, odd blocks.
+// NVIDIA's protocol and split counters, around the flat limit, 1-D to 3-D, odd blocks.
 INSTANTIATE_TEST_SUITE_P(
     Sizes, GridBarrierShapes,
     ::testing::Values(launch_shape{dim3(1), dim3(1)}, launch_shape{dim3(2), dim3(64)},
@@ -263,15 +271,21 @@ TEST(GridBarrier, InsideACapturedGraphWithParallelBranches) {
 }
 
 // What a launch sees: the driver's workspace, cohort's barrier handle and the pool slot.
+// Per block: the workspace, its size field, the barrier's workspace, the
+// slot a lookup finds (as grid collectives do) and the barrier's own slot,
+// which a grid on NVIDIA's protocol never looks up.
+constexpr unsigned record_words = 5;
+
 __global__ void record_workspace(unsigned long long* out) {
   if (threadIdx.x != 0) return;
   const gpu::grid_barrier barrier = gpu::current_grid_barrier();
-  const gpu::driver_workspace* ws = gpu::grid_workspace();
-  unsigned long long* mine = out + 4 * blockIdx.x;
+  gpu::driver_workspace* ws = gpu::grid_workspace();
+  unsigned long long* mine = out + record_words * blockIdx.x;
   mine[0] = reinterpret_cast<unsigned long long>(ws);
   mine[1] = ws ? ws->size : ~0ull;
   mine[2] = reinterpret_cast<unsigned long long>(barrier.workspace);
-  mine[3] = reinterpret_cast<unsigned long long>(barrier.slot);
+  mine[3] = ws ? reinterpret_cast<unsigned long long>(gpu::find_slot(ws, blockIdx.x)) : 0;
+  mine[4] = reinterpret_cast<unsigned long long>(barrier.slot);
 }
 
 TEST(GridBarrier, EachCooperativeLaunchSeesOneWorkspaceAndOneSlot) {
@@ -279,8 +293,8 @@ TEST(GridBarrier, EachCooperativeLaunchSeesOneWorkspaceAndOneSlot) {
   std::vector<cg::stream> streams(4);
   std::vector<cg::device_buffer<unsigned long long>> outs;
   for (unsigned i = 0; i < launches; ++i) {
-    outs.emplace_back(4 * blocks);
-    outs.back().fill(0);
+    outs.emplace_back(record_words * blocks);
+    outs.back().fill(0xDEADBEEF);
     cg::launch_cooperative(record_workspace, {dim3(blocks), dim3(32), 0, streams[i % 4].get()}, outs.back().data());
   }
   cg::device_synchronize();
@@ -288,15 +302,27 @@ TEST(GridBarrier, EachCooperativeLaunchSeesOneWorkspaceAndOneSlot) {
   for (unsigned i = 0; i < launches; ++i) {
     const auto got = outs[i].to_host();
     for (unsigned b = 0; b < blocks; ++b) {
-      ASSERT_NE(got[4 * b], 0u) << "launch " << i << " block " << b << " has no workspace";
-      ASSERT_EQ(got[4 * b], got[0]) << "launch " << i << ": blocks see different workspaces";
-      ASSERT_EQ(got[4 * b + 2], got[0]) << "launch " << i << ": the barrier does not hold the workspace";
-      ASSERT_EQ(got[4 * b + 3], got[3]) << "launch " << i << ": blocks found different slots";
+      const unsigned long long* r = got.data() + record_words * b;
+      ASSERT_NE(r[0], 0u) << "launch " << i << " block " << b << " has no workspace";
+      ASSERT_EQ(r[0], got[0]) << "launch " << i << ": blocks see different workspaces";
+      ASSERT_EQ(r[2], got[0]) << "launch " << i << ": the barrier does not hold the workspace";
+      ASSERT_EQ(r[3], got[3]) << "launch " << i << ": blocks found different slots";
+      ASSERT_EQ(r[4], 0u) << "launch " << i << ": a grid on NVIDIA's protocol looked its slot up";
     }
-    EXPECT_NE(got[3], 0u) << "launch " << i << " found the pool full and fell back to the workspace word";
+    EXPECT_NE(got[3], 0u) << "launch " << i << " found the pool full";
     workspaces.insert(got[0]);
     sizes.insert(got[1]);
     slots.insert(got[3]);
+  }
+  // A grid past the flat limit runs on split counters: every leader holds its slot.
+  const unsigned large = gpu::barrier_flat_blocks + 1;
+  cg::device_buffer<unsigned long long> out(record_words * large);
+  out.fill(0xDEADBEEF);
+  cg::launch_cooperative(record_workspace, {dim3(large), dim3(32)}, out.data());
+  const auto got = out.to_host();
+  for (unsigned b = 0; b < large; ++b) {
+    ASSERT_NE(got[record_words * b + 4], 0u) << "block " << b << " of a grid on split counters has no slot";
+    ASSERT_EQ(got[record_words * b + 4], got[record_words * b + 3]) << "block " << b << " holds another slot";
   }
   std::printf("[ info ] %u cooperative launches on 4 streams: %zu distinct workspaces, %zu pool slots, size field",
               launches, workspaces.size(), slots.size());

@@ -1,9 +1,10 @@
 // Grid-wide collectives on grids larger than the conformance suite's: past
-// barrier_flat_blocks the grid barrier has several groups and the collectives
-// take their exchange half's parity from the root counter's phase count, and at full
-// occupancy every block of the device takes part. Reduce and both scans with
-// a commutative and a non-commutative operator, back to back, against the
-// CPU; and two such kernels at once on two streams, each with its own slot.
+// barrier_flat_blocks the grid barrier runs on split counters and the
+// collectives take their exchange half's parity from the counters'
+// generation, and at full occupancy every block of the device takes part.
+// Reduce and both scans with a commutative and a non-commutative operator,
+// back to back, against the CPU; and two such kernels at once on two streams,
+// each with its own slot.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,9 +1,10 @@
-// grid.sync() in a launch that is not cooperative must not hang: cohort prints
-// a message from the device and traps, and the next synchronizing call throws.
+// grid.sync() in a launch that is not cooperative must not hang: cohort traps,
+// and the next synchronizing call throws an error that names the cause.
 // A trap ends the CUDA context, hence a process of its own; ctest looks for
 // the PASS line below.
 #include <cohort/cohort.hpp>
 #include <cstdio>
+#include <string>
 
 namespace cg = cohort;
 
@@ -20,6 +21,10 @@ int main() {
     cg::device_synchronize();
   } catch (const cg::error& e) {
     std::printf("device_synchronize threw: %s\n", e.what());
+    if (std::string(e.what()).find("launch such a kernel with cohort::launch_cooperative") == std::string::npos) {
+      std::printf("not_cooperative: FAIL: the error does not say how to launch the kernel\n");
+      return 1;
+    }
     if (e.kind() != cg::errc::runtime) {
       std::printf("not_cooperative: FAIL: expected errc::runtime\n");
       return 1;

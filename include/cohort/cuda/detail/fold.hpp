@@ -203,7 +203,12 @@ __device__ T fold_warps(const warp_span& g, unsigned* broadcast, const Sync& syn
       if (g.rank < warp_lanes) {
         const unsigned last = g.warps - 1;
         T x = get_words(fold_memory().totals[g.first_warp + (g.rank < last ? g.rank : last)], v);
-        for (unsigned m = 1; m < g.warps; m *= 2) {
+        // Unrolled, with a uniform exit: the rolled loop's shuffle by a
+        // register offset and loop control measured 1.17x CUB for float,
+        // this form 1.03x (cohort_bench_cuda_warp, H200, blocks of 256).
+#pragma unroll
+        for (unsigned m = 1; m < warp_lanes; m *= 2) {
+          if (m >= g.warps) break;
           const T other = shfl_down(all_lanes, x, m);
           if ((g.rank & (2 * m - 1)) == 0 && g.rank + m < g.warps) x = op(x, other);
         }
