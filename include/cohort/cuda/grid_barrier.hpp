@@ -164,9 +164,6 @@ __device__ inline grid_arrival arrive_flat(unsigned& word) {
   return {&word, nullptr, seen};
 }
 
-// Split counters: the add is acq_rel, so that the block completing a counter
-// has acquired every earlier arrival's writes; one release fence then covers
-// its relaxed stores of the new generation to the counter's flag replicas.
 struct split_arrival {
   unsigned counter, add;
 };
@@ -179,10 +176,10 @@ __device__ inline split_arrival split_arrival_of(unsigned block, unsigned blocks
   return {counter, arrival_add(block / barrier_counters, members, 1u << generation_shift)};
 }
 
-// The add and the fence in PTX: cuda::atomic_ref's acq_rel fetch_add and
-// atomic_thread_fence each put a MEMBAR.ALL.CTA before the MEMBAR.ALL.GPU
-// that PTX's atom.add.acq_rel.gpu and fence.acq_rel.gpu compile to, and with
-// it the barrier measured 0.94x NVIDIA's time at 1056 blocks instead of 0.77x.
+// The add and the fence in PTX, as arrive_flat's add, so that the SASS is the
+// measured lab design's instruction for instruction (while a call in the
+// kernel added a MEMBAR.ALL.CTA to each, see trap_not_cooperative, the
+// libcu++ and PTX forms compiled alike).
 __device__ inline unsigned atomic_add_acq_rel(unsigned& word, unsigned add) {
   unsigned before;
   asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], %2;" : "=r"(before) : "l"(&word), "r"(add) : "memory");
@@ -191,6 +188,9 @@ __device__ inline unsigned atomic_add_acq_rel(unsigned& word, unsigned add) {
 
 __device__ inline void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
+// Split counters: the add is acq_rel, so that the block completing a counter
+// has acquired every earlier arrival's writes; one release fence then covers
+// its relaxed stores of the new generation to the counter's flag replicas.
 __device__ inline grid_arrival arrive_split(barrier_slot& slot) {
   const unsigned me = block_rank_in_grid();
   const auto [counter, add] = split_arrival_of(me, grid_blocks());
