@@ -222,7 +222,7 @@ __device__ inline grid_arrival arrive_at(driver_workspace& workspace, barrier_sl
 __device__ inline unsigned phase_parity(driver_workspace& workspace, const barrier_slot* slot) {
   if (!uses_split_counters() || !slot)
     return device_atomic<unsigned>(workspace.barrier).load(cuda::memory_order_relaxed) >> 31;
-  const unsigned counter = block_rank_in_grid() % barrier_counters;
+  const unsigned counter = split_arrival_of(block_rank_in_grid(), grid_blocks()).counter;
   const unsigned value = device_atomic<const unsigned>(slot->counters[counter].counter).load(cuda::memory_order_relaxed);
   return (value >> generation_shift) & 1u;
 }
@@ -250,7 +250,9 @@ __device__ inline bool counter_done(counter_line& flag, unsigned seen) {
 __device__ inline void wait_for_counters(counter_line* flags, unsigned seen) {
   const unsigned lanes = existing_lanes(), width = __popc(lanes), lane = lane_id();
   if (lanes == all_lanes) {
-    // A whole warp: a lane per counter.
+    // A whole warp: a lane per counter and a vote. The general loop below
+    // does the same work, but on full warps it measured 0.92x NVIDIA's time
+    // at 1056 blocks against this form's 0.71x (H200).
     bool done = lane >= barrier_counters;
     counter_line& mine = flags[(done ? 0 : lane) * barrier_replicas];
     while (!__all_sync(all_lanes, done))
