@@ -68,18 +68,20 @@ void run_grid(launch_state& launch) {
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
   run_on_threads(threads, [&launch, cooperative](unsigned index) {
-    try {
-      if (cooperative) {
-        run_block(launch, index);
-      } else {
-        for (unsigned long long b = launch.next_block.fetch_add(1, std::memory_order_relaxed);
-             b < launch.block_count && !launch.aborted.load(std::memory_order_relaxed);
-             b = launch.next_block.fetch_add(1, std::memory_order_relaxed))
-          run_block(launch, b);
+    const auto run = [&launch](unsigned long long block) {
+      try {
+        run_block(launch, block);
+      } catch (const error& e) {
+        launch.fail(e.kind(), e.what(), block);
       }
-    } catch (const error& e) {
-      launch.fail(e.kind(), e.what());
+    };
+    if (cooperative) {
+      run(index);
+      return;
     }
+    for (unsigned long long b = launch.next_block.fetch_add(1, std::memory_order_relaxed); launch.worth_running(b);
+         b = launch.next_block.fetch_add(1, std::memory_order_relaxed))
+      run(b);
   });
 }
 

@@ -1,9 +1,10 @@
 // What all blocks of one launch share: the kernel, its configuration, the
-// grid barrier, and the first error any block raised.
+// grid barrier, and the error the launch reports.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -35,12 +36,28 @@ struct launch_state {
 
   std::mutex error_mutex;
   std::optional<error> first_error;
+  // The lowest-numbered block that failed (of a launch that is not cooperative).
+  std::atomic<unsigned long long> lowest_failed_block{std::numeric_limits<unsigned long long>::max()};
 
-  // Records the launch's error (the first one wins) and stops the other blocks.
-  void fail(errc kind, const std::string& message) {
+  // Whether a worker should still run block `block` of a launch that is not cooperative.
+  bool worth_running(unsigned long long block) const {
+    return block < block_count && block < lowest_failed_block.load(std::memory_order_relaxed);
+  }
+
+  // Records block `block`'s error and stops the other blocks. A cooperative
+  // launch keeps the first error: a later one may be its consequence (a
+  // failed block leaves the grid barrier unreachable). The blocks of other
+  // launches are independent, so the lowest-numbered failing block's error is
+  // kept, and blocks below it still run: the report is the same from run to
+  // run however the workers interleave the blocks.
+  void fail(errc kind, const std::string& message, unsigned long long block) {
     {
       std::lock_guard lock(error_mutex);
-      if (!first_error) first_error.emplace(kind, message);
+      const bool keep = cooperative ? !first_error : block < lowest_failed_block.load(std::memory_order_relaxed);
+      if (keep) {
+        first_error.emplace(kind, message);
+        lowest_failed_block.store(block, std::memory_order_relaxed);
+      }
     }
     aborted.store(true, std::memory_order_release);
     grid.wake_all();

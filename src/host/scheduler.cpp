@@ -128,7 +128,8 @@ void block_runtime::wake(std::vector<thread_record*>& waiters) {
 }
 
 void fail_block(errc kind, const std::string& message) {
-  current_runtime().launch->fail(kind, message);
+  block_runtime& rt = current_runtime();
+  rt.launch->fail(kind, message, rt.linear_block);
   abandon_block();
 }
 
@@ -210,6 +211,7 @@ void index_threads(worker_context& w, const dim3& shape) {
 void start_block(worker_context& w, launch_state& launch, unsigned long long linear) {
   block_runtime& rt = w.runtime;
   block_record& r = rt.record;
+  rt.linear_block = linear;
   const dim3 g = launch.config.grid;
   const dim3 b = launch.config.block;
   r.block_index = {static_cast<unsigned>(linear % g.x), static_cast<unsigned>(linear / g.x % g.y),
@@ -295,12 +297,12 @@ bool resolve_stall(block_runtime& rt) {
           return true;
         case grid_barrier::outcome::aborted: return false;
         case grid_barrier::outcome::unreachable:
-          L.fail(errc::unreachable_barrier, unreachable_grid_barrier(rt, **oldest));
+          L.fail(errc::unreachable_barrier, unreachable_grid_barrier(rt, **oldest), rt.linear_block);
           return false;
       }
     }
   }
-  L.fail(errc::deadlock, describe_collective_stall(rt).value_or(describe_deadlock(rt)));
+  L.fail(errc::deadlock, describe_collective_stall(rt).value_or(describe_deadlock(rt)), rt.linear_block);
   return false;
 }
 
@@ -344,7 +346,8 @@ void run_block(launch_state& launch, unsigned long long linear) {
     launch.fail(errc::stack_overflow,
                 "fiber stack overflow " + position(launch, rt.record, *current_thread) + ": the thread needed more than " +
                     std::to_string(stack_pool::stack_size()) +
-                    " bytes of stack; set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=1M)");
+                    " bytes of stack; set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=1M)",
+                linear);
     finish_block(w, linear);
     return;
   }

@@ -191,6 +191,28 @@ TEST(Diagnostics, KernelExceptionBecomesALaunchError) {
   EXPECT_THAT(e.what(), AllOf(HasSubstr("throws_in_thread_five()"), HasSubstr("thread (5,0,0)"), HasSubstr("bad input")));
 }
 
+__global__ void blocks_from_a_rank_on_throw(int first_failing_block) {
+  if (static_cast<int>(blockIdx.x) >= first_failing_block && threadIdx.x == 1)
+    throw std::runtime_error("block " + std::to_string(blockIdx.x) + " failed");
+}
+
+// Blocks of a launch that is not cooperative run on several workers at once;
+// the error reported must still be the same on every run: the lowest failing
+// block's.
+TEST(Diagnostics, ALaunchReportsItsLowestFailingBlockOnEveryRun) {
+  for (const int first_failing_block : {0, 5, 63}) {
+    for (int run = 0; run < 20; ++run) {
+      const cg::error e =
+          launch_error([&] { cg::launch(blocks_from_a_rank_on_throw, {dim3(64), dim3(4)}, first_failing_block); });
+      EXPECT_EQ(e.kind(), cg::errc::kernel_exception);
+      const std::string block = std::to_string(first_failing_block);
+      EXPECT_THAT(e.what(), AllOf(HasSubstr("block (" + block + ",0,0), thread (1,0,0)"),
+                                  HasSubstr("block " + block + " failed")))
+          << "run " << run;
+    }
+  }
+}
+
 __global__ void launches_from_a_kernel() { cg::launch(does_nothing, {dim3(1), dim3(1)}); }
 
 TEST(Diagnostics, LaunchFromAKernel) {
