@@ -196,6 +196,54 @@ TEST(Tiles, SyncOrdersTheMembersOfEachTile) {
   });
 }
 
+// Partitioning a tile is not a collective of the tile (only a block's
+// partition into tiles wider than a warp is, on the CUDA backend): in each
+// tile of 256, only the first half partitions it, into static tiles of 64 and
+// dynamic tiles of 128, and runs sync rounds in them while the other half
+// has left.
+template <unsigned N>
+__global__ void half_of_each_tile_partitions_it(unsigned *out, unsigned rounds) {
+  unsigned *slots = cg::dynamic_shared<unsigned>();
+  const cg::thread_block block = cg::this_thread_block();
+  const auto parent = cg::tiled_partition<256>(block);
+  const unsigned me = block.thread_rank();
+  if (parent.thread_rank() >= 128) {
+    out[me] = 0;
+    return;
+  }
+  const auto tile = cg::tiled_partition<N>(parent);
+  const cg::thread_group dynamic = cg::tiled_partition(cg::thread_group(parent), N);
+  const unsigned base = me - tile.thread_rank();
+  unsigned acc = 0;
+  for (unsigned r = 0; r < rounds; ++r) {
+    slots[me] = mix(me + r * 7919u);
+    (r % 2 ? dynamic.sync() : tile.sync());
+    acc = acc * 31u + slots[base + (tile.thread_rank() + r + 1) % tile.num_threads()];
+    (r % 2 ? tile.sync() : dynamic.sync());
+  }
+  out[me] = acc;
+}
+
+TEST(Tiles, PartitioningATileIsNotACollectiveOfTheTile) {
+  const unsigned threads = 600, rounds = 6;  // the last tile of 256 is partial: 88 threads
+  const auto check = [&](auto kernel, unsigned n) {
+    auto out = cohort_test::poisoned<unsigned>(threads, 0xDEADBEEF);
+    cg::launch(kernel, {dim3(1), dim3(threads), threads * sizeof(unsigned)}, out.data(), rounds);
+    const auto got = out.to_host();
+    for (unsigned t = 0; t < threads; ++t) {
+      unsigned acc = 0;
+      if (t % 256 < 128) {
+        const auto p = place_in_tile(t, n, threads);
+        for (unsigned r = 0; r < rounds; ++r)
+          acc = acc * 31u + mix(p.base + (p.rank + r + 1) % p.count + r * 7919u);
+      }
+      ASSERT_EQ(got[t], acc) << "tiles of " << n << ", thread " << t;
+    }
+  };
+  check(half_of_each_tile_partitions_it<64>, 64);
+  check(half_of_each_tile_partitions_it<128>, 128);
+}
+
 // Every member passes the same argument: all four shuffles per argument.
 template <unsigned N>
 __global__ void shuffles(const unsigned *args, unsigned arg_count, int *out) {

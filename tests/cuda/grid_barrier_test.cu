@@ -181,6 +181,21 @@ INSTANTIATE_TEST_SUITE_P(
                       launch_shape{dim3(gpu::barrier_flat_blocks + 1), dim3(64)},
                       launch_shape{dim3(41, 33), dim3(8, 4)}));
 
+__global__ void loop_of_syncs(int iterations) {
+  const cg::grid_group grid = cg::this_grid();
+  for (int i = 0; i < iterations; ++i) grid.sync();
+}
+
+// The barrier's own registers: a kernel that only synchronizes must fit as
+// many blocks as NVIDIA's (8 of 256 threads per SM: at most 32 registers), or
+// "full occupancy" shrinks for cohort's users.
+TEST(GridBarrier, ALoopOfSyncsFitsEightBlocksOf256PerSM) {
+  cudaFuncAttributes attributes{};
+  CUDA_OK(cudaFuncGetAttributes(&attributes, loop_of_syncs));
+  EXPECT_LE(attributes.numRegs, 32) << "a grid.sync() loop takes " << attributes.numRegs << " registers";
+  EXPECT_EQ(cg::max_cooperative_grid(loop_of_syncs, 256), 8 * cg::get_device_properties().multiprocessor_count);
+}
+
 TEST(GridBarrier, FullOccupancyForEveryBlockSize) {
   for (unsigned threads : {1u, 64u, 128u, 256u, 1024u}) {
     SCOPED_TRACE("threads " + std::to_string(threads));
@@ -268,6 +283,36 @@ TEST(GridBarrier, InsideACapturedGraphWithParallelBranches) {
   CUDA_OK(cudaGraphDestroy(graph));
   CUDA_OK(cudaEventDestroy(fork));
   CUDA_OK(cudaEventDestroy(join));
+}
+
+// Every slot's split-counter lines as the barrier reaches them: its
+// counters, then counter c's flag replicas for each c; slot-major.
+__global__ void record_slot_lines(unsigned long long* out) {
+  const unsigned slot = blockIdx.x, line = threadIdx.x;
+  gpu::counter_line* lines = gpu::barrier_lines_of(&gpu::barrier_pool[slot]);
+  const unsigned flag = line - gpu::barrier_counters;
+  const gpu::counter_line& at = line < gpu::barrier_counters
+                                    ? gpu::counter_of(lines, line)
+                                    : gpu::flag_of(lines, flag / gpu::barrier_replicas, flag % gpu::barrier_replicas);
+  out[slot * gpu::barrier_lines + line] = reinterpret_cast<unsigned long long>(&at);
+}
+
+// No two slots share a line, and each slot's counters and flags lie 1 KiB
+// apart, one after the other.
+TEST(GridBarrier, EverySlotHasLinesOfItsOwnOneKibibyteApart) {
+  cg::device_buffer<unsigned long long> out(gpu::barrier_pool_slots * gpu::barrier_lines);
+  out.fill(0);
+  cg::launch(record_slot_lines, {dim3(gpu::barrier_pool_slots), dim3(gpu::barrier_lines)}, out.data());
+  const auto got = out.to_host();
+  const std::set<unsigned long long> distinct(got.begin(), got.end());
+  EXPECT_EQ(distinct.size(), got.size()) << "two slots share a line";
+  for (unsigned slot = 0; slot < gpu::barrier_pool_slots; ++slot)
+    for (unsigned line = 0; line < gpu::barrier_lines; ++line) {
+      const unsigned long long at = got[slot * gpu::barrier_lines + line];
+      ASSERT_EQ(at % 128, 0u) << "slot " << slot << " line " << line << " is not line-aligned";
+      if (line > 0)
+        ASSERT_EQ(at - got[slot * gpu::barrier_lines + line - 1], 1024u) << "slot " << slot << " line " << line;
+    }
 }
 
 // What a launch sees: the driver's workspace, cohort's barrier handle and the pool slot.

@@ -90,11 +90,37 @@ struct alignas(128) counter_line {
 struct barrier_slot {
   owner_line owner;                                // authoritative
   owner_line owner_copies[barrier_owner_copies];  // for the fast lookup
-  counter_line counters[barrier_counters];
-  counter_line flags[barrier_counters * barrier_replicas];  // counter c, replica r: flags[c * replicas + r]
 };
 
 static __device__ barrier_slot barrier_pool[barrier_pool_slots];
+
+// A slot's split-counter lines: its counters, then its flags (counter c,
+// replica r: line barrier_counters + c * barrier_replicas + r), 1 KiB apart.
+// Lines 128 bytes apart slowed each other down: at 2112 blocks the barrier
+// took 0.42x NVIDIA's time with adjacent lines (0.39-0.47 over 24
+// placements) against 0.32x (0.30-0.33) with lines 1 KiB or 4 KiB apart, and
+// 0.40x against 0.25x at 4224 (H200). So the pool interleaves: a 1 KiB row
+// holds line i of 8 slots, and a slot's line i + 1 follows its line i 1 KiB
+// later.
+inline constexpr unsigned barrier_lines = barrier_counters * (1 + barrier_replicas);
+inline constexpr unsigned barrier_line_stride = 8;  // slots per row: a slot's lines are this many lines apart
+struct barrier_row {
+  counter_line slot_line[barrier_line_stride];
+};
+static __device__ barrier_row barrier_rows[barrier_pool_slots / barrier_line_stride][barrier_lines];
+
+// Line 0 of the slot's split-counter lines; line i is at
+// barrier_lines_of(slot)[i * barrier_line_stride].
+__device__ inline counter_line* barrier_lines_of(const barrier_slot* slot) {
+  const auto index = static_cast<unsigned>(slot - barrier_pool);
+  return &barrier_rows[index / barrier_line_stride][0].slot_line[index % barrier_line_stride];
+}
+__device__ inline counter_line& counter_of(counter_line* lines, unsigned counter) {
+  return lines[counter * barrier_line_stride];
+}
+__device__ inline counter_line& flag_of(counter_line* lines, unsigned counter, unsigned replica) {
+  return lines[(barrier_counters + counter * barrier_replicas + replica) * barrier_line_stride];
+}
 
 __device__ inline bool is_block_leader() { return (threadIdx.x | threadIdx.y | threadIdx.z) == 0; }
 
@@ -137,8 +163,9 @@ __device__ inline barrier_slot* find_slot(const driver_workspace* ws, unsigned b
 // What a block needs to finish the phase it arrived at, as its leader leaves
 // arrive(): on NVIDIA's protocol the word to watch and its value on
 // arriving; on split counters this block's replica of counter 0's flag (the
-// other counters' replicas follow at a stride of barrier_replicas lines) and
-// the counters' generation before this phase. Neither: nothing to wait for.
+// other counters' replicas follow at a stride of barrier_replicas slot lines,
+// flag_stride) and the counters' generation before this phase. Neither:
+// nothing to wait for.
 struct grid_arrival {
   unsigned* word;
   counter_line* flags;
@@ -176,17 +203,20 @@ __device__ inline split_arrival split_arrival_of(unsigned block, unsigned blocks
   return {counter, arrival_add(block / barrier_counters, members, 1u << generation_shift)};
 }
 
-// The add and the fence in PTX, as arrive_flat's add, so that the SASS is the
-// measured lab design's instruction for instruction (while a call in the
-// kernel added a MEMBAR.ALL.CTA to each, see trap_not_cooperative, the
-// libcu++ and PTX forms compiled alike).
+// The add and the fences in PTX, as arrive_flat's add, so that the SASS is the
+// measured design's instruction for instruction (while a call in the kernel
+// added a MEMBAR.ALL.CTA to each, see trap_not_cooperative, the libcu++ and
+// PTX forms compiled alike), and because libcu++ has no one-way fences: a
+// release fence is a MEMBAR.ALL.GPU without acq_rel's CCTL.IVALL (L1
+// invalidation), an acquire fence the CCTL.IVALL alone (sm_90).
 __device__ inline unsigned atomic_add_acq_rel(unsigned& word, unsigned add) {
   unsigned before;
   asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], %2;" : "=r"(before) : "l"(&word), "r"(add) : "memory");
   return before;
 }
 
-__device__ inline void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+__device__ inline void fence_release() { asm volatile("fence.release.gpu;" ::: "memory"); }
+__device__ inline void fence_acquire() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
 
 // Split counters: the add is acq_rel, so that the block completing a counter
 // has acquired every earlier arrival's writes; one release fence then covers
@@ -194,16 +224,21 @@ __device__ inline void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "
 __device__ inline grid_arrival arrive_split(barrier_slot& slot) {
   const unsigned me = block_rank_in_grid();
   const auto [counter, add] = split_arrival_of(me, grid_blocks());
-  const unsigned before = atomic_add_acq_rel(slot.counters[counter].counter, add);
+  counter_line* lines = barrier_lines_of(&slot);
+  const unsigned before = atomic_add_acq_rel(counter_of(lines, counter).counter, add);
   const unsigned generation = before >> generation_shift, next = (before + add) >> generation_shift;
   if (next != generation) {
-    fence_acq_rel();
+    fence_release();
+    // From one base: written flag_of(lines, counter, r), the compiler held
+    // the four addresses in registers across a grid.sync() loop (39 registers
+    // instead of 32 in cohort_bench_cuda's, which fit 792 blocks of 256
+    // threads instead of 1056; GridBarrier.ALoopOfSyncsFitsEightBlocksOf256PerSM).
+    counter_line* const flags = &flag_of(lines, counter, 0);
 #pragma unroll
     for (unsigned r = 0; r < barrier_replicas; ++r)
-      device_atomic<unsigned>(slot.flags[counter * barrier_replicas + r].counter)
-          .store(next, cuda::memory_order_relaxed);
+      device_atomic<unsigned>(flags[r * barrier_line_stride].counter).store(next, cuda::memory_order_relaxed);
   }
-  return {nullptr, &slot.flags[me % barrier_replicas], generation};
+  return {nullptr, &flag_of(lines, 0, me % barrier_replicas), generation};
 }
 
 // Called by each block's leader after the whole block has arrived.
@@ -223,7 +258,8 @@ __device__ inline unsigned phase_parity(driver_workspace& workspace, const barri
   if (!uses_split_counters() || !slot)
     return device_atomic<unsigned>(workspace.barrier).load(cuda::memory_order_relaxed) >> 31;
   const unsigned counter = split_arrival_of(block_rank_in_grid(), grid_blocks()).counter;
-  const unsigned value = device_atomic<const unsigned>(slot->counters[counter].counter).load(cuda::memory_order_relaxed);
+  const unsigned value =
+      device_atomic<const unsigned>(counter_of(barrier_lines_of(slot), counter).counter).load(cuda::memory_order_relaxed);
   return (value >> generation_shift) & 1u;
 }
 
@@ -240,12 +276,19 @@ __device__ inline void wait_for_flip(const grid_arrival& a) {
 // block of fewer threads), so that the polls overlap: a counter is done when
 // its flag has left the generation seen on arriving (it may be one ahead,
 // never further, since no counter completes a second phase before this block
-// arrives there). Acquire polls, whose reads of flags published after release
-// fences give every lane, and after __syncthreads every thread, all writes
-// made before the phase's arrivals.
+// arrives there). Relaxed polls, then one acquire fence per lane: its reads
+// of flags published after release fences give every lane, and after
+// __syncthreads every thread, all writes made before the phase's arrivals.
+// (Acquire polls, an L1 invalidation each, with an acq_rel fence in the
+// completing block, the previous form, measured 0.703x NVIDIA's time at 1056
+// blocks against this form's 0.698x, and 0.393x against 0.383x at 2112:
+// medians of three runs on an H200, this form ahead by a hair everywhere.)
 __device__ inline bool counter_done(counter_line& flag, unsigned seen) {
-  return ((device_atomic<unsigned>(flag.counter).load(cuda::memory_order_acquire) - seen) & generation_mask) != 0;
+  return ((device_atomic<unsigned>(flag.counter).load(cuda::memory_order_relaxed) - seen) & generation_mask) != 0;
 }
+
+// From a block's replica of counter 0's flag to its replica of counter 1's.
+inline constexpr unsigned flag_stride = barrier_replicas * barrier_line_stride;
 
 __device__ inline void wait_for_counters(counter_line* flags, unsigned seen) {
   const unsigned lanes = existing_lanes(), width = __popc(lanes), lane = lane_id();
@@ -254,9 +297,10 @@ __device__ inline void wait_for_counters(counter_line* flags, unsigned seen) {
     // does the same work, but on full warps it measured 0.92x NVIDIA's time
     // at 1056 blocks against this form's 0.71x (H200).
     bool done = lane >= barrier_counters;
-    counter_line& mine = flags[(done ? 0 : lane) * barrier_replicas];
+    counter_line& mine = flags[(done ? 0 : lane) * flag_stride];
     while (!__all_sync(all_lanes, done))
       if (!done) done = counter_done(mine, seen);
+    fence_acquire();
     return;
   }
   unsigned pending = 0;
@@ -264,9 +308,10 @@ __device__ inline void wait_for_counters(counter_line* flags, unsigned seen) {
   while (__any_sync(lanes, pending != 0)) {
     for (unsigned left = pending; left != 0; left &= left - 1) {
       const unsigned c = __ffs(static_cast<int>(left)) - 1;
-      if (counter_done(flags[c * barrier_replicas], seen)) pending &= ~(1u << c);
+      if (counter_done(flags[c * flag_stride], seen)) pending &= ~(1u << c);
     }
   }
+  fence_acquire();
 }
 
 // No message from the device: a printf (any call) anywhere in a kernel makes

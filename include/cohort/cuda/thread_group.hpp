@@ -101,8 +101,8 @@ class thread_group {
 // Tiles of `tile_size` threads (a power of two up to 1024) of a block, a tile
 // or a coalesced group. A block's last tile may be partial (as NVIDIA's
 // dynamic partition has it); a tile's size must not exceed its parent tile's.
-// Tiles wider than a warp are prepared as tiled_partition<N> prepares them,
-// so that partition is a collective of the parent.
+// A block's tiles wider than a warp are prepared as tiled_partition<N>
+// prepares them, so that partition is a collective of the block.
 __device__ inline thread_group tiled_partition(const thread_group& parent, unsigned tile_size) {
   detail::gpu::check_tile_size(tile_size);
   switch (parent.kind_) {
@@ -110,9 +110,8 @@ __device__ inline thread_group tiled_partition(const thread_group& parent, unsig
     case thread_group::kind::tile:
       if (parent.kind_ == thread_group::kind::tile && tile_size > parent.payload_.tile_size)
         detail::gpu::usage_trap("tiled_partition(thread_group, size): the tile size must divide the parent tile's size");
-      if (tile_size > detail::gpu::warp_lanes &&
-          (parent.kind_ == thread_group::kind::thread_block || tile_size < parent.payload_.tile_size))
-        detail::gpu::wide_tile_prepare(tile_size, [&] { parent.sync(); });
+      if (tile_size > detail::gpu::warp_lanes && parent.kind_ == thread_group::kind::thread_block)
+        detail::gpu::wide_tiles_prepare();
       return thread_group::tile(tile_size);
     case thread_group::kind::coalesced:
       return tiled_partition(detail::gpu::coalesced_access::make(parent.payload_.lanes, 0, 1), tile_size);

@@ -110,11 +110,12 @@ class thread_block_tile : public thread_block_tile<N, void> {
       : thread_block_tile<N, void>(meta_rank, meta_size) {}
 };
 
-// Partitioning into tiles wider than a warp is a collective of the parent
-// (detail/wide_tile_barrier.hpp: the tiles' barrier is prepared here).
+// Partitioning a block into tiles wider than a warp is a collective of the
+// block (detail/wide_tile_barrier.hpp: the wide tiles' barriers are prepared
+// here); partitioning a tile needs nothing.
 template <unsigned N>
-__device__ thread_block_tile<N, thread_block> tiled_partition(const thread_block& parent) {
-  if constexpr (N > detail::gpu::warp_lanes) detail::gpu::wide_tile_prepare(N, [&] { parent.sync(); });
+__device__ thread_block_tile<N, thread_block> tiled_partition(const thread_block&) {
+  if constexpr (N > detail::gpu::warp_lanes) detail::gpu::wide_tiles_prepare();
   const unsigned threads = thread_block::num_threads();
   return detail::gpu::tile_factory::make<N, thread_block>(thread_block::thread_rank() / N, (threads + N - 1) / N);
 }
@@ -122,7 +123,6 @@ __device__ thread_block_tile<N, thread_block> tiled_partition(const thread_block
 template <unsigned N, unsigned M, class P>
 __device__ thread_block_tile<N, thread_block_tile<M, P>> tiled_partition(const thread_block_tile<M, P>& parent) {
   static_assert(N <= M, "tiled_partition<N>(tile): the tile size must divide the parent tile's size");
-  if constexpr (N > detail::gpu::warp_lanes && N < M) detail::gpu::wide_tile_prepare(N, [&] { parent.sync(); });
   return detail::gpu::tile_factory::make<N, thread_block_tile<M, P>>(parent.thread_rank() / N,
                                                                      (parent.num_threads() + N - 1) / N);
 }

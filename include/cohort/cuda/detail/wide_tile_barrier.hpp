@@ -4,20 +4,25 @@
 // tiles of different sizes may be in use at once.
 //
 // sm_80 and newer: one mbarrier per tile (31 of them: 16 tiles of 64, 8 of
-// 128, ... 1 of 1024), expecting one arrival per warp of the tile. A warp
-// arrives through its lane 0 after __syncwarp and waits for the phase its
-// arrival belongs to (the arrive's state token), then __syncwarp carries the
-// tile's writes to its other lanes. The mbarrier's arrive is a release and
-// its wait an acquire at block scope, and compute-sanitizer's racecheck
-// models both, where it cannot see the ordering of a barrier built from
-// atomics (the sm_70 one below, which it reported as races).
+// 128, ... 1 of 1024), expecting one arrival per member: every thread
+// arrives and waits for the phase its arrival belongs to (the arrive's state
+// token). The mbarrier's arrive is a release and its wait an acquire at block
+// scope, and compute-sanitizer's racecheck models both, where it cannot see
+// the ordering of a barrier built from atomics (the sm_70 one below, which it
+// reported as races) nor, it reported, of one arrival per warp relayed to the
+// other lanes by __syncwarp.
 //
-// Shared memory starts undefined, so a tile's mbarrier is initialized when a
-// block or tile is partitioned into tiles of that size: the parent
-// synchronizes (so that no warp still waits on the mbarrier's previous life),
-// the tile's first thread initializes it, and the parent synchronizes again
-// (NVIDIA's multi-warp tiles also synchronize the parent), so
-// tiled_partition<N> with N > 32 is a collective of the parent.
+// Shared memory starts undefined, so partitioning a block into wide tiles
+// prepares the barriers of every wide tile, of every size: the block
+// synchronizes (no warp still waits on a barrier's previous life), the warps'
+// lane 0s initialize them, and the block synchronizes again (NVIDIA's
+// multi-warp tiles also synchronize the block). A barrier stays valid after
+// that, since every use of it is a whole round of its tile's members, so
+// partitioning a wide tile needs nothing: a tile's tiles, of any size, are
+// ready, and only the block's partition is a collective. (Initializing a
+// tile's own barrier when its parent tile was partitioned, ordered by the
+// parent tile's barrier, also worked, but compute-sanitizer's racecheck
+// reported hazards between the parent's arrivals and the initialization.)
 //
 // sm_70/75: one 32-bit word per tile size, one bit per warp of the block: a
 // warp arrives by setting its bit (its lane 0 does, after __syncwarp); the
@@ -26,8 +31,8 @@
 // disjoint bits, so they share the word without meeting. Ordering: arrivals
 // are acq_rel, so the completing warp has acquired every other warp's writes;
 // its clear is an RMW in the release sequence of its own arrival, so a warp
-// that reads it cleared acquires all of them. Partitioning clears the
-// caller's warp's bit before the parent's sync.
+// that reads it cleared acquires all of them. Partitioning a block clears
+// each warp's bits before the block's sync.
 //
 // The same scratch holds one 32-bit word per thread for the wide tiles'
 // exchanges (wide_tile_ops.hpp): 4 KiB, in kernels that use wide tiles only
@@ -44,11 +49,12 @@
 namespace cohort::detail::gpu {
 
 inline constexpr unsigned max_block_threads = 1024;
-inline constexpr unsigned wide_tile_sizes = 5;  // 64, 128, 256, 512, 1024
+inline constexpr unsigned wide_tile_sizes = 5;                                  // 64, 128, 256, 512, 1024
+inline constexpr unsigned wide_tile_barriers = max_block_threads / 64 * 2 - 1;  // 16 + 8 + 4 + 2 + 1
 
 struct wide_tile_scratch {
 #if __CUDA_ARCH__ >= 800
-  unsigned long long barriers[max_block_threads / 64 * 2 - 1];  // tiles of n: 1024 / n - 1 + (tile index)
+  unsigned long long barriers[wide_tile_barriers];  // tiles of n: 1024 / n - 1 + (tile index)
 #else
   unsigned arrived[wide_tile_sizes];  // bit w: warp w waits at its tile's barrier
 #endif
@@ -100,14 +106,24 @@ __device__ inline void wide_tile_sync(unsigned n) {
   } while (!done);
 }
 
-// Partitions into tiles of n threads: see the top of the file. `parent_sync`
-// synchronizes the group being partitioned.
-template <class ParentSync>
-__device__ void wide_tile_prepare(unsigned n, const ParentSync& parent_sync) {
-  parent_sync();
-  if (block_rank() == tile_base(n))
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(tile_mbarrier(n)), "r"(tile_count(n)) : "memory");
-  parent_sync();
+// Partitioning a block into wide tiles: see the top of the file. Barrier i
+// belongs to the tiles of n = 1024 / 2^floor(log2(i + 1)), tile i + 1 - 1024 / n;
+// the warps' lane 0s take them in turn, one lane per warp, so that the init,
+// whose operands the hardware takes warp-uniform, runs once per barrier.
+__device__ inline void wide_tiles_prepare() {
+  __syncthreads();
+  if (lane_id() == 0) {
+    const unsigned threads = block_threads(), warps = (threads + warp_lanes - 1) / warp_lanes;
+    for (unsigned i = warp_in_block(); i < wide_tile_barriers; i += warps) {
+      const unsigned tiles_of_size = 1u << (31 - __clz(static_cast<int>(i + 1)));
+      const unsigned n = max_block_threads / tiles_of_size, base = (i + 1 - tiles_of_size) * n;
+      if (base < threads)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(&wide_scratch().barriers[i])),
+                     "r"(min(n, threads - base))
+                     : "memory");
+    }
+  }
+  __syncthreads();
 }
 
 #else
@@ -138,12 +154,12 @@ __device__ inline void wide_tile_sync(unsigned n) {
   __syncwarp(lanes);
 }
 
-template <class ParentSync>
-__device__ void wide_tile_prepare(unsigned n, const ParentSync& parent_sync) {
+__device__ inline void wide_tiles_prepare() {
   __syncwarp(existing_lanes());
   if (lane_id() == 0)
-    block_atomic<unsigned>(arrived_word(n)).fetch_and(~(1u << warp_in_block()), cuda::memory_order_relaxed);
-  parent_sync();
+    for (unsigned& word : wide_scratch().arrived)
+      block_atomic<unsigned>(word).fetch_and(~(1u << warp_in_block()), cuda::memory_order_relaxed);
+  __syncthreads();
 }
 
 #endif
