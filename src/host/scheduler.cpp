@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "cohort/host/implicit_groups.hpp"
 #include "copy_guard.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
@@ -128,8 +129,7 @@ void block_runtime::wake(std::vector<thread_record*>& waiters) {
 }
 
 void fail_block(errc kind, const std::string& message) {
-  block_runtime& rt = current_runtime();
-  rt.launch->fail(kind, message, rt.linear_block);
+  current_runtime().launch->fail(kind, message, block_linear_rank());
   abandon_block();
 }
 
@@ -211,7 +211,6 @@ void index_threads(worker_context& w, const dim3& shape) {
 void start_block(worker_context& w, launch_state& launch, unsigned long long linear) {
   block_runtime& rt = w.runtime;
   block_record& r = rt.record;
-  rt.linear_block = linear;
   const dim3 g = launch.config.grid;
   const dim3 b = launch.config.block;
   r.block_index = {static_cast<unsigned>(linear % g.x), static_cast<unsigned>(linear / g.x % g.y),
@@ -297,12 +296,12 @@ bool resolve_stall(block_runtime& rt) {
           return true;
         case grid_barrier::outcome::aborted: return false;
         case grid_barrier::outcome::unreachable:
-          L.fail(errc::unreachable_barrier, unreachable_grid_barrier(rt, **oldest), rt.linear_block);
+          L.fail(errc::unreachable_barrier, unreachable_grid_barrier(rt, **oldest), block_linear_rank());
           return false;
       }
     }
   }
-  L.fail(errc::deadlock, describe_collective_stall(rt).value_or(describe_deadlock(rt)), rt.linear_block);
+  L.fail(errc::deadlock, describe_collective_stall(rt).value_or(describe_deadlock(rt)), block_linear_rank());
   return false;
 }
 

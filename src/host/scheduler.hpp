@@ -27,7 +27,6 @@ struct worker_context;
 struct block_runtime {
   block_record record{};
   launch_state* launch = nullptr;
-  unsigned long long linear_block = 0;  // the block's rank in the grid
   worker_context* worker = nullptr;  // the OS thread's, which holds this
   fiber main;
   std::vector<fiber> fibers;  // reserved to the thread count: addresses stay put
