@@ -16,13 +16,9 @@
 #include "cohort/detail/cuda/fold.hpp"
 #include "cohort/detail/cuda/fold_scratch.hpp"
 #include "cohort/detail/cuda/grid_barrier.hpp"
-#include "cohort/detail/cuda/grid_group.hpp"
+#include "cohort/groups/grid_group.hpp"
 
 namespace cohort::detail::gpu {
-
-struct grid_access {
-  __device__ static const grid_barrier& barrier(const grid_group& g) { return g.barrier_; }
-};
 
 // 128 KiB per half: 4096 blocks' values of 32 bytes, 32768 of 4 bytes.
 inline constexpr unsigned grid_exchange_words = 32 * 1024;
@@ -112,7 +108,7 @@ __device__ maybe<T> get_maybe(const unsigned* from, const T& like) {
 
 template <fold_kind Kind, class T, class Op, class Update>
 __device__ T fold_grid(const grid_group& grid, const T& v, Op& op, Update& update) {
-  const grid_barrier& barrier = grid_access::barrier(grid);
+  const grid_barrier& barrier = group_access::state(grid);
   fold_scratch& s = fold_memory();
   const unsigned warp = block_rank() / warp_lanes;
   const bool grid_leader = is_block_leader() && block_rank_in_grid() == 0;
@@ -154,7 +150,7 @@ __device__ T fold_grid(const grid_group& grid, const T& v, Op& op, Update& updat
 template <class R>
 __device__ R broadcast_from_grid_leader(const grid_group& grid, const R& result) {
   fold_scratch& s = fold_memory();
-  const unsigned* entries = exchange(grid_access::barrier(grid), result, block_rank_in_grid() == 0);
+  const unsigned* entries = exchange(group_access::state(grid), result, block_rank_in_grid() == 0);
   if (is_block_leader()) put_words(s.grid[1], get_words(entries, result));
   __syncthreads();
   return get_words(s.grid[1], result);

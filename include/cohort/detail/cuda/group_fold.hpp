@@ -13,8 +13,8 @@
 #include "cohort/detail/cuda/fold.hpp"
 #include "cohort/detail/cuda/grid_fold.hpp"
 #include "cohort/detail/cuda/wide_tile_barrier.hpp"
-#include "cohort/detail/cuda/grid_group.hpp"
-#include "cohort/detail/cuda/thread_block.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/groups/thread_block.hpp"
 #include "cohort/detail/cuda/tiles.hpp"
 
 namespace cohort::detail::gpu {

@@ -5,9 +5,8 @@
 #pragma once
 
 #include "cohort/detail/cuda/coalesced.hpp"
-#include "cohort/detail/cuda/dynamic_shared.hpp"
-#include "cohort/detail/cuda/grid_group.hpp"
-#include "cohort/detail/cuda/thread_block.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/groups/thread_block.hpp"
 #include "cohort/detail/cuda/thread_group.hpp"
 #include "cohort/detail/cuda/tiles.hpp"
 

@@ -21,7 +21,7 @@
 
 #include "cohort/detail/copy_layout.hpp"
 #include "cohort/detail/cuda/group_fold.hpp"
-#include "cohort/detail/cuda/grid_group.hpp"
+#include "cohort/groups/grid_group.hpp"
 
 namespace cohort {
 

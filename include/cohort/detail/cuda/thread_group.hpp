@@ -12,8 +12,8 @@
 #include "cohort/detail/cuda/tile_geometry.hpp"
 #include "cohort/detail/cuda/wide_tile_barrier.hpp"
 #include "cohort/detail/cuda/grid_barrier.hpp"
-#include "cohort/detail/cuda/grid_group.hpp"
-#include "cohort/detail/cuda/thread_block.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/groups/thread_block.hpp"
 #include "cohort/detail/cuda/tiles.hpp"
 
 namespace cohort {
@@ -23,7 +23,7 @@ class thread_group {
   enum class kind : unsigned char { thread_block, grid, tile, coalesced };
 
   __device__ thread_group(const thread_block&) : kind_(kind::thread_block), payload_{} {}
-  __device__ thread_group(const grid_group& g) : kind_(kind::grid), payload_{g.barrier_} {}
+  __device__ thread_group(const grid_group& g) : kind_(kind::grid), payload_{detail::group_access::state(g)} {}
   template <unsigned N, class P>
   __device__ thread_group(const thread_block_tile<N, P>&) : kind_(kind::tile), payload_{.tile_size = N} {}
   __device__ thread_group(const coalesced_group& g)

@@ -16,7 +16,7 @@
 #include "cohort/detail/cuda/tile_geometry.hpp"
 #include "cohort/detail/cuda/warp_tile_ops.hpp"
 #include "cohort/detail/cuda/wide_tile_ops.hpp"
-#include "cohort/detail/cuda/thread_block.hpp"
+#include "cohort/groups/thread_block.hpp"
 #include "cohort/groups/lane_mask.hpp"
 
 namespace cohort {

@@ -10,7 +10,8 @@
 
 #include "cohort/detail/host/coalesced.hpp"
 #include "cohort/detail/host/collective.hpp"
-#include "cohort/detail/host/implicit_groups.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/groups/thread_block.hpp"
 #include "cohort/detail/host/tiles.hpp"
 
 namespace cohort {

@@ -14,7 +14,8 @@
 
 #include "cohort/detail/host/collective.hpp"
 #include "cohort/detail/host/group_ops.hpp"
-#include "cohort/detail/host/implicit_groups.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/groups/thread_block.hpp"
 #include "cohort/groups/lane_mask.hpp"
 
 namespace cohort {
