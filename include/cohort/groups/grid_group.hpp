@@ -10,13 +10,11 @@
 
 namespace cohort {
 
+class grid_group;
 namespace detail {
-// How backend code reaches the state a group carries (the CUDA grid barrier).
+// How backend code reaches the state a grid_group carries (the CUDA grid barrier).
 struct group_access {
-  template <class Group>
-  COHORT_DEVICE static const auto& state(const Group& g) {
-    return g.state_;
-  }
+  COHORT_DEVICE static const impl::grid_state& state(const grid_group& g);
 };
 }  // namespace detail
 
@@ -67,5 +65,9 @@ class grid_group {
 };
 
 COHORT_DEVICE inline grid_group this_grid() { return grid_group(detail::impl::this_grid_state()); }
+
+COHORT_DEVICE inline const detail::impl::grid_state& detail::group_access::state(const grid_group& g) {
+  return g.state_;
+}
 
 }  // namespace cohort
