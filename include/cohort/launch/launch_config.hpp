@@ -1,6 +1,7 @@
 // How a kernel is launched: grid, block, dynamic shared memory and stream.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 
 #include "cohort/kernel_language.hpp"
@@ -14,6 +15,17 @@ struct launch_config {
   dim3 block{1, 1, 1};
   std::size_t dynamic_shared_bytes = 0;
   stream_t stream = {};
+
+  launch_config() = default;
+  launch_config(dim3 grid_dim, dim3 block_dim = dim3(1, 1, 1)) : grid(grid_dim), block(block_dim) {}
+  // The shared size in any integer type, as <<<>>> takes it: an int in a
+  // braced aggregate would be a narrowing error.
+  template <std::integral Bytes>
+  launch_config(dim3 grid_dim, dim3 block_dim, Bytes shared_bytes, stream_t launch_stream = {})
+      : grid(grid_dim),
+        block(block_dim),
+        dynamic_shared_bytes(static_cast<std::size_t>(shared_bytes)),
+        stream(launch_stream) {}
 };
 
 }  // namespace cohort
