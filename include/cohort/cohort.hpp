@@ -2,6 +2,7 @@
 // their collectives.
 #pragma once
 
+#include "cohort/algorithms.hpp"
 #include "cohort/atomic_ref.hpp"
 #include "cohort/config.hpp"
 #include "cohort/device.hpp"

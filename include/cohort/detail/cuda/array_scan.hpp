@@ -1,0 +1,113 @@
+// Whole-array scans on the CUDA backend, both built on the tiles of
+// detail/cuda/array_tiles.hpp and exact in index order for any associative
+// operator:
+// - device_*_scan: single pass with decoupled look-back. A persistent grid
+//   (a cooperative launch, so every block is resident) takes tiles t =
+//   block, block + blocks, ...; a tile publishes its total, finds the prefix
+//   of the tiles before it from their records (tile_status.hpp), publishes
+//   its inclusive total and writes its elements. Each element is read once
+//   and written once.
+// - grid_*_scan inside a user's cooperative kernel, which has no scratch of
+//   its own: reduce-then-scan. Each block folds its run of whole tiles, the
+//   grid's rank-ordered exclusive scan gives each block the total before its
+//   run, and the block scans its run again from there: the input is read
+//   twice.
+#pragma once
+
+#include <cstddef>
+
+#include "cohort/cuda/grid_group.hpp"
+#include "cohort/cuda/scan.hpp"
+#include "cohort/detail/cuda/array_reduce.hpp"
+#include "cohort/detail/cuda/array_scratch.hpp"
+#include "cohort/detail/cuda/array_tiles.hpp"
+#include "cohort/detail/cuda/tile_status.hpp"
+#include "cohort/detail/partial_value.hpp"
+
+namespace cohort::detail::gpu {
+
+// Scans tile t of in[0, n) into out; prefix_of as scan_tile's.
+template <bool Inclusive, unsigned Warps, class T, class Op, class PrefixOf>
+__device__ __forceinline__ void scan_one_tile(tile_exchange<T, Warps>& shared, const T* in, T* out, std::size_t n,
+                                              std::size_t t, bool vector, Op op, PrefixOf&& prefix_of) {
+  constexpr std::size_t tile = tile_items<T, Warps>;
+  const std::size_t base = t * tile;
+  if (base + tile <= n) {
+    lane_items<T, T> items;
+    load_full_tile(items, in, base, vector);
+    scan_tile<Inclusive>(items, shared, op, prefix_of);
+    store_full_tile(items, out, base, vector);
+  } else {
+    lane_items<partial<T>, T> items;
+    load_last_tile(items, in, base, n);
+    scan_tile<Inclusive>(items, shared, op, prefix_of);
+    store_last_tile(items, out, base, n);
+  }
+}
+
+inline constexpr unsigned scan_warps = 8;
+
+template <bool Inclusive, class T, class Op>
+__global__ void __launch_bounds__(scan_warps * 32)
+    look_back_scan_kernel(const T* in, T* out, std::size_t n, partial<T> init, Op op, tile_status<T> status) {
+  __shared__ tile_exchange<T, scan_warps> shared;
+  const std::size_t tiles = (n + tile_items<T, scan_warps> - 1) / tile_items<T, scan_warps>;
+  const bool vector = vector_aligned(in) && vector_aligned(out);
+  const lifted<Op> lift{op};
+  for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    // The last tile's records are never read: nothing comes after it.
+    const bool publishes = t + 1 < tiles;
+    scan_one_tile<Inclusive>(shared, in, out, n, t, vector, op, [&](partial<T> total) {
+      if (threadIdx.x < 32) {
+        partial<T> before = absent<T>();
+        if (t > 0) {
+          if (publishes && threadIdx.x == 0) status.publish(t, total.value, false);
+          before = {look_back(status, t, op), true};
+        }
+        if (threadIdx.x == 0) {
+          if (publishes) status.publish(t, lift(before, total).value, true);
+          shared.tile_prefix = lift(init, before);
+        }
+      }
+      __syncthreads();
+      return shared.tile_prefix;
+    });
+  }
+}
+
+template <bool Inclusive, class T, class Op>
+void device_scan(const T* in, T* out, std::size_t n, partial<T> init, Op op, stream_t stream) {
+  if (n == 0) return;
+  constexpr unsigned threads = scan_warps * 32;
+  const auto kernel = look_back_scan_kernel<Inclusive, T, Op>;
+  const std::size_t tiles = (n + tile_items<T, scan_warps> - 1) / tile_items<T, scan_warps>;
+  const int resident = resident_blocks(kernel, threads);
+  const unsigned blocks = static_cast<unsigned>(tiles < static_cast<std::size_t>(resident) ? tiles : resident);
+  const array_scratch scratch = scratch_for(stream, tile_status<T>::bytes(tiles));
+  launch_array_kernel(kernel, blocks, threads, stream, true, in, out, n, init, op,
+                      tile_status<T>{scratch.data, tiles, scratch.epoch});
+}
+
+// Reduce-then-scan by the grid of a user's cooperative kernel (1-D blocks of Warps warps).
+template <bool Inclusive, unsigned Warps, class T, class Op>
+__device__ void tiled_grid_scan(const grid_group& grid, const T* in, T* out, std::size_t n, partial<T> init, Op op) {
+  __shared__ tile_exchange<T, Warps> shared;
+  const std::size_t tiles = (n + tile_items<T, Warps> - 1) / tile_items<T, Warps>;
+  const tile_run run = tiles_of_block(tiles, grid.block_rank(), grid.num_blocks());
+  const lifted<Op> lift{op};
+  const partial<T> block_total = fold_block_tiles<Warps>(in, n, run, op);
+  const partial<T> before = cohort::exclusive_scan(grid, threadIdx.x == 0 ? block_total : absent<T>(), lift);
+  if (threadIdx.x == 0) shared.tile_prefix = lift(init, before);
+  __syncthreads();
+  partial<T> carry = shared.tile_prefix;
+  const bool vector = vector_aligned(in) && vector_aligned(out);
+  for (std::size_t t = run.begin; t < run.end; ++t)
+    scan_one_tile<Inclusive>(shared, in, out, n, t, vector, op, [&](partial<T> total) {
+      const partial<T> prefix = carry;
+      carry = lift(carry, total);
+      __syncthreads();  // every warp has read the warps' totals before the next tile writes them
+      return prefix;
+    });
+}
+
+}  // namespace cohort::detail::gpu
