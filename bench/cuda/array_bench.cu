@@ -8,10 +8,11 @@
 // turn, each timed with CUDA events around its call(s); medians. Every
 // variant's output is checked against the CPU after its last timed run.
 //
-// Usage: cohort_bench_cuda_array [repetitions]
+// Usage: cohort_bench_cuda_array [repetitions [reduce|scan|all [largest size as a power of 2]]]
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cohort/cohort.hpp>
 #include <cstdio>
@@ -272,19 +273,23 @@ size_result scan_at(std::size_t n, std::mt19937& rng) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int repetitions = argc > 1 ? std::atoi(argv[1]) : 15;
+  const int repetitions = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
+  const std::string which = argc > 2 ? argv[2] : "all";
+  const std::size_t largest = std::size_t{1} << (argc > 3 ? std::atoi(argv[3]) : 28);
   rival_timing::print_device(cg::get_device_properties());
   std::mt19937 rng(20261124);
   std::vector<size_result> reduces, scans;
   for (const std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28}) {
+    if (which == "scan" || n > largest) continue;
     reduces.push_back(reduce_at(n, rng));
     time_all(reduces.back().variants, repetitions);
   }
   for (const std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 26}) {
+    if (which == "reduce" || n > largest) continue;
     scans.push_back(scan_at(n, rng));
     time_all(scans.back().variants, repetitions);
   }
-  print_table("reduce float32, sum", reduces);
-  print_table("inclusive scan int32, sum", scans);
+  if (!reduces.empty()) print_table("reduce float32, sum", reduces);
+  if (!scans.empty()) print_table("inclusive scan int32, sum", scans);
   return 0;
 }

@@ -124,43 +124,38 @@ __device__ __forceinline__ tile_run tiles_of_block(std::size_t tiles, std::size_
 }
 
 // The in-order fold of the block's tiles, in thread 0 (absent if it has none).
-template <unsigned Warps, class T, class Op>
+template <class T, class Op>
 __device__ partial<T> fold_block_tiles(const T* in, std::size_t n, tile_run run, Op op) {
-  __shared__ tile_exchange<T, Warps> shared;
-  constexpr std::size_t tile = tile_items<T, Warps>;
+  __shared__ tile_exchange<T> shared;
+  const unsigned warps = blockDim.x / 32;
+  const std::size_t tile = tile_items<T>(warps);
   const bool vector = vector_aligned(in);
   const lifted<Op> lift{op};
   partial<T> total = absent<T>();
   for (std::size_t t = run.begin; t < run.end; ++t) {
     partial<T> tile_total;
-    if ((t + 1) * tile <= n) {
-      lane_items<T, T> items;
-      load_full_tile(items, in, t * tile, vector);
-      join_warps(shared, fold_warp_segment(items, op), op, &tile_total);
-    } else {
-      lane_items<partial<T>, T> items;
-      load_last_tile(items, in, t * tile, n);
-      join_warps(shared, fold_warp_segment(items, lift), op, &tile_total);
-    }
+    const bool whole = (t + 1) * tile <= n;
+    lane_items<T> items;
+    load_tile(items, in, t * tile, n, whole, vector);
+    join_warps(shared, fold_warp_segment(items, t * tile, n, whole, op), op, &tile_total, warps);
     total = lift(total, tile_total);
     __syncthreads();  // the warps' totals are read before the next tile's are written
   }
   return total;
 }
 
-// The whole array's fold in every thread of the grid, in index order.
-template <unsigned Warps, class T, class Op>
+// The whole array's fold in every thread of the grid, in index order (1-D blocks of whole warps).
+template <class T, class Op>
 __device__ partial<T> ordered_grid_fold(const grid_group& grid, const T* in, std::size_t n, Op op) {
-  const std::size_t tiles = (n + tile_items<T, Warps> - 1) / tile_items<T, Warps>;
-  const partial<T> block_total =
-      fold_block_tiles<Warps>(in, n, tiles_of_block(tiles, grid.block_rank(), grid.num_blocks()), op);
+  const std::size_t tiles = (n + tile_items<T>(blockDim.x / 32) - 1) / tile_items<T>(blockDim.x / 32);
+  const partial<T> block_total = fold_block_tiles(in, n, tiles_of_block(tiles, grid.block_rank(), grid.num_blocks()), op);
   return cohort::reduce(grid, threadIdx.x == 0 ? block_total : absent<T>(), lifted<Op>{op});
 }
 
-template <unsigned Warps, class T, class Op>
-__global__ void __launch_bounds__(Warps * 32) ordered_reduce_kernel(const T* in, std::size_t n, T* out, Op op) {
+template <class T, class Op>
+__global__ void __launch_bounds__(reduce_warps * 32) ordered_reduce_kernel(const T* in, std::size_t n, T* out, Op op) {
   const grid_group grid = this_grid();
-  const partial<T> total = ordered_grid_fold<Warps>(grid, in, n, op);
+  const partial<T> total = ordered_grid_fold(grid, in, n, op);
   if (grid.thread_rank() == 0 && total.present) *out = total.value;
 }
 
@@ -173,20 +168,20 @@ void device_reduce(const T* in, std::size_t n, T* out, Op op, stream_t stream) {
   if constexpr (strided_fold_allowed<Op, T>) {
     constexpr unsigned threads = reduce_warps * 32;
     const auto kernel = strided_reduce_kernel<T, Op>;
-    const std::size_t wanted = (n + threads - 1) / threads;
+    // At least four vectors per thread: fewer blocks leave less for the last block to fold.
+    const std::size_t wanted = (n * sizeof(T) + threads * 64 - 1) / (threads * 64);
     const int resident = resident_blocks(kernel, threads);
     const unsigned blocks = static_cast<unsigned>(wanted < static_cast<std::size_t>(resident) ? wanted : resident);
-    const array_scratch scratch = scratch_for(stream, reduce_header_bytes + blocks * sizeof(T));
+    const array_scratch scratch = scratch_for(scratch_use::reduce, stream, reduce_header_bytes + blocks * sizeof(T));
     auto* arrivals = static_cast<unsigned*>(scratch.data);
     auto* block_totals = reinterpret_cast<T*>(static_cast<char*>(scratch.data) + reduce_header_bytes);
     launch_array_kernel(kernel, blocks, threads, stream, false, in, n, out, op, block_totals, arrivals);
   } else {
-    constexpr unsigned warps = 8;
-    const auto kernel = ordered_reduce_kernel<warps, T, Op>;
-    const std::size_t tiles = (n + tile_items<T, warps> - 1) / tile_items<T, warps>;
-    const int resident = resident_blocks(kernel, warps * 32);
+    const auto kernel = ordered_reduce_kernel<T, Op>;
+    const std::size_t tiles = (n + tile_items<T>(reduce_warps) - 1) / tile_items<T>(reduce_warps);
+    const int resident = resident_blocks(kernel, reduce_warps * 32);
     const unsigned blocks = static_cast<unsigned>(tiles < static_cast<std::size_t>(resident) ? tiles : resident);
-    launch_array_kernel(kernel, blocks, warps * 32, stream, true, in, n, out, op);
+    launch_array_kernel(kernel, blocks, reduce_warps * 32, stream, true, in, n, out, op);
   }
 }
 

@@ -27,31 +27,32 @@
 namespace cohort::detail::gpu {
 
 // Scans tile t of in[0, n) into out; prefix_of as scan_tile's.
-template <bool Inclusive, unsigned Warps, class T, class Op, class PrefixOf>
-__device__ __forceinline__ void scan_one_tile(tile_exchange<T, Warps>& shared, const T* in, T* out, std::size_t n,
-                                              std::size_t t, bool vector, Op op, PrefixOf&& prefix_of) {
-  constexpr std::size_t tile = tile_items<T, Warps>;
+template <bool Inclusive, class T, class Op, class PrefixOf>
+__device__ __forceinline__ void scan_one_tile(tile_exchange<T>& shared, const T* in, T* out, std::size_t n,
+                                              std::size_t t, bool vector, Op op, PrefixOf&& prefix_of,
+                                              unsigned warps) {
+  const std::size_t tile = tile_items<T>(warps);
   const std::size_t base = t * tile;
-  if (base + tile <= n) {
-    lane_items<T, T> items;
-    load_full_tile(items, in, base, vector);
-    scan_tile<Inclusive>(items, shared, op, prefix_of);
-    store_full_tile(items, out, base, vector);
-  } else {
-    lane_items<partial<T>, T> items;
-    load_last_tile(items, in, base, n);
-    scan_tile<Inclusive>(items, shared, op, prefix_of);
-    store_last_tile(items, out, base, n);
-  }
+  const bool whole = base + tile <= n;
+  lane_items<T> items;
+  load_tile(items, in, base, n, whole, vector);
+  scan_tile<Inclusive>(items, shared, op, prefix_of, warps);
+  store_tile(items, out, base, n, whole, vector);
 }
 
+// The look-back kernel's blocks: 8 warps, at least 4 resident per SM (so at
+// most 64 registers a thread). While warp 0 of a block looks back, its other
+// warps wait at the block's barrier; other blocks on the SM keep memory
+// busy. Blocks of 4 warps (8 per SM) and of 2 (16 per SM) measured slower:
+// more, smaller tiles lengthen the chain of look-backs (docs/algorithms.md).
 inline constexpr unsigned scan_warps = 8;
+inline constexpr unsigned scan_blocks_per_sm = 4;
 
 template <bool Inclusive, class T, class Op>
-__global__ void __launch_bounds__(scan_warps * 32)
+__global__ void __launch_bounds__(scan_warps * 32, scan_blocks_per_sm)
     look_back_scan_kernel(const T* in, T* out, std::size_t n, partial<T> init, Op op, tile_status<T> status) {
-  __shared__ tile_exchange<T, scan_warps> shared;
-  const std::size_t tiles = (n + tile_items<T, scan_warps> - 1) / tile_items<T, scan_warps>;
+  __shared__ tile_exchange<T> shared;
+  const std::size_t tiles = (n + tile_items<T>(scan_warps) - 1) / tile_items<T>(scan_warps);
   const bool vector = vector_aligned(in) && vector_aligned(out);
   const lifted<Op> lift{op};
   for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
@@ -71,7 +72,7 @@ __global__ void __launch_bounds__(scan_warps * 32)
       }
       __syncthreads();
       return shared.tile_prefix;
-    });
+    }, scan_warps);
   }
 }
 
@@ -80,22 +81,23 @@ void device_scan(const T* in, T* out, std::size_t n, partial<T> init, Op op, str
   if (n == 0) return;
   constexpr unsigned threads = scan_warps * 32;
   const auto kernel = look_back_scan_kernel<Inclusive, T, Op>;
-  const std::size_t tiles = (n + tile_items<T, scan_warps> - 1) / tile_items<T, scan_warps>;
+  const std::size_t tiles = (n + tile_items<T>(scan_warps) - 1) / tile_items<T>(scan_warps);
   const int resident = resident_blocks(kernel, threads);
   const unsigned blocks = static_cast<unsigned>(tiles < static_cast<std::size_t>(resident) ? tiles : resident);
-  const array_scratch scratch = scratch_for(stream, tile_status<T>::bytes(tiles));
+  const array_scratch scratch = scratch_for(scratch_use::scan, stream, tile_status<T>::bytes(tiles));
   launch_array_kernel(kernel, blocks, threads, stream, true, in, out, n, init, op,
                       tile_status<T>{scratch.data, tiles, scratch.epoch});
 }
 
-// Reduce-then-scan by the grid of a user's cooperative kernel (1-D blocks of Warps warps).
-template <bool Inclusive, unsigned Warps, class T, class Op>
+// Reduce-then-scan by the grid of a user's cooperative kernel (1-D blocks of whole warps).
+template <bool Inclusive, class T, class Op>
 __device__ void tiled_grid_scan(const grid_group& grid, const T* in, T* out, std::size_t n, partial<T> init, Op op) {
-  __shared__ tile_exchange<T, Warps> shared;
-  const std::size_t tiles = (n + tile_items<T, Warps> - 1) / tile_items<T, Warps>;
+  __shared__ tile_exchange<T> shared;
+  const unsigned warps = blockDim.x / 32;
+  const std::size_t tiles = (n + tile_items<T>(warps) - 1) / tile_items<T>(warps);
   const tile_run run = tiles_of_block(tiles, grid.block_rank(), grid.num_blocks());
   const lifted<Op> lift{op};
-  const partial<T> block_total = fold_block_tiles<Warps>(in, n, run, op);
+  const partial<T> block_total = fold_block_tiles(in, n, run, op);
   const partial<T> before = cohort::exclusive_scan(grid, threadIdx.x == 0 ? block_total : absent<T>(), lift);
   if (threadIdx.x == 0) shared.tile_prefix = lift(init, before);
   __syncthreads();
@@ -107,7 +109,7 @@ __device__ void tiled_grid_scan(const grid_group& grid, const T* in, T* out, std
       carry = lift(carry, total);
       __syncthreads();  // every warp has read the warps' totals before the next tile writes them
       return prefix;
-    });
+    }, warps);
 }
 
 }  // namespace cohort::detail::gpu

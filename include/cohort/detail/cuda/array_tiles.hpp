@@ -1,5 +1,5 @@
 // The unit of work of the CUDA whole-array scans: a tile of consecutive
-// elements, scanned by one 1-D block of Warps whole warps. Each warp owns a
+// elements, scanned by one 1-D block of whole warps. Each warp owns a
 // segment of chunks_per_lane chunks; in a chunk each lane holds a 16-byte
 // vector of consecutive elements (vector_items of them), so a warp's load of
 // a chunk is 512 contiguous bytes. A chunk is scanned in registers (each
@@ -28,8 +28,13 @@ template <class T>
 inline constexpr std::size_t chunk_items = 32 * vector_items<T>;
 template <class T>
 inline constexpr std::size_t warp_items = chunks_per_lane * chunk_items<T>;
-template <class T, unsigned Warps>
-inline constexpr std::size_t tile_items = Warps * warp_items<T>;
+template <class T>
+__host__ __device__ constexpr std::size_t tile_items(unsigned warps) {
+  return warps * warp_items<T>;
+}
+
+// The most warps a block has.
+inline constexpr unsigned max_block_warps = 32;
 
 template <class T>
 __device__ __forceinline__ bool vector_aligned(const T* p) {
@@ -37,9 +42,9 @@ __device__ __forceinline__ bool vector_aligned(const T* p) {
 }
 
 // One lane's elements of its warp's segment: chunk k, element j.
-template <class E, class T>
+template <class T>
 struct lane_items {
-  E x[chunks_per_lane][vector_items<T>];
+  T x[chunks_per_lane][vector_items<T>];
 };
 
 // Index of element (k, j) of this lane in a tile starting at `base`.
@@ -48,44 +53,36 @@ __device__ __forceinline__ std::size_t item_index(std::size_t base, unsigned k, 
   return base + (threadIdx.x / 32) * warp_items<T> + k * chunk_items<T> + lane_id() * vector_items<T> + j;
 }
 
-// A whole tile: 16-byte loads where the array is aligned, else one element at a time.
+// A tile of in[0, n) from `base`: 16-byte loads where the tile is whole and
+// the array aligned, else one element at a time. Past n (in the last tile)
+// elements repeat in[n - 1]: a scan never stores what they feed, and a fold
+// leaves them out (fold_warp_segment), so any valid value of T will do.
 template <class T>
-__device__ __forceinline__ void load_full_tile(lane_items<T, T>& items, const T* in, std::size_t base, bool vector) {
+__device__ __forceinline__ void load_tile(lane_items<T>& items, const T* in, std::size_t base, std::size_t n,
+                                          bool whole, bool vector) {
 #pragma unroll
   for (unsigned k = 0; k < chunks_per_lane; ++k) {
     const std::size_t first = item_index<T>(base, k, 0);
     if constexpr (vector_items<T> > 1) {
-      if (vector) {
+      if (whole && vector) {
         const uint4 v = *reinterpret_cast<const uint4*>(in + first);
         std::memcpy(&items.x[k][0], &v, sizeof v);
         continue;
       }
     }
 #pragma unroll
-    for (unsigned j = 0; j < vector_items<T>; ++j) items.x[k][j] = in[first + j];
+    for (unsigned j = 0; j < vector_items<T>; ++j) items.x[k][j] = in[whole || first + j < n ? first + j : n - 1];
   }
 }
 
-// The last tile, [base, n): elements past n are absent.
 template <class T>
-__device__ __forceinline__ void load_last_tile(lane_items<partial<T>, T>& items, const T* in, std::size_t base,
-                                               std::size_t n) {
-#pragma unroll
-  for (unsigned k = 0; k < chunks_per_lane; ++k)
-#pragma unroll
-    for (unsigned j = 0; j < vector_items<T>; ++j) {
-      const std::size_t i = item_index<T>(base, k, j);
-      items.x[k][j] = i < n ? partial<T>{in[i], true} : absent<T>();
-    }
-}
-
-template <class T>
-__device__ __forceinline__ void store_full_tile(const lane_items<T, T>& items, T* out, std::size_t base, bool vector) {
+__device__ __forceinline__ void store_tile(const lane_items<T>& items, T* out, std::size_t base, std::size_t n,
+                                           bool whole, bool vector) {
 #pragma unroll
   for (unsigned k = 0; k < chunks_per_lane; ++k) {
     const std::size_t first = item_index<T>(base, k, 0);
     if constexpr (vector_items<T> > 1) {
-      if (vector) {
+      if (whole && vector) {
         uint4 v;
         std::memcpy(&v, &items.x[k][0], sizeof v);
         *reinterpret_cast<uint4*>(out + first) = v;
@@ -93,58 +90,37 @@ __device__ __forceinline__ void store_full_tile(const lane_items<T, T>& items, T
       }
     }
 #pragma unroll
-    for (unsigned j = 0; j < vector_items<T>; ++j) out[first + j] = items.x[k][j];
+    for (unsigned j = 0; j < vector_items<T>; ++j)
+      if (whole || first + j < n) out[first + j] = items.x[k][j];
   }
-}
-
-template <class T>
-__device__ __forceinline__ void store_last_tile(const lane_items<partial<T>, T>& items, T* out, std::size_t base,
-                                                std::size_t n) {
-#pragma unroll
-  for (unsigned k = 0; k < chunks_per_lane; ++k)
-#pragma unroll
-    for (unsigned j = 0; j < vector_items<T>; ++j) {
-      const std::size_t i = item_index<T>(base, k, j);
-      if (i < n) out[i] = items.x[k][j].value;
-    }
-}
-
-// The operator over a tile's elements: Op itself on full tiles, Op lifted
-// over possibly absent elements on the last one.
-template <class E, class Op>
-__device__ __forceinline__ auto element_op(Op op) {
-  if constexpr (requires { E::present; })
-    return lifted<Op>{op};
-  else
-    return op;
 }
 
 // Inclusive scan of the warp's segment in place; returns the segment's total
 // (in every lane).
-template <class E, class T, class Op>
-__device__ __forceinline__ E scan_warp_segment(lane_items<E, T>& items, Op op) {
+template <class T, class Op>
+__device__ __forceinline__ T scan_warp_segment(lane_items<T>& items, Op op) {
   const unsigned lane = lane_id();
-  E carry{};
+  T carry{};
 #pragma unroll
   for (unsigned k = 0; k < chunks_per_lane; ++k) {
-    E* x = items.x[k];
+    T* x = items.x[k];
 #pragma unroll
     for (unsigned j = 1; j < vector_items<T>; ++j) x[j] = op(x[j - 1], x[j]);
-    E lane_total = x[vector_items<T> - 1];
+    T lane_total = x[vector_items<T> - 1];
 #pragma unroll
     for (unsigned d = 1; d < 32; d *= 2) {
-      const E before = shfl_up(all_lanes, lane_total, d);
+      const T before = shfl_up(all_lanes, lane_total, d);
       if (lane >= d) lane_total = op(before, lane_total);
     }
-    const E lanes_before = shfl_up(all_lanes, lane_total, 1);
-    const E chunk_total = shfl_idx(all_lanes, lane_total, 31);
+    const T lanes_before = shfl_up(all_lanes, lane_total, 1);
+    const T chunk_total = shfl_idx(all_lanes, lane_total, 31);
     if (k == 0) {
       if (lane > 0)
 #pragma unroll
         for (unsigned j = 0; j < vector_items<T>; ++j) x[j] = op(lanes_before, x[j]);
       carry = chunk_total;
     } else {
-      const E prefix = lane > 0 ? op(carry, lanes_before) : carry;
+      const T prefix = lane > 0 ? op(carry, lanes_before) : carry;
 #pragma unroll
       for (unsigned j = 0; j < vector_items<T>; ++j) x[j] = op(prefix, x[j]);
       carry = op(carry, chunk_total);
@@ -154,16 +130,16 @@ __device__ __forceinline__ E scan_warp_segment(lane_items<E, T>& items, Op op) {
 }
 
 // An inclusive scan turned exclusive: each element takes its predecessor's
-// value; the segment's first element has none and is marked in *first_lacks.
-template <class E, class T>
-__device__ __forceinline__ void shift_to_exclusive(lane_items<E, T>& items, bool& first_lacks) {
+// value; the segment's first element (lane 0's in chunk 0) has none.
+template <class T>
+__device__ __forceinline__ void shift_to_exclusive(lane_items<T>& items) {
   const unsigned lane = lane_id();
-  E previous_chunk_last{};
+  T previous_chunk_last{};
 #pragma unroll
   for (unsigned k = 0; k < chunks_per_lane; ++k) {
-    E* x = items.x[k];
-    const E last = x[vector_items<T> - 1];
-    const E from_left = shfl_up(all_lanes, last, 1);
+    T* x = items.x[k];
+    const T last = x[vector_items<T> - 1];
+    const T from_left = shfl_up(all_lanes, last, 1);
 #pragma unroll
     for (unsigned j = vector_items<T> - 1; j > 0; --j) x[j] = x[j - 1];
     if (lane > 0)
@@ -172,67 +148,54 @@ __device__ __forceinline__ void shift_to_exclusive(lane_items<E, T>& items, bool
       x[0] = previous_chunk_last;
     previous_chunk_last = shfl_idx(all_lanes, last, 31);
   }
-  first_lacks = lane == 0;
 }
 
-// In-order fold of a warp segment (a tile's aggregate without its scan).
-template <class E, class T, class Op>
-__device__ __forceinline__ E fold_warp_segment(const lane_items<E, T>& items, Op op) {
-  E total{};
+// In-order fold of the warp's segment of a tile from `base`, counting only
+// elements before n; absent if it has none.
+template <class T, class Op>
+__device__ __forceinline__ partial<T> fold_warp_segment(const lane_items<T>& items, std::size_t base, std::size_t n,
+                                                        bool whole, Op op) {
+  const lifted<Op> lift{op};
+  partial<T> total = absent<T>();
 #pragma unroll
   for (unsigned k = 0; k < chunks_per_lane; ++k) {
-    E lane_total = items.x[k][0];
+    partial<T> lane_total = absent<T>();
 #pragma unroll
-    for (unsigned j = 1; j < vector_items<T>; ++j) lane_total = op(lane_total, items.x[k][j]);
+    for (unsigned j = 0; j < vector_items<T>; ++j)
+      if (whole || item_index<T>(base, k, j) < n) lane_total = lift(lane_total, partial<T>{items.x[k][j], true});
 #pragma unroll
     for (unsigned d = 1; d < 32; d *= 2) {
-      const E after = shfl_down(all_lanes, lane_total, d);
-      if (lane_id() + d < 32) lane_total = op(lane_total, after);
+      const partial<T> after = shfl_down(all_lanes, lane_total, d);
+      if (lane_id() + d < 32) lane_total = lift(lane_total, after);
     }
-    const E chunk_total = shfl_idx(all_lanes, lane_total, 0);
-    total = k == 0 ? chunk_total : op(total, chunk_total);
+    total = lift(total, shfl_idx(all_lanes, lane_total, 0));
   }
   return total;
 }
 
 // What a block shares while it works on a tile: each warp's segment total,
 // and the prefix of everything before the tile.
-template <class T, unsigned Warps>
+template <class T>
 struct tile_exchange {
-  partial<T> warp_totals[Warps];
+  partial<T> warp_totals[max_block_warps];
   partial<T> tile_prefix;
 };
 
-template <class T>
-__device__ __forceinline__ partial<T> as_partial(const T& v) {
-  return {v, true};
-}
-template <class T>
-__device__ __forceinline__ partial<T> as_partial(const partial<T>& v) {
-  return v;
-}
-
 // Publishes each warp's total; after the block's barrier, returns the fold
 // of the warps before the caller's (absent for warp 0) and, in *tile_total,
-// the tile's total.
-template <class E, class T, unsigned Warps, class Op>
-__device__ __forceinline__ partial<T> join_warps(tile_exchange<T, Warps>& shared, const E& warp_total, Op op,
-                                                 partial<T>* tile_total) {
+// the tile's total (the block has `warps` warps).
+template <class T, class Op>
+__device__ __forceinline__ partial<T> join_warps(tile_exchange<T>& shared, const partial<T>& warp_total, Op op,
+                                                 partial<T>* tile_total, unsigned warps) {
   const unsigned warp = threadIdx.x / 32;
-  if (lane_id() == 0) shared.warp_totals[warp] = as_partial(warp_total);
+  if (lane_id() == 0) shared.warp_totals[warp] = warp_total;
   __syncthreads();
   const lifted<Op> lift{op};
   partial<T> before = absent<T>();
-#pragma unroll
-  for (unsigned w = 0; w < Warps; ++w)
-    if (w < warp) before = lift(before, shared.warp_totals[w]);
-  if (tile_total) {
-    partial<T> all = before;
-#pragma unroll
-    for (unsigned w = 0; w < Warps; ++w)
-      if (w >= warp) all = lift(all, shared.warp_totals[w]);
-    *tile_total = all;
-  }
+  for (unsigned w = 0; w < warp; ++w) before = lift(before, shared.warp_totals[w]);
+  partial<T> all = before;
+  for (unsigned w = warp; w < warps; ++w) all = lift(all, shared.warp_totals[w]);
+  *tile_total = all;
   return before;
 }
 
@@ -240,36 +203,27 @@ __device__ __forceinline__ partial<T> join_warps(tile_exchange<T, Warps>& shared
 // segments, then the tile prefix from prefix_of(tile total) (called by the
 // whole block, after a barrier; it returns the prefix of everything before
 // the tile, absent at the array's start), then every element combined with
-// the prefix of its warp. Exclusive scans shift by one element first.
-template <bool Inclusive, class E, class T, unsigned Warps, class Op, class PrefixOf>
-__device__ __forceinline__ void scan_tile(lane_items<E, T>& items, tile_exchange<T, Warps>& shared, Op op,
-                                          PrefixOf&& prefix_of) {
-  const auto eop = element_op<E>(op);
-  const E warp_total = scan_warp_segment(items, eop);
-  bool first_lacks = false;
-  if constexpr (!Inclusive) shift_to_exclusive(items, first_lacks);
+// the prefix of its warp. Exclusive scans shift by one element first. The
+// last tile's total counts the elements past n: nothing reads it.
+template <bool Inclusive, class T, class Op, class PrefixOf>
+__device__ __forceinline__ void scan_tile(lane_items<T>& items, tile_exchange<T>& shared, Op op,
+                                          PrefixOf&& prefix_of, unsigned warps) {
+  const T warp_total = scan_warp_segment(items, op);
+  if constexpr (!Inclusive) shift_to_exclusive(items);
   partial<T> tile_total;
-  const partial<T> warps_before = join_warps(shared, warp_total, op, &tile_total);
+  const partial<T> warps_before = join_warps(shared, partial<T>{warp_total, true}, op, &tile_total, warps);
   const lifted<Op> lift{op};
   const partial<T> prefix = lift(prefix_of(tile_total), warps_before);
+  const bool first_lacks = !Inclusive && lane_id() == 0;
 #pragma unroll
   for (unsigned k = 0; k < chunks_per_lane; ++k)
 #pragma unroll
     for (unsigned j = 0; j < vector_items<T>; ++j) {
-      E& x = items.x[k][j];
-      const bool lacks = first_lacks && k == 0 && j == 0;
-      if constexpr (requires { E::present; }) {
-        // Absent elements are past n and never stored.
-        if (lacks)
-          x = prefix;
-        else if (x.present && prefix.present)
-          x.value = op(prefix.value, x.value);
-      } else {
-        if (lacks)
-          x = prefix.value;  // an exclusive scan's prefix always holds its init
-        else if (prefix.present)
-          x = op(prefix.value, x);
-      }
+      T& x = items.x[k][j];
+      if (first_lacks && k == 0 && j == 0)
+        x = prefix.value;  // an exclusive scan's prefix always holds its init
+      else if (prefix.present)
+        x = op(prefix.value, x);
     }
 }
 

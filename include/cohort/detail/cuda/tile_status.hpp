@@ -99,32 +99,51 @@ struct tile_status {
   }
 };
 
+// Windows of 32 records that warp 0 reads at once while looking back: the
+// inclusive totals advance by up to this many windows per round trip to L2.
+inline constexpr unsigned look_back_windows = 4;
+
 // The prefix of everything before `tile` (tile > 0), found by warp 0 of the
-// tile's block: 32 predecessors at a time, nearest in lane 0, until one has
-// its inclusive total; the aggregates after it are folded in index order.
+// tile's block: look_back_windows x 32 predecessors at a time (lane l of
+// window w reads tile - 1 - 32w - l), nearest first, until one has its
+// inclusive total; the aggregates after it are folded in index order.
 template <class T, class Op>
 __device__ T look_back(const tile_status<T>& status, std::size_t tile, Op op) {
   const unsigned lane = lane_id();
   T prefix{};
   bool have = false;
-  for (long long end = static_cast<long long>(tile);; end -= 32) {
-    const long long index = end - 1 - static_cast<long long>(lane);
-    tile_record<T> r{true, false, T{}};
-    do {
-      if (index >= 0) r = status.read(static_cast<std::size_t>(index));
-    } while (__any_sync(all_lanes, !r.ready));
-    const unsigned inclusive = __ballot_sync(all_lanes, r.inclusive);
-    const unsigned stop = inclusive ? __ffs(inclusive) - 1 : 31;
-    T v = r.value;
+  for (long long end = static_cast<long long>(tile);; end -= 32 * look_back_windows) {
+    tile_record<T> r[look_back_windows];
 #pragma unroll
-    for (unsigned d = 1; d < 32; d *= 2) {
-      const T older = shfl_down(all_lanes, v, d);
-      if (lane + d <= stop) v = op(older, v);
+    for (unsigned w = 0; w < look_back_windows; ++w) r[w] = {false, false, T{}};
+    bool waiting;
+    do {
+      waiting = false;
+#pragma unroll
+      for (unsigned w = 0; w < look_back_windows; ++w) {
+        const long long index = end - 1 - static_cast<long long>(lane + 32 * w);
+        if (index < 0)
+          r[w].ready = true;  // before the array: tile 0, always inclusive, stops the fold first
+        else if (!r[w].ready)
+          r[w] = status.read(static_cast<std::size_t>(index));
+        waiting |= !r[w].ready;
+      }
+    } while (__any_sync(all_lanes, waiting));
+#pragma unroll
+    for (unsigned w = 0; w < look_back_windows; ++w) {
+      const unsigned inclusive = __ballot_sync(all_lanes, r[w].inclusive);
+      const unsigned stop = inclusive ? __ffs(inclusive) - 1 : 31;
+      T v = r[w].value;
+#pragma unroll
+      for (unsigned d = 1; d < 32; d *= 2) {
+        const T older = shfl_down(all_lanes, v, d);
+        if (lane + d <= stop) v = op(older, v);
+      }
+      const T window = shfl_idx(all_lanes, v, 0);
+      prefix = have ? op(window, prefix) : window;
+      have = true;
+      if (inclusive) return prefix;
     }
-    const T window = shfl_idx(all_lanes, v, 0);
-    prefix = have ? op(window, prefix) : window;
-    have = true;
-    if (inclusive) return prefix;
   }
 }
 
