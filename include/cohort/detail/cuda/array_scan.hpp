@@ -2,8 +2,8 @@
 // detail/cuda/array_tiles.hpp and exact in index order for any associative
 // operator:
 // - device_*_scan: single pass with decoupled look-back. A persistent grid
-//   (a cooperative launch, so every block is resident) takes tiles t =
-//   block, block + blocks, ...; a tile publishes its total, finds the prefix
+//   (a cooperative launch, so every block is resident) takes tiles in
+//   order from a counter; a tile publishes its total, finds the prefix
 //   of the tiles before it from their records (tile_status.hpp), publishes
 //   its inclusive total and writes its elements. Each element is read once
 //   and written once.
@@ -48,14 +48,32 @@ __device__ __forceinline__ void scan_one_tile(tile_exchange<T>& shared, const T*
 inline constexpr unsigned scan_warps = 8;
 inline constexpr unsigned scan_blocks_per_sm = 4;
 
+// Blocks take tiles in the order they become free, from a counter: a
+// tile's predecessors were taken earlier, so its look-back finds them done
+// or nearly (with tiles fixed per block, a whole wave of tiles started at
+// once and waited on one another's look-backs). The last block to finish
+// resets the counter for the next launch on the stream.
+struct tile_counter {
+  unsigned long long next;
+  unsigned finished;
+};
+
 template <bool Inclusive, class T, class Op>
 __global__ void __launch_bounds__(scan_warps * 32, scan_blocks_per_sm)
-    look_back_scan_kernel(const T* in, T* out, std::size_t n, partial<T> init, Op op, tile_status<T> status) {
+    look_back_scan_kernel(const T* in, T* out, std::size_t n, partial<T> init, Op op, tile_status<T> status,
+                          tile_counter* counter) {
   __shared__ tile_exchange<T> shared;
+  __shared__ unsigned long long taken;
   const std::size_t tiles = (n + tile_items<T>(scan_warps) - 1) / tile_items<T>(scan_warps);
   const bool vector = vector_aligned(in) && vector_aligned(out);
   const lifted<Op> lift{op};
-  for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+  for (;;) {
+    // Every thread has read the last tile's number before this write: the
+    // tile's scan passed the block's barriers since.
+    if (threadIdx.x == 0) taken = atomicAdd(&counter->next, 1ull);
+    __syncthreads();
+    const std::size_t t = taken;
+    if (t >= tiles) break;
     // The last tile's records are never read: nothing comes after it.
     const bool publishes = t + 1 < tiles;
     scan_one_tile<Inclusive>(shared, in, out, n, t, vector, op, [&](partial<T> total) {
@@ -74,7 +92,14 @@ __global__ void __launch_bounds__(scan_warps * 32, scan_blocks_per_sm)
       return shared.tile_prefix;
     }, scan_warps);
   }
+  if (threadIdx.x == 0 && atomicAdd(&counter->finished, 1u) == gridDim.x - 1) {
+    counter->next = 0;  // every block has taken its last number
+    counter->finished = 0;
+  }
 }
+
+// The scan's scratch: the tile counter, then the tile records.
+inline constexpr std::size_t scan_header_bytes = 256;
 
 template <bool Inclusive, class T, class Op>
 void device_scan(const T* in, T* out, std::size_t n, partial<T> init, Op op, stream_t stream) {
@@ -84,9 +109,11 @@ void device_scan(const T* in, T* out, std::size_t n, partial<T> init, Op op, str
   const std::size_t tiles = (n + tile_items<T>(scan_warps) - 1) / tile_items<T>(scan_warps);
   const int resident = resident_blocks(kernel, threads);
   const unsigned blocks = static_cast<unsigned>(tiles < static_cast<std::size_t>(resident) ? tiles : resident);
-  const array_scratch scratch = scratch_for(scratch_use::scan, stream, tile_status<T>::bytes(tiles));
+  const array_scratch scratch =
+      scratch_for(scratch_use::scan, stream, scan_header_bytes + tile_status<T>::bytes(tiles));
+  char* records = static_cast<char*>(scratch.data) + scan_header_bytes;
   launch_array_kernel(kernel, blocks, threads, stream, true, in, out, n, init, op,
-                      tile_status<T>{scratch.data, tiles, scratch.epoch});
+                      tile_status<T>{records, tiles, scratch.epoch}, static_cast<tile_counter*>(scratch.data));
 }
 
 // Reduce-then-scan by the grid of a user's cooperative kernel (1-D blocks of whole warps).
