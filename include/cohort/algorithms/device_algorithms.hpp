@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstddef>
-#include <type_traits>
 
 #include "cohort/config.hpp"
 #include "cohort/detail/partial_value.hpp"
@@ -24,8 +23,7 @@ namespace cohort {
 // *out = in[0] op ... op in[n - 1]; n == 0 leaves *out unwritten.
 template <class T, class Op>
 void device_reduce(const T* in, std::size_t n, T* out, Op op, stream_t stream = {}) {
-  static_assert(std::is_trivially_copyable_v<T> && sizeof(detail::partial<T>) <= 32,
-                "device algorithms take trivially copyable element types of at most 24 bytes");
+  static_assert(detail::array_element<T>, "device algorithms take trivially copyable element types of at most 24 bytes");
 #if COHORT_BACKEND_CUDA
   detail::gpu::device_reduce(in, n, out, op, stream);
 #else
@@ -37,8 +35,7 @@ void device_reduce(const T* in, std::size_t n, T* out, Op op, stream_t stream = 
 // out[i] = in[0] op ... op in[i]. out may be in; otherwise the two must not overlap.
 template <class T, class Op>
 void device_inclusive_scan(const T* in, T* out, std::size_t n, Op op, stream_t stream = {}) {
-  static_assert(std::is_trivially_copyable_v<T> && sizeof(detail::partial<T>) <= 32,
-                "device algorithms take trivially copyable element types of at most 24 bytes");
+  static_assert(detail::array_element<T>, "device algorithms take trivially copyable element types of at most 24 bytes");
 #if COHORT_BACKEND_CUDA
   detail::gpu::device_scan<true>(in, out, n, detail::absent<T>(), op, stream);
 #else
@@ -50,8 +47,7 @@ void device_inclusive_scan(const T* in, T* out, std::size_t n, Op op, stream_t s
 // out[0] = init, out[i] = init op in[0] op ... op in[i - 1]. out may be in.
 template <class T, class Op>
 void device_exclusive_scan(const T* in, T* out, std::size_t n, T init, Op op, stream_t stream = {}) {
-  static_assert(std::is_trivially_copyable_v<T> && sizeof(detail::partial<T>) <= 32,
-                "device algorithms take trivially copyable element types of at most 24 bytes");
+  static_assert(detail::array_element<T>, "device algorithms take trivially copyable element types of at most 24 bytes");
 #if COHORT_BACKEND_CUDA
   detail::gpu::device_scan<false>(in, out, n, detail::partial<T>{init, true}, op, stream);
 #else

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstddef>
-#include <type_traits>
 
 #include "cohort/config.hpp"
 #include "cohort/detail/partial_value.hpp"
@@ -22,13 +21,6 @@
 
 namespace cohort {
 
-namespace detail {
-// The algorithms exchange a T and whether it is present through the grid
-// collectives and warp shuffles, which move at most 32 bytes.
-template <class T>
-inline constexpr bool array_element = std::is_trivially_copyable_v<T> && sizeof(partial<T>) <= 32;
-}  // namespace detail
-
 // in[0] op ... op in[n - 1], returned to every thread; T{} when n == 0.
 template <class T, class Op>
 COHORT_DEVICE T grid_reduce(const grid_group& grid, const T* in, std::size_t n, Op op) {
@@ -37,8 +29,8 @@ COHORT_DEVICE T grid_reduce(const grid_group& grid, const T* in, std::size_t n, 
   return total.present ? total.value : T{};
 }
 
-// The same fold, stored to *out by one thread; n == 0 leaves *out unwritten.
-// *out is written when the grid leaves the call.
+// The same fold, stored to *out by one thread (grid rank 0); n == 0 leaves
+// *out unwritten. Other threads see it after a later grid.sync() or in a later launch.
 template <class T, class Op>
 COHORT_DEVICE void grid_reduce(const grid_group& grid, const T* in, std::size_t n, T* out, Op op) {
   static_assert(detail::array_element<T>, "grid algorithms take trivially copyable element types of at most 24 bytes");

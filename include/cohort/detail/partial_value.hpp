@@ -4,6 +4,8 @@
 // no element contributes "absent", which every fold passes over.
 #pragma once
 
+#include <type_traits>
+
 #include "cohort/config.hpp"
 
 namespace cohort::detail {
@@ -30,5 +32,10 @@ struct lifted {
     return {op(a.value, b.value), true};
   }
 };
+
+// Element types of the whole-array algorithms: a partial<T> moves through
+// warp shuffles and the grid collectives, which take at most 32 bytes.
+template <class T>
+inline constexpr bool array_element = std::is_trivially_copyable_v<T> && sizeof(partial<T>) <= 32;
 
 }  // namespace cohort::detail
