@@ -7,9 +7,9 @@
 
 #include <cstddef>
 
-#include "cohort/config.hpp"
+#include "cohort/backend.hpp"
 #include "cohort/detail/partial_value.hpp"
-#include "cohort/launch_config.hpp"
+#include "cohort/launch/launch_config.hpp"
 
 #if COHORT_BACKEND_CUDA
 #include "cohort/detail/cuda/array_reduce.hpp"

@@ -9,15 +9,11 @@
 
 #include <cstddef>
 
-#include "cohort/config.hpp"
+#include "cohort/backend.hpp"
 #include "cohort/detail/partial_value.hpp"
-#include "cohort/groups.hpp"
+#include "cohort/groups/groups.hpp"
 
-#if COHORT_BACKEND_CUDA
-#include "cohort/detail/cuda/grid_array.hpp"
-#else
-#include "cohort/detail/host/grid_array.hpp"
-#endif
+#include COHORT_BACKEND_HEADER(grid_array.hpp)
 
 namespace cohort {
 

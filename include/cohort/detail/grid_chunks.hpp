@@ -8,11 +8,11 @@
 
 #include <cstddef>
 
-#include "cohort/config.hpp"
+#include "cohort/backend.hpp"
 #include "cohort/detail/partial_value.hpp"
-#include "cohort/groups.hpp"
-#include "cohort/reduce.hpp"
-#include "cohort/scan.hpp"
+#include "cohort/groups/groups.hpp"
+#include "cohort/collectives/reduce.hpp"
+#include "cohort/collectives/scan.hpp"
 
 namespace cohort::detail {
 

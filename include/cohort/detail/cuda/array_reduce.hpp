@@ -14,13 +14,13 @@
 #include <cstring>
 #include <type_traits>
 
-#include "cohort/cuda/detail/shuffle.hpp"
-#include "cohort/cuda/grid_group.hpp"
-#include "cohort/cuda/reduce.hpp"
+#include "cohort/detail/cuda/shuffle.hpp"
+#include "cohort/detail/cuda/grid_group.hpp"
+#include "cohort/detail/cuda/reduce.hpp"
 #include "cohort/detail/cuda/array_scratch.hpp"
 #include "cohort/detail/cuda/array_tiles.hpp"
 #include "cohort/detail/partial_value.hpp"
-#include "cohort/functional.hpp"
+#include "cohort/collectives/functional.hpp"
 
 namespace cohort::detail::gpu {
 

@@ -13,9 +13,9 @@
 #include <mutex>
 #include <tuple>
 
-#include "cohort/cuda/device_queries.hpp"
-#include "cohort/cuda/runtime_check.hpp"
-#include "cohort/launch_config.hpp"
+#include "cohort/detail/cuda/device_queries.hpp"
+#include "cohort/detail/cuda/runtime_check.hpp"
+#include "cohort/launch/launch_config.hpp"
 
 namespace cohort::detail::gpu {
 

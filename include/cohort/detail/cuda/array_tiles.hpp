@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "cohort/cuda/detail/lanes.hpp"
-#include "cohort/cuda/detail/shuffle.hpp"
+#include "cohort/detail/cuda/lanes.hpp"
+#include "cohort/detail/cuda/shuffle.hpp"
 #include "cohort/detail/partial_value.hpp"
 
 namespace cohort::detail::gpu {

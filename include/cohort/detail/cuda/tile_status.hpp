@@ -15,8 +15,8 @@
 #include <cstddef>
 #include <cstring>
 
-#include "cohort/cuda/detail/lanes.hpp"
-#include "cohort/cuda/detail/shuffle.hpp"
+#include "cohort/detail/cuda/lanes.hpp"
+#include "cohort/detail/cuda/shuffle.hpp"
 
 namespace cohort::detail::gpu {
 

@@ -7,7 +7,7 @@
 
 #include "cohort/detail/grid_chunks.hpp"
 #include "cohort/detail/partial_value.hpp"
-#include "cohort/groups.hpp"
+#include "cohort/groups/groups.hpp"
 
 namespace cohort::detail {
 
