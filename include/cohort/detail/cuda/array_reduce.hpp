@@ -15,8 +15,8 @@
 #include <type_traits>
 
 #include "cohort/detail/cuda/shuffle.hpp"
-#include "cohort/detail/cuda/grid_group.hpp"
-#include "cohort/detail/cuda/reduce.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/collectives/reduce.hpp"
 #include "cohort/detail/cuda/array_scratch.hpp"
 #include "cohort/detail/cuda/array_tiles.hpp"
 #include "cohort/detail/partial_value.hpp"

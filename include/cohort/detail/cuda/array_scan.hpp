@@ -16,8 +16,8 @@
 
 #include <cstddef>
 
-#include "cohort/detail/cuda/grid_group.hpp"
-#include "cohort/detail/cuda/scan.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/collectives/scan.hpp"
 #include "cohort/detail/cuda/array_reduce.hpp"
 #include "cohort/detail/cuda/array_scratch.hpp"
 #include "cohort/detail/cuda/array_tiles.hpp"

@@ -7,8 +7,8 @@
 
 #include <cstddef>
 
-#include "cohort/detail/cuda/grid_group.hpp"
-#include "cohort/detail/cuda/reduce.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/collectives/reduce.hpp"
 #include "cohort/detail/cuda/array_reduce.hpp"
 #include "cohort/detail/cuda/array_scan.hpp"
 #include "cohort/detail/grid_chunks.hpp"
