@@ -67,7 +67,7 @@ thread_local launch_statistics last_statistics;
 void run_grid(launch_state& launch) {
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
-  run_on_threads(threads, [&launch, cooperative](unsigned index) {
+  run_on_threads(threads, [&launch, cooperative, threads](unsigned index) {
     const auto run = [&launch](unsigned long long block) {
       try {
         run_block(launch, block);
@@ -79,9 +79,13 @@ void run_grid(launch_state& launch) {
       run(index);
       return;
     }
-    for (unsigned long long b = launch.next_block.fetch_add(1, std::memory_order_relaxed); launch.worth_running(b);
-         b = launch.next_block.fetch_add(1, std::memory_order_relaxed))
-      run(b);
+    // Runs of consecutive blocks, a few per worker: each worker's memory stays
+    // contiguous (a kernel indexing by blockIdx streams through its part),
+    // and a worker that the machine slows down leaves its later runs to others.
+    const unsigned long long run_length = std::max(1ull, launch.block_count / (4ull * threads));
+    for (unsigned long long first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed);
+         launch.worth_running(first); first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed))
+      for (unsigned long long b = first; b < first + run_length && launch.worth_running(b); ++b) run(b);
   });
 }
 

@@ -90,10 +90,9 @@ inline void switch_away(block_runtime& rt) {
   }
 }
 
-// Parks the current thread until another wakes it.
-inline void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
-  block_runtime& rt = current_runtime();
-  thread_record& t = *current_thread;
+// Parks the current thread `t` of block `rt` until another wakes it.
+inline void park(block_runtime& rt, thread_record& t, wait_kind kind, std::source_location where,
+                 std::uint64_t phase) {
   t.waiting = kind;
   t.wait_site = where;
   t.wait_phase = phase;
@@ -104,6 +103,9 @@ inline void park(wait_kind kind, std::source_location where, std::uint64_t phase
   current_thread = &t;
   t.waiting = wait_kind::none;
   rt.record.running = t.home;
+}
+inline void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
+  park(current_runtime(), *current_thread, kind, where, phase);
 }
 // Ends the block with an error raised by the current thread; never returns.
 [[noreturn]] void fail_block(errc kind, const std::string& message);
