@@ -8,6 +8,7 @@
 
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
+#include "cohort/detail/host/parallel_parts.hpp"
 #include "cohort/detail/validate.hpp"
 #include "cohort/host/launch.hpp"
 #include "cohort/host/statistics.hpp"
@@ -57,9 +58,7 @@ copy_checking copy_checks() {
 }
 
 unsigned worker_count(unsigned long long blocks) {
-  static const unsigned configured = static_cast<unsigned>(
-      env_integer("COHORT_WORKERS", std::max(1u, std::thread::hardware_concurrency()), 1, 4096));
-  return static_cast<unsigned>(std::min<unsigned long long>(configured, blocks));
+  return static_cast<unsigned>(std::min<unsigned long long>(::cohort::detail::host::worker_threads(), blocks));
 }
 
 thread_local launch_statistics last_statistics;
