@@ -112,8 +112,10 @@ void runner_main(ctx::transfer_t t) {
 
 
 fiber& start_runner(block_runtime& rt) {
+  if (rt.fibers_used < rt.fibers.size()) return rt.fibers[rt.fibers_used++];
   fiber& f = rt.fibers.emplace_back();
   f.stack = rt.worker->stacks.acquire();
+  ++rt.fibers_used;
   return f;
 }
 
@@ -238,7 +240,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.launch = &launch;
 
   rt.launch = &launch;
-  rt.fibers.clear();
+  rt.fibers_used = 0;
   rt.fibers.reserve(r.thread_count);
   rt.ready.clear();
   rt.ready_head = 0;
@@ -307,10 +309,8 @@ bool resolve_stall(block_runtime& rt) {
 
 void finish_block(worker_context& w, unsigned long long linear) {
   block_runtime& rt = w.runtime;
-  rt.launch->fibers_started.fetch_add(rt.fibers.size(), std::memory_order_relaxed);
+  rt.launch->fibers_started.fetch_add(rt.fibers_used, std::memory_order_relaxed);
   rt.copies.finish_block(rt);
-  for (fiber& f : rt.fibers) w.stacks.release(f.stack);
-  rt.fibers.clear();
   if (rt.record.parked != 0 || rt.ready_head < rt.ready.size())  // a failed block leaves threads waiting: forget them
     for (unsigned i = 0; i < rt.record.next_unstarted; ++i) rt.record.threads[i].waiting = wait_kind::none;
   if (rt.launch->cooperative) rt.launch->grid.block_exited(rt.grid_phases_arrived, linear);

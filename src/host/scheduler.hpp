@@ -29,7 +29,12 @@ struct block_runtime {
   launch_state* launch = nullptr;
   worker_context* worker = nullptr;  // the OS thread's, which holds this
   fiber main;
-  std::vector<fiber> fibers;  // reserved to the thread count: addresses stay put
+  // The worker's runner fibers, kept with their stacks from block to block
+  // (a block's runners are all over when it ends, run to the end or
+  // abandoned): the block's first `fibers_used` run it. Reserved to the
+  // thread count before a block starts, so that addresses stay put.
+  std::vector<fiber> fibers;
+  std::size_t fibers_used = 0;
   std::vector<thread_record*> ready;
   std::size_t ready_head = 0;
   bool failed = false;
