@@ -225,6 +225,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.live = r.thread_count;
   r.parked = 0;
   r.arrivals_pending = 0;
+  r.streak = false;
   r.cooperative = launch.cooperative;
   r.check_copies = launch.copy_checks != copy_checking::off;
   r.dynamic_shared = w.shared_memory(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));

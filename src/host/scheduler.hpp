@@ -66,7 +66,13 @@ struct block_runtime {
   void wake(std::vector<thread_record*>& waiters);
 };
 
-inline block_runtime& current_runtime() { return *current_block->runtime; }
+// The block of the running thread, its counts settled: every entry from
+// kernel code into the runtime goes through here.
+inline block_runtime& current_runtime() {
+  block_record& b = *current_block;
+  settle_streak(b);
+  return *b.runtime;
+}
 
 // Entry of every runner fiber: runs unstarted threads until none is left.
 void runner_main(ctx::transfer_t t);
