@@ -62,3 +62,17 @@ for f, name in rows:
         plain = f"{statistics.median(c) / statistics.median(loop):.2f}"
     flags = "-O2" if f == "O2" else "-O3 -march=native"
     print(f"| {flags} | {name} | {units[name]} | {mmm(c)} | {mmm(h)} | {ratio:.2f} | {plain} |")
+
+# Scaling: each row's median with the first worker count over its median with the last.
+if len(workers) > 1:
+    lo, hi = f"/w{workers[0]}", f"/w{workers[-1]}"
+    print()
+    print(f"| flags | row | cohort speed-up {workers[0]} -> {workers[-1]} workers | HIP-CPU speed-up |")
+    print("|---|---|---|---|")
+    for f, name in rows:
+        if not name.endswith(lo) or name.startswith("launch"):
+            continue
+        other = name[: -len(lo)] + hi
+        ups = [statistics.median(samples[(f, name, s)]) / statistics.median(samples[(f, other, s)]) for s in sides]
+        flags = "-O2" if f == "O2" else "-O3 -march=native"
+        print(f"| {flags} | {name[: -len(lo)]} | {ups[0]:.2f} | {ups[1]:.2f} |")
