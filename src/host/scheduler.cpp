@@ -111,8 +111,7 @@ void runner_main(ctx::transfer_t t) {
 }
 
 
-fiber& start_runner(block_runtime& rt) {
-  if (rt.fibers_used < rt.fibers.size()) return rt.fibers[rt.fibers_used++];
+fiber& add_runner(block_runtime& rt) {
   fiber& f = rt.fibers.emplace_back();
   f.stack = rt.worker->stacks.acquire();
   ++rt.fibers_used;

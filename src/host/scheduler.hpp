@@ -76,8 +76,13 @@ inline block_runtime& current_runtime() {
 
 // Entry of every runner fiber: runs unstarted threads until none is left.
 void runner_main(ctx::transfer_t t);
-// A fiber with a fresh stack, for a runner.
-fiber& start_runner(block_runtime& rt);
+// A new fiber with a stack from the pool, for a runner.
+fiber& add_runner(block_runtime& rt);
+// A fiber for a runner: the worker's next unused one, else a new one.
+inline fiber& start_runner(block_runtime& rt) {
+  if (rt.fibers_used < rt.fibers.size()) return rt.fibers[rt.fibers_used++];
+  return add_runner(rt);
+}
 
 // Leaves the running fiber (or main) for the next runnable one: a released
 // thread, else a fresh runner for unstarted threads, else main.
