@@ -1,6 +1,6 @@
 // Fibers: one stack each, switched by context_switch.hpp's primitives, which
 // know nothing of unwinding: a failed block's fibers are abandoned where they
-// stand and their stacks go back to the pool.
+// stand, and their stacks serve the worker's next block.
 #pragma once
 
 #include <cstddef>

@@ -67,15 +67,20 @@ void run_grid(launch_state& launch) {
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
   run_on_threads(threads, [&launch, cooperative, threads](unsigned index) {
-    const auto run = [&launch](unsigned long long block) {
+    // Counted here and added once: an atomic add per block would bounce its
+    // cache line between the workers as often as they finish blocks.
+    std::size_t fibers = 0;
+    const auto run = [&launch, &fibers](unsigned long long block) {
       try {
-        run_block(launch, block);
+        fibers += run_block(launch, block);
       } catch (const error& e) {
         launch.fail(e.kind(), e.what(), block);
       }
     };
+    const auto count_fibers = [&] { launch.fibers_started.fetch_add(fibers, std::memory_order_relaxed); };
     if (cooperative) {
       run(index);
+      count_fibers();
       return;
     }
     // Runs of consecutive blocks, a few per worker: each worker's memory stays
@@ -85,6 +90,7 @@ void run_grid(launch_state& launch) {
     for (unsigned long long first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed);
          launch.worth_running(first); first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed))
       for (unsigned long long b = first; b < first + run_length && launch.worth_running(b); ++b) run(b);
+    count_fibers();
   });
 }
 

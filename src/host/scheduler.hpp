@@ -128,6 +128,7 @@ inline void park(wait_kind kind, std::source_location where, std::uint64_t phase
 // Ends the block because another block failed the launch; never returns.
 [[noreturn]] void abandon_block();
 
-void run_block(launch_state& launch, unsigned long long linear_block);
+// Runs a block to its end on the calling OS thread; returns the fibers it started.
+std::size_t run_block(launch_state& launch, unsigned long long linear_block);
 
 }  // namespace cohort::host::detail
