@@ -1,0 +1,51 @@
+# Builds CUDA sources (.cu) for cohort's host backend, the way cohort-cxx
+# does: each .cu file is rewritten by cohort_rewrite.py (<<<>>> launches,
+# extern __shared__, __global__ registrations) into a C++ file that is
+# compiled as C++20 against the CUDA compatibility headers and linked with
+# cohort::cudart.
+#
+#   cohort_add_host_cuda_executable(<target> <sources>...)   # .cu and .cpp alike
+#   cohort_cuda_sources_for_host(<target>)                    # an existing target's .cu sources
+#
+# COHORT_REWRITER names the rewriter; find_package(cohort) sets it.
+include_guard(GLOBAL)
+
+find_package(Python3 3.8 REQUIRED COMPONENTS Interpreter)
+
+function(_cohort_host_source out source)
+  get_filename_component(abs ${source} ABSOLUTE)
+  get_filename_component(dir ${abs} DIRECTORY)
+  get_filename_component(name ${abs} NAME)
+  string(MD5 tag ${abs})
+  string(SUBSTRING ${tag} 0 8 tag)
+  set(generated ${CMAKE_CURRENT_BINARY_DIR}/cohort_host_cuda/${tag}/${name}.cpp)
+  add_custom_command(OUTPUT ${generated}
+    COMMAND ${Python3_EXECUTABLE} ${COHORT_REWRITER} ${abs} -o ${generated}
+    DEPENDS ${abs} ${COHORT_REWRITER}
+    COMMENT "Rewriting ${name} for cohort's host backend"
+    VERBATIM)
+  # Quoted includes are looked up beside the original file.
+  set_source_files_properties(${generated} PROPERTIES INCLUDE_DIRECTORIES ${dir})
+  set(${out} ${generated} PARENT_SCOPE)
+endfunction()
+
+function(cohort_cuda_sources_for_host target)
+  get_target_property(sources ${target} SOURCES)
+  set(kept "")
+  foreach(source IN LISTS sources)
+    if(source MATCHES "\\.cu$")
+      _cohort_host_source(generated ${source})
+      list(APPEND kept ${generated})
+    else()
+      list(APPEND kept ${source})
+    endif()
+  endforeach()
+  set_property(TARGET ${target} PROPERTY SOURCES ${kept})
+  target_link_libraries(${target} PRIVATE cohort::cudart)
+  target_compile_features(${target} PRIVATE cxx_std_20)
+endfunction()
+
+function(cohort_add_host_cuda_executable target)
+  add_executable(${target} ${ARGN})
+  cohort_cuda_sources_for_host(${target})
+endfunction()
