@@ -13,6 +13,10 @@
 #include "cuda_runtime_api.h"
 
 #define __managed__
+// `__shared__ __align__(16) float x[...]`: __shared__ is `static thread_local`
+// here, and a GNU attribute may stand among the decl-specifiers where alignas may not.
+#undef __align__
+#define __align__(n) __attribute__((aligned(n)))
 
 template <class T>
 cudaError_t cudaMalloc(T** devPtr, size_t size) {

@@ -226,6 +226,9 @@ struct cudaDeviceProp {
   int clusterLaunch;
 };
 
+#define CUDART_CB
+#define CUDARTAPI
+
 struct CUstream_st;
 struct CUevent_st;
 typedef struct CUstream_st* cudaStream_t;

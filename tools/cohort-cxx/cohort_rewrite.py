@@ -11,6 +11,7 @@ so a `<<<` in a comment or a string is never touched. The rewriter then:
   arguments and nested parentheses in the configuration are safe;
 - turns `extern __shared__ T name[];` into the block's dynamic shared memory
   (a pointer at block scope, an accessor object at namespace scope);
+- moves `alignas(...)` in front of `__shared__` (which is `static thread_local`);
 - renames the member accesses `.warpSize`, `.gridDim`, `.blockDim` (fields of
   cudaDeviceProp and cudaLaunchConfig_t, whose names the kernel language's
   macros take) to `.warp_size`, `.grid_dim`, `.block_dim`;
@@ -372,6 +373,16 @@ def rewrite_tokens(tokens):
                 for k in range(i + 1, end + 1):
                     out[k] = ""
                 i = end
+        elif t.kind == "ident" and t.text == "__shared__":
+            # `__shared__ alignas(16) T x`: alignas must precede `static thread_local`.
+            a = significant(tokens, i, 1)
+            if a is not None and tokens[a].text == "alignas":
+                close = match_forward(tokens, significant(tokens, a, 1))
+                out[i] = "".join(out[a : close + 1])
+                for k in range(a, close):
+                    out[k] = ""
+                out[close] = "__shared__"
+                i = close
         elif t.kind == "ident" and t.text == "__global__" and all(scopes):
             registration = global_registration(tokens, i, counter)
             if registration:
