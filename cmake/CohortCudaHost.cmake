@@ -1,6 +1,7 @@
 # Builds CUDA sources (.cu) for cohort's host backend, the way cohort-cxx
 # does: each .cu file is rewritten by cohort_rewrite.py (<<<>>> launches,
-# extern __shared__, __global__ registrations) into a C++ file that is
+# extern __shared__, __global__ registrations; with the headers it includes
+# with quotes from its own directory) into a C++ file that is
 # compiled as C++20 against the CUDA compatibility headers and linked with
 # cohort::cudart.
 #
@@ -20,8 +21,9 @@ function(_cohort_host_source out source)
   string(SUBSTRING ${tag} 0 8 tag)
   set(generated ${CMAKE_CURRENT_BINARY_DIR}/cohort_host_cuda/${tag}/${name}.cpp)
   add_custom_command(OUTPUT ${generated}
-    COMMAND ${Python3_EXECUTABLE} ${COHORT_REWRITER} ${abs} -o ${generated}
+    COMMAND ${Python3_EXECUTABLE} ${COHORT_REWRITER} ${abs} -o ${generated} --depfile ${generated}.d
     DEPENDS ${abs} ${COHORT_REWRITER}
+    DEPFILE ${generated}.d
     COMMENT "Rewriting ${name} for cohort's host backend"
     VERBATIM)
   # Quoted includes are looked up beside the original file.

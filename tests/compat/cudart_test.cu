@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "shared_header.cuh"
+
 namespace cg = cooperative_groups;
 
 namespace {
@@ -221,6 +223,15 @@ TEST_F(Cudart, BlockVotesAndScopedAtomics) {
   EXPECT_EQ(got[3], 0);
   EXPECT_EQ(got[4], 100);
   EXPECT_EQ(got[5], 99);
+}
+
+TEST_F(Cudart, HeadersWithLaunchesAndDynamicShared) {
+  int* data;
+  ASSERT_EQ(cudaMallocManaged(&data, 48 * sizeof(int)), cudaSuccess);
+  for (int i = 0; i < 48; ++i) data[i] = i;
+  reverse_on_device(data, 48);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int i = 0; i < 48; ++i) EXPECT_EQ(data[i], 47 - i);
 }
 
 TEST(DeviceBuiltins, IntegerIntrinsicsMatchPtx) {

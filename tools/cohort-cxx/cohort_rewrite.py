@@ -16,7 +16,10 @@ so a `<<<` in a comment or a string is never touched. The rewriter then:
   cudaDeviceProp and cudaLaunchConfig_t, whose names the kernel language's
   macros take) to `.warp_size`, `.grid_dim`, `.block_dim`;
 - registers every `__global__` function that is not a template, so that
-  cudaLaunchKernel can launch it by address with void** arguments.
+  cudaLaunchKernel can launch it by address with void** arguments;
+- rewrites, the same way, the headers a file includes with quotes from its own
+  directory when they use one of these constructs (Project), and includes the
+  rewritten copies instead.
 
 Newlines are never added inside the source, so line numbers stay right; a
 prelude (`__CUDA_ARCH__`, `#include <cuda_runtime.h>`, as nvcc includes it)
@@ -328,7 +331,8 @@ def text_of(tokens, first, last):
     return " ".join(t.text for t in tokens[first : last + 1] if t.kind not in ("space", "comment", "newline"))
 
 
-def rewrite_tokens(tokens):
+def rewrite_tokens(tokens, include=None):
+    """The rewritten text; `include` maps a quoted include's name to the name to include instead (or None)."""
     out = [t.text for t in tokens]
     kinds = scope_kinds(tokens)
     scopes = []  # True: namespace-like
@@ -360,6 +364,19 @@ def rewrite_tokens(tokens):
             m = significant(tokens, i, 1)
             if m is not None and tokens[m].kind == "ident" and tokens[m].text in MEMBER_RENAMES:
                 out[m] = MEMBER_RENAMES[tokens[m].text]
+        elif t.kind == "hash" and include is not None:
+            d = significant(tokens, i, 1)
+            name = significant(tokens, d, 1) if d is not None else None
+            if (
+                d is not None
+                and tokens[d].text == "include"
+                and name is not None
+                and tokens[name].kind == "string"
+                and tokens[name].line == t.line
+            ):
+                replacement = include(tokens[name].text[1:-1])
+                if replacement is not None:
+                    out[name] = '"' + replacement.replace("\\", "\\\\").replace('"', '\\"') + '"'
         elif t.kind == "ident" and t.text == "extern":
             nxt = significant(tokens, i, 1)
             if nxt is not None and tokens[nxt].text == "__shared__":
@@ -482,16 +499,74 @@ def strip_defaults(tokens, first, last):
     return " ".join(pieces)
 
 
-def rewrite(source, path=None):
+def line_directive(path):
+    escaped = path.replace("\\", "\\\\").replace('"', '\\"')
+    return f'#line 1 "{escaped}"\n'
+
+
+def rewrite(source, path=None, include=None):
     """The rewritten source; with a path, preceded by the prelude nvcc's compilation implies."""
-    body = rewrite_tokens(tokenize(source))
+    body = rewrite_tokens(tokenize(source), include)
     if path is None:
         return body
-    escaped = path.replace("\\", "\\\\").replace('"', '\\"')
     return (
         f"#ifndef __CUDA_ARCH__\n#define __CUDA_ARCH__ {CUDA_ARCH}\n#endif\n"
-        f"#include <cuda_runtime.h>\n#line 1 \"{escaped}\"\n" + body
+        f"#include <cuda_runtime.h>\n" + line_directive(path) + body
     )
+
+
+# What makes a header need the rewriter: the constructs it changes.
+HEADER_TRIGGERS = ("<<<", "__shared__", "__global__", "warpSize", "gridDim", "blockDim")
+
+
+class Project:
+    """Rewrites a .cu file and, recursively, the headers it includes with quotes
+    that lie beside it (resolved from the including file's directory) and use a
+    construct the rewriter changes; rewritten headers go under `header_dir`.
+    Other quoted includes found there are named by their absolute path, so
+    they are found from a rewritten copy too."""
+
+    def __init__(self, header_dir):
+        self.header_dir = header_dir
+        self.rewritten = {}  # original header path -> rewritten path
+        self.read = []  # every file read, for dependency lists
+
+    def source(self, path):
+        import os
+
+        path = os.path.abspath(path)
+        return rewrite(self._read(path), path, self._resolver(path))
+
+    def _read(self, path):
+        with open(path, encoding="utf-8") as f:
+            self.read.append(path)
+            return f.read()
+
+    def _resolver(self, including):
+        import os
+
+        def resolve(name):
+            candidate = os.path.normpath(os.path.join(os.path.dirname(including), name))
+            if not os.path.isfile(candidate):
+                return None
+            if candidate in self.rewritten:
+                return self.rewritten[candidate]
+            text = self._read(candidate)
+            self.rewritten[candidate] = candidate
+            if not any(trigger in text for trigger in HEADER_TRIGGERS):
+                return candidate  # found from the including file's own directory, wherever that now is
+            import hashlib
+
+            tag = hashlib.md5(candidate.encode()).hexdigest()[:8]
+            target = os.path.join(self.header_dir, tag, os.path.basename(candidate))
+            self.rewritten[candidate] = target
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            body = line_directive(candidate) + rewrite_tokens(tokenize(text), self._resolver(candidate))
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(body)
+            return target
+
+        return resolve
 
 
 def main(argv):
@@ -500,16 +575,25 @@ def main(argv):
     parser = argparse.ArgumentParser(description="Rewrite a .cu file for cohort's host backend.")
     parser.add_argument("source")
     parser.add_argument("-o", "--output", required=True)
+    parser.add_argument("--headers", help="where rewritten headers go (default: beside the output)")
+    parser.add_argument("--depfile", help="write the files read, as a make depfile")
     args = parser.parse_args(argv)
-    with open(args.source, encoding="utf-8") as f:
-        source = f.read()
+    import os
+
+    project = Project(args.headers or os.path.join(os.path.dirname(os.path.abspath(args.output)), "headers"))
     try:
-        text = rewrite(source, args.source)
+        text = project.source(args.source)
     except RewriteError as e:
-        print(f"{args.source}:{e}", file=sys.stderr)
+        print(f"{project.read[-1] if project.read else args.source}:{e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{args.source}: {e.strerror}", file=sys.stderr)
         return 1
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(text)
+    if args.depfile:
+        with open(args.depfile, "w", encoding="utf-8") as f:
+            f.write(args.output.replace(" ", "\\ ") + ": " + " ".join(p.replace(" ", "\\ ") for p in project.read) + "\n")
     return 0
 
 

@@ -2,7 +2,10 @@
 
 import unittest
 
-from cohort_rewrite import RewriteError, rewrite, tokenize
+import os
+import tempfile
+
+from cohort_rewrite import Project, RewriteError, rewrite, tokenize
 
 
 def significant(text):
@@ -141,6 +144,37 @@ class Registration(unittest.TestCase):
         out = rewrite("int x;\n", "dir/x.cu")
         self.assertTrue(out.startswith("#ifndef __CUDA_ARCH__\n#define __CUDA_ARCH__ 900\n"))
         self.assertIn('#include <cuda_runtime.h>\n#line 1 "dir/x.cu"\nint x;\n', out)
+
+
+class Headers(unittest.TestCase):
+    def test_quoted_headers_beside_the_file_are_rewritten(self):
+        with tempfile.TemporaryDirectory() as root:
+            os.makedirs(os.path.join(root, "src", "kernels"))
+
+            def write(name, text):
+                with open(os.path.join(root, "src", name), "w") as f:
+                    f.write(text)
+
+            write("main.cu", '#include "kernels/k.cuh"\n#include "plain.h"\n#include <vector>\nint main() {}\n')
+            write("kernels/k.cuh", '#include "util.h"\n__global__ void k() { extern __shared__ int s[]; }\n')
+            write("kernels/util.h", "int util();\n")
+            write("plain.h", "int plain();\n")
+            project = Project(os.path.join(root, "out"))
+            out = project.source(os.path.join(root, "src", "main.cu"))
+            header = [line for line in out.splitlines() if "k.cuh" in line][0]
+            self.assertIn(os.path.join(root, "out"), header)
+            self.assertIn('#include "%s"' % os.path.join(root, "src", "plain.h"), out)
+            self.assertIn("#include <vector>", out)
+            copy = header.split('"')[1]
+            with open(copy) as f:
+                text = f.read()
+            self.assertTrue(text.startswith('#line 1 "%s"' % os.path.join(root, "src", "kernels", "k.cuh")))
+            self.assertIn("int* const s = ::cohort::dynamic_shared<int>();", text)
+            self.assertIn('#include "%s"' % os.path.join(root, "src", "kernels", "util.h"), text)
+            self.assertEqual(len(project.read), 4)
+
+    def test_missing_headers_are_left_to_the_compiler(self):
+        self.assertEqual(rewrite('#include "nowhere.h"\n', None, lambda name: None), '#include "nowhere.h"\n')
 
 
 if __name__ == "__main__":
