@@ -2,7 +2,8 @@
 // guard, occupancy (cudaOccupancyMaxPotentialBlockSize, cudaFuncGetAttributes,
 // cudaFuncSetAttribute for more dynamic shared memory), cudaLaunchKernel
 // through a void* with void** arguments, cudaLaunchKernelEx with the
-// cooperative attribute, launches through a macro and a template kernel, and
+// cooperative attribute, launches through a macro and of template kernels (with
+// explicit and with deduced template arguments), and
 // CUDA's error semantics: a bad configuration is the last error once, not sticky.
 #include <cooperative_groups.h>
 #include <cstdio>
@@ -38,6 +39,12 @@ __global__ void iota(int* out, int n, int base) {
 __global__ void add_one(int* data, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) data[i] += 1;
+}
+
+template <typename T>
+__global__ void offset(T* data, T by, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) data[i] += by;
 }
 
 template <typename T, int Factor>
@@ -93,12 +100,13 @@ int main() {
   CHECK(cudaLaunchKernel((void*)iota, dim3((n + block - 1) / block), dim3(block), args, 0, nullptr));
   scale<int, 3><<<(n + 127) / 128, 128>>>(d_out, n);
   LAUNCH_1D(add_one, n, 128, d_out, n);
+  offset<<<(n + 255) / 256, 256>>>(d_out, 2, n);  // T deduced from the arguments
   CHECK(cudaGetLastError());
   int host[n];
   CHECK(cudaMemcpy(host, d_out, sizeof host, cudaMemcpyDeviceToHost));
   for (int i = 0; i < n; ++i)
-    if (host[i] != 3 * (5 + i) + 1) {
-      std::printf("out[%d]: got %d, expected %d\n", i, host[i], 3 * (5 + i) + 1);
+    if (host[i] != 3 * (5 + i) + 3) {
+      std::printf("out[%d]: got %d, expected %d\n", i, host[i], 3 * (5 + i) + 3);
       return 1;
     }
 

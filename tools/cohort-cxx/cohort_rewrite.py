@@ -8,7 +8,9 @@ so a `<<<` in a comment or a string is never touched. The rewriter then:
   `::cohort::compat::chevron(kernel, grid, block[, ...])(args)`; the kernel
   expression (`k`, `ns::k<T, 4>`, `table[i]`, `(ptr)`) is found by walking back
   over a postfix expression, and `>>>` is found by bracket depth, so template
-  arguments and nested parentheses in the configuration are safe;
+  arguments and nested parentheses in the configuration are safe; a
+  __global__ function template named without template arguments is launched
+  through a generic thunk, so its arguments are deduced as nvcc deduces them;
 - turns `extern __shared__ T name[];` into the block's dynamic shared memory
   (a pointer at block scope, an accessor object at namespace scope);
 - moves `alignas(...)` in front of `__shared__` (which is `static thread_local`);
@@ -331,9 +333,35 @@ def text_of(tokens, first, last):
     return " ".join(t.text for t in tokens[first : last + 1] if t.kind not in ("space", "comment", "newline"))
 
 
-def rewrite_tokens(tokens, include=None):
-    """The rewritten text; `include` maps a quoted include's name to the name to include instead (or None)."""
+def template_kernels(tokens):
+    """Names of the __global__ function templates declared in `tokens`."""
+    names = set()
+    for i, t in enumerate(tokens):
+        if t.kind == "ident" and t.text == "__global__" and global_registration(tokens, i, 0) is None:
+            k = significant(tokens, i, -1)
+            while k is not None and tokens[k].text not in (";", "{", "}") and tokens[k].text != "template":
+                k = significant(tokens, k, -1)
+            if k is None or tokens[k].text != "template":
+                continue
+            j = i
+            name = None
+            while j is not None and tokens[j].text not in ("(", ";", "{"):
+                if tokens[j].text in ("__launch_bounds__", "__attribute__"):
+                    j = match_forward(tokens, significant(tokens, j, 1))
+                elif tokens[j].kind == "ident":
+                    name = tokens[j].text
+                j = significant(tokens, j, 1)
+            if name:
+                names.add(name)
+    return names
+
+
+def rewrite_tokens(tokens, include=None, templates=None):
+    """The rewritten text; `include` maps a quoted include's name to the name to include instead (or
+    None); `templates` holds the names of __global__ function templates seen so far (this file's are added)."""
     out = [t.text for t in tokens]
+    templates = templates if templates is not None else set()
+    templates |= template_kernels(tokens)
     kinds = scope_kinds(tokens)
     scopes = []  # True: namespace-like
     registrations = {}  # index of a closing '}' -> text to append
@@ -354,8 +382,14 @@ def rewrite_tokens(tokens, include=None):
                 raise RewriteError(f"line {t.line}: '<<<' without a kernel")
             start = kernel_expression_start(tokens, last)
             first, close = launch_end(tokens, i)
-            out[start] = "::cohort::compat::chevron(" + out[start]
-            out[i] = ","
+            if tokens[last].kind == "ident" and tokens[last].text in templates:
+                # A function template named without arguments: they are deduced from the
+                # launch's arguments, as nvcc does, by calling it from a generic thunk.
+                out[start] = "::cohort::compat::chevron_deduced([](auto... cohort_a) { " + out[start]
+                out[i] = "(cohort_a...); },"
+            else:
+                out[start] = "::cohort::compat::chevron(" + out[start]
+                out[i] = ","
             for k in range(first, close + 1):
                 out[k] = ""
             out[close] = ")"
@@ -504,9 +538,9 @@ def line_directive(path):
     return f'#line 1 "{escaped}"\n'
 
 
-def rewrite(source, path=None, include=None):
+def rewrite(source, path=None, include=None, templates=None):
     """The rewritten source; with a path, preceded by the prelude nvcc's compilation implies."""
-    body = rewrite_tokens(tokenize(source), include)
+    body = rewrite_tokens(tokenize(source), include, templates)
     if path is None:
         return body
     return (
@@ -530,12 +564,13 @@ class Project:
         self.header_dir = header_dir
         self.rewritten = {}  # original header path -> rewritten path
         self.read = []  # every file read, for dependency lists
+        self.templates = set()  # __global__ function templates of the files rewritten so far
 
     def source(self, path):
         import os
 
         path = os.path.abspath(path)
-        return rewrite(self._read(path), path, self._resolver(path))
+        return rewrite(self._read(path), path, self._resolver(path), self.templates)
 
     def _read(self, path):
         with open(path, encoding="utf-8") as f:
@@ -561,7 +596,9 @@ class Project:
             target = os.path.join(self.header_dir, tag, os.path.basename(candidate))
             self.rewritten[candidate] = target
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            body = line_directive(candidate) + rewrite_tokens(tokenize(text), self._resolver(candidate))
+            body = line_directive(candidate) + rewrite_tokens(
+                tokenize(text), self._resolver(candidate), self.templates
+            )
             with open(target, "w", encoding="utf-8") as f:
                 f.write(body)
             return target

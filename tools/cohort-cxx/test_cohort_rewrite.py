@@ -90,6 +90,12 @@ class Launches(unittest.TestCase):
         source = "std::vector<std::vector<std::pair<int,int>>> v; x = a << b >> c;"
         self.assertEqual(rewrite(source), source)
 
+    def test_deduced_template_kernel_goes_through_a_thunk(self):
+        source = "template <class T> __global__ void k(T* p) {}\nvoid f() { k<<<1, 2>>>(p); k<int><<<1, 2>>>(p); }"
+        out = rewrite(source)
+        self.assertIn("::cohort::compat::chevron_deduced([](auto... cohort_a) { k(cohort_a...); },1, 2)(p);", out)
+        self.assertIn("::cohort::compat::chevron(k<int>,1, 2)(p);", out)
+
     def test_missing_close_is_an_error(self):
         with self.assertRaises(RewriteError):
             rewrite("k<<<1, 1;")

@@ -96,6 +96,26 @@ chevron_launch<P...> chevron(void (*kernel)(P...), dim3 grid, dim3 block, std::s
   return {kernel, {grid, block, shared_bytes, stream, false}};
 }
 
+// `kernel<<<...>>>(args...)` where kernel is a function template named without
+// its template arguments: cohort-cxx passes a generic thunk that calls it, and
+// the thunk's instance for the arguments' types is the kernel, so the template
+// arguments are deduced from the arguments as nvcc deduces them.
+template <class Thunk>
+struct deduced_launch {
+  launch_request request;
+  template <class... A>
+  void operator()(A&&... args) const {
+    void (*kernel)(std::decay_t<A>...) = Thunk{};
+    launch_typed(kernel, request, std::forward<A>(args)...);
+  }
+};
+
+template <class Thunk>
+deduced_launch<Thunk> chevron_deduced(Thunk, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
+                                      cudaStream_t stream = nullptr) {
+  return {{grid, block, shared_bytes, stream, false}};
+}
+
 // Registers a kernel defined in a .cu file so that it can be launched by
 // address (cohort-cxx emits one after every __global__ function that is not a template).
 template <class... P>
