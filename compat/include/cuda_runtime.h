@@ -35,6 +35,14 @@ cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
   return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
 }
 template <class T>
+cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(devPtr), pitch, width, height);
+}
+template <class T>
+cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t stream) {
+  return cudaMallocAsync(reinterpret_cast<void**>(devPtr), size, stream);
+}
+template <class T>
 cudaError_t cudaHostGetDevicePointer(T** devPtr, void* hostPtr, unsigned int flags) {
   return cudaHostGetDevicePointer(reinterpret_cast<void**>(devPtr), hostPtr, flags);
 }

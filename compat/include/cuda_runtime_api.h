@@ -49,6 +49,14 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream);
 cudaError_t cudaMemset(void* devPtr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream = 0);
 

@@ -72,6 +72,7 @@ cudaDeviceProp properties() {
   prop.maxBlocksPerMultiProcessor = p.max_blocks_per_multiprocessor;
   prop.reservedSharedMemPerBlock = p.reserved_shared_memory_per_block;
   prop.hostRegisterSupported = 1;
+  prop.memoryPoolsSupported = 1;
   prop.clusterLaunch = 0;
   return prop;
 }
@@ -123,7 +124,7 @@ bool attribute(const cudaDeviceProp& p, cudaDeviceAttr attr, int* value) {
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); return true;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; return true;
     case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); return true;
-    case cudaDevAttrMemoryPoolsSupported: *value = 0; return true;
+    case cudaDevAttrMemoryPoolsSupported: *value = p.memoryPoolsSupported; return true;
     case cudaDevAttrClusterLaunch: *value = p.clusterLaunch; return true;
   }
   return false;

@@ -70,6 +70,29 @@ cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count
   return cudaSuccess;
 }
 
+// A 2-D copy: `height` rows of `width` bytes, rows `dpitch` and `spitch` apart.
+// The whole extent of each device side is checked first, so a bad copy changes nothing.
+cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                    std::size_t width, std::size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (const cudaError_t e = copy(call, dst, src, 0, kind, stream)) return e;  // sticky, stream and kind
+  if (width > dpitch || width > spitch)
+    return fail(cudaErrorInvalidPitchValue, std::string(call) + ": a row of " + std::to_string(width) +
+                                                " bytes is wider than its pitch (" + std::to_string(dpitch) +
+                                                " destination, " + std::to_string(spitch) + " source)");
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (dst == nullptr || src == nullptr) return fail(cudaErrorInvalidValue, std::string(call) + ": a null pointer");
+  const std::string what = std::string(call) + "(" + kind_name(kind) + ")";
+  if (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice)
+    if (const cudaError_t e = check_device_side(what.c_str(), "destination", dst, dpitch * (height - 1) + width))
+      return e;
+  if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice)
+    if (const cudaError_t e = check_device_side(what.c_str(), "source", src, spitch * (height - 1) + width))
+      return e;
+  for (std::size_t row = 0; row < height; ++row)
+    std::memmove(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width);
+  return cudaSuccess;
+}
+
 cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaStream_t stream) {
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream))
@@ -299,6 +322,50 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
   return copy("cudaMemcpyAsync", dst, src, count, kind, stream);
+}
+
+// Rows aligned as a GPU aligns them (512 bytes, cudaDevAttrTextureAlignment).
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+  if (pitch == nullptr) return fail(cudaErrorInvalidValue, "cudaMallocPitch: null pitch");
+  *pitch = (width + 511) / 512 * 512;
+  return allocate("cudaMallocPitch", devPtr, *pitch * height, memory_kind::device);
+}
+
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind) {
+  return copy_2d("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr);
+}
+
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream) {
+  return copy_2d("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, stream);
+}
+
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  if (const cudaError_t e = sticky()) return e;
+  if (width > pitch)
+    return fail(cudaErrorInvalidPitchValue, "cudaMemset2D: a row of " + std::to_string(width) +
+                                                " bytes is wider than the pitch " + std::to_string(pitch));
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (const cudaError_t e = check_device_side("cudaMemset2D", "destination", devPtr, pitch * (height - 1) + width))
+    return e;
+  for (size_t row = 0; row < height; ++row) std::memset(static_cast<char*>(devPtr) + row * pitch, value, width);
+  return cudaSuccess;
+}
+
+// Stream-ordered allocation: the stream's work has completed, so it is cudaMalloc.
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle, "cudaMallocAsync: stream " + address(stream) +
+                                                    " was not created by cudaStreamCreate or was destroyed");
+  return allocate("cudaMallocAsync", devPtr, size, memory_kind::device);
+}
+
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle, "cudaFreeAsync: stream " + address(stream) +
+                                                    " was not created by cudaStreamCreate or was destroyed");
+  return cudaFree(devPtr);
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {

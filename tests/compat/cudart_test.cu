@@ -119,6 +119,28 @@ TEST_F(Cudart, CopiesCheckTheDeviceSide) {
   EXPECT_EQ(cudaFreeHost(host), cudaErrorInvalidValue);
 }
 
+TEST_F(Cudart, PitchedCopies) {
+  float* device;
+  size_t pitch = 0;
+  ASSERT_EQ(cudaMallocPitch(&device, &pitch, 10 * sizeof(float), 3), cudaSuccess);
+  EXPECT_EQ(pitch, 512u);
+  float host[3][10], back[3][10] = {};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 10; ++c) host[r][c] = r * 10.0f + c;
+  ASSERT_EQ(cudaMemset2D(device, pitch, 0, 10 * sizeof(float), 3), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy2D(device, pitch, host, sizeof host[0], sizeof host[0], 3, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy2D(back, sizeof back[0], device, pitch, sizeof back[0], 3, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back[2][9], 29.0f);
+  EXPECT_EQ(cudaMemcpy2D(device, pitch, host, 8, sizeof host[0], 3, cudaMemcpyHostToDevice), cudaErrorInvalidPitchValue);
+  EXPECT_NE(text(cudaErrorInvalidPitchValue).find("wider than its pitch"), std::string::npos);
+  EXPECT_EQ(cudaMemcpy2D(device, pitch, host, sizeof host[0], sizeof host[0], 4, cudaMemcpyHostToDevice),
+            cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue).find("runs past the end of its allocation"), std::string::npos);
+  float* pooled;
+  ASSERT_EQ(cudaMallocAsync(&pooled, 64, 0), cudaSuccess);
+  EXPECT_EQ(cudaFreeAsync(pooled, 0), cudaSuccess);
+}
+
 TEST_F(Cudart, PointerAttributes) {
   int *device, *managed, *pinned;
   ASSERT_EQ(cudaMalloc(&device, 64), cudaSuccess);
