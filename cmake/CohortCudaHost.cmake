@@ -13,7 +13,7 @@ include_guard(GLOBAL)
 
 find_package(Python3 3.8 REQUIRED COMPONENTS Interpreter)
 
-function(_cohort_host_source out source)
+function(_cohort_host_source out source mode)
   get_filename_component(abs ${source} ABSOLUTE)
   get_filename_component(dir ${abs} DIRECTORY)
   get_filename_component(name ${abs} NAME)
@@ -21,7 +21,7 @@ function(_cohort_host_source out source)
   string(SUBSTRING ${tag} 0 8 tag)
   set(generated ${CMAKE_CURRENT_BINARY_DIR}/cohort_host_cuda/${tag}/${name}.cpp)
   add_custom_command(OUTPUT ${generated}
-    COMMAND ${Python3_EXECUTABLE} ${COHORT_REWRITER} ${abs} -o ${generated} --depfile ${generated}.d
+    COMMAND ${Python3_EXECUTABLE} ${COHORT_REWRITER} ${abs} -o ${generated} --depfile ${generated}.d ${mode}
     DEPENDS ${abs} ${COHORT_REWRITER}
     DEPFILE ${generated}.d
     COMMENT "Rewriting ${name} for cohort's host backend"
@@ -35,9 +35,20 @@ function(cohort_cuda_sources_for_host target)
   get_target_property(sources ${target} SOURCES)
   set(kept "")
   foreach(source IN LISTS sources)
+    get_filename_component(abs ${source} ABSOLUTE)
     if(source MATCHES "\\.cu$")
-      _cohort_host_source(generated ${source})
+      _cohort_host_source(generated ${source} "")
       list(APPEND kept ${generated})
+    elseif(source MATCHES "\\.(cpp|cc|cxx)$" AND EXISTS ${abs})
+      # Host code that names cudaDeviceProp::warpSize and the like is rewritten
+      # for those member names only (no __CUDA_ARCH__, as nvcc compiles it).
+      file(READ ${abs} text)
+      if(text MATCHES "<<<|__shared__|__global__|warpSize|gridDim|blockDim")
+        _cohort_host_source(generated ${source} --host)
+        list(APPEND kept ${generated})
+      else()
+        list(APPEND kept ${source})
+      endif()
     else()
       list(APPEND kept ${source})
     endif()

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "device_query.hpp"
 #include "shared_header.cuh"
 
 namespace cg = cooperative_groups;
@@ -255,6 +256,8 @@ TEST_F(Cudart, HeadersWithLaunchesAndDynamicShared) {
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   for (int i = 0; i < 48; ++i) EXPECT_EQ(data[i], 47 - i);
 }
+
+TEST(HostSources, ReadCudaDevicePropFields) { EXPECT_EQ(queried_warp_size(), 32); }
 
 TEST(DeviceBuiltins, IntegerIntrinsicsMatchPtx) {
   EXPECT_EQ(__byte_perm(0x33221100u, 0x77665544u, 0x5140u), 0x55114400u);

@@ -538,18 +538,22 @@ def line_directive(path):
     return f'#line 1 "{escaped}"\n'
 
 
-def rewrite(source, path=None, include=None, templates=None):
-    """The rewritten source; with a path, preceded by the prelude nvcc's compilation implies."""
+def rewrite(source, path=None, include=None, templates=None, device=True):
+    """The rewritten source; with a path, preceded by the prelude nvcc's compilation of a .cu
+    file implies (`device`) or by a #line directive alone (a host .cpp file, compiled as nvcc
+    compiles it: without __CUDA_ARCH__ and without <cuda_runtime.h> unless it includes it)."""
     body = rewrite_tokens(tokenize(source), include, templates)
     if path is None:
         return body
+    if not device:
+        return line_directive(path) + body
     return (
         f"#ifndef __CUDA_ARCH__\n#define __CUDA_ARCH__ {CUDA_ARCH}\n#endif\n"
         f"#include <cuda_runtime.h>\n" + line_directive(path) + body
     )
 
 
-# What makes a header need the rewriter: the constructs it changes.
+# What makes a header (or a host .cpp file) need the rewriter: the constructs it changes.
 HEADER_TRIGGERS = ("<<<", "__shared__", "__global__", "warpSize", "gridDim", "blockDim")
 
 
@@ -566,11 +570,11 @@ class Project:
         self.read = []  # every file read, for dependency lists
         self.templates = set()  # __global__ function templates of the files rewritten so far
 
-    def source(self, path):
+    def source(self, path, device=True):
         import os
 
         path = os.path.abspath(path)
-        return rewrite(self._read(path), path, self._resolver(path), self.templates)
+        return rewrite(self._read(path), path, self._resolver(path), self.templates, device)
 
     def _read(self, path):
         with open(path, encoding="utf-8") as f:
@@ -614,12 +618,13 @@ def main(argv):
     parser.add_argument("-o", "--output", required=True)
     parser.add_argument("--headers", help="where rewritten headers go (default: beside the output)")
     parser.add_argument("--depfile", help="write the files read, as a make depfile")
+    parser.add_argument("--host", action="store_true", help="a host source (.cpp): no __CUDA_ARCH__, no <cuda_runtime.h>")
     args = parser.parse_args(argv)
     import os
 
     project = Project(args.headers or os.path.join(os.path.dirname(os.path.abspath(args.output)), "headers"))
     try:
-        text = project.source(args.source)
+        text = project.source(args.source, device=not args.host)
     except RewriteError as e:
         print(f"{project.read[-1] if project.read else args.source}:{e}", file=sys.stderr)
         return 1

@@ -146,6 +146,9 @@ class Registration(unittest.TestCase):
         out = rewrite("namespace a { __global__ void __launch_bounds__(256, 2) k(float x) { } }")
         self.assertIn("(&k)); }", out)
 
+    def test_host_sources_get_no_prelude(self):
+        self.assertEqual(rewrite("int w = p.warpSize;\n", "m.cpp", device=False), '#line 1 "m.cpp"\nint w = p.warp_size;\n')
+
     def test_prelude(self):
         out = rewrite("int x;\n", "dir/x.cu")
         self.assertTrue(out.startswith("#ifndef __CUDA_ARCH__\n#define __CUDA_ARCH__ 900\n"))
