@@ -366,9 +366,14 @@ def rewrite_tokens(tokens, include=None, templates=None):
     scopes = []  # True: namespace-like
     registrations = {}  # index of a closing '}' -> text to append
     counter = 0
+    in_directive = False
     i = 0
     while i < len(tokens):
         t = tokens[i]
+        if t.kind == "hash":
+            in_directive = True
+        elif t.kind == "newline":
+            in_directive = False
         if t.kind == "punct" and t.text == "{":
             scopes.append(kinds[i])
         elif t.kind == "punct" and t.text == "}":
@@ -414,12 +419,16 @@ def rewrite_tokens(tokens, include=None, templates=None):
         elif t.kind == "ident" and t.text == "extern":
             nxt = significant(tokens, i, 1)
             if nxt is not None and tokens[nxt].text == "__shared__":
+                # The declaration ends at its ';' or, in a macro definition, with the directive.
                 end = i
-                while end < len(tokens) and tokens[end].text != ";":
+                while end < len(tokens) and tokens[end].text != ";" and not (in_directive and tokens[end].kind == "newline"):
                     end += 1
                 if end == len(tokens):
                     raise RewriteError(f"line {t.line}: 'extern __shared__' without ';'")
                 replacement = dynamic_shared(tokens, nxt + 1, end, all(scopes))
+                if tokens[end].kind == "newline":
+                    replacement = replacement[:-1]  # the macro's user writes the ';'
+                    end -= 1
                 out[i] = replacement + "\n" * newlines_in(tokens, i, end)
                 for k in range(i + 1, end + 1):
                     out[k] = ""
@@ -445,7 +454,7 @@ def rewrite_tokens(tokens, include=None, templates=None):
 
 
 def dynamic_shared(tokens, first, end, at_namespace_scope):
-    """The replacement of `extern __shared__ <first..end)` (end is the ';')."""
+    """The replacement of `extern __shared__ <first..end)` (end is the ';', or the end of a macro definition)."""
     parts = []
     k = first
     while k < end:

@@ -118,6 +118,14 @@ class SharedMemory(unittest.TestCase):
         out = rewrite("template <class T> struct S { operator T*() { extern __shared__ T s[]; return s; } };")
         self.assertIn("T* const s = ::cohort::dynamic_shared<T>();", out)
 
+    def test_inside_a_macro_definition(self):
+        out = rewrite("#define SMEM(T) extern __shared__ T smem[]\nvoid f() { SMEM(float); }\n")
+        self.assertEqual(
+            out,
+            "#define SMEM(T) [[maybe_unused]] static constexpr ::cohort::compat::dynamic_shared_array<T> smem{}\n"
+            "void f() { SMEM(float); }\n",
+        )
+
     def test_not_an_array_is_an_error(self):
         with self.assertRaises(RewriteError):
             rewrite("void f() { extern __shared__ float s; }")
