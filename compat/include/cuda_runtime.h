@@ -94,12 +94,6 @@ cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 bloc
                                                         {grid, block, sharedMem, stream, true}, args);
 }
 
-namespace cohort::compat {
-// The launch a cudaLaunchConfig_t asks for; attributes other than cooperative
-// and a 1x1x1 cluster are refused with cudaErrorNotSupported.
-cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request);
-}  // namespace cohort::compat
-
 template <class... ExpTypes, class... ActTypes>
 cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(ExpTypes...), ActTypes&&... args) {
   cohort::compat::launch_request request;

@@ -28,6 +28,10 @@ using launch_body = void (*)(void* context, const cohort::launch_config& config)
 // the code becomes the calling thread's last error.
 cudaError_t run_launch(const launch_request& request, launch_body body, void* context);
 
+// The launch a cudaLaunchConfig_t asks for; attributes other than cooperative
+// and a 1x1x1 cluster are refused with cudaErrorNotSupported.
+cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request);
+
 using args_launcher = cudaError_t (*)(const void* kernel, const launch_request& request, void** args);
 void register_kernel(const void* kernel, args_launcher launcher);
 
