@@ -3,6 +3,7 @@
 // that every later call returns. cudaGetErrorString appends cohort's message
 // for the most recent error of that code, so printed errors say what happened.
 #include <atomic>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <set>
@@ -122,7 +123,10 @@ cudaError_t fail(cudaError_t code, const std::string& message, bool is_sticky) {
   }
   if (is_sticky) {
     cudaError_t none = cudaSuccess;
-    sticky_error.compare_exchange_strong(none, code, std::memory_order_acq_rel);
+    // A GPU prints a failed device-side assert; a kernel fault here says what it was
+    // once, so that a program that only checks codes still shows the diagnostic.
+    if (sticky_error.compare_exchange_strong(none, code, std::memory_order_acq_rel))
+      std::fprintf(stderr, "cohort: kernel fault (%s): %s\n", error_table().at(code).name, message.c_str());
   }
   last_error = code;
   return code;

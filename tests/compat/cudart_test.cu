@@ -57,7 +57,11 @@ __device__ int device_symbol[4];
 TEST_F(Cudart, KernelFaultIsStickyUntilReset) {
   int* out;
   ASSERT_EQ(cudaMalloc(&out, sizeof(int)), cudaSuccess);
+  testing::internal::CaptureStderr();
   syncs_grid<<<2, 32>>>(out);
+  const std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(printed.rfind("cohort: kernel fault (cudaErrorLaunchFailure): ", 0), 0u) << printed;
+  EXPECT_NE(printed.find("cooperative"), std::string::npos) << printed;
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);  // sticky: not reset by reading it
   EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
