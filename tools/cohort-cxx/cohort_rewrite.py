@@ -45,8 +45,8 @@ PUNCTUATORS = sorted(
     reverse=True,
 )
 KEYWORDS = {
-    "return", "else", "do", "case", "co_return", "co_yield", "throw", "new", "delete", "sizeof", "if",
-    "while", "for", "switch", "goto", "typedef", "using", "default",
+    "return", "else", "do", "case", "co_return", "co_yield", "throw", "new", "delete", "sizeo", "i",
+    "while", "for", "switch", "goto", "typede", "using", "default",
 }
 MEMBER_RENAMES = {"warpSize": "warp_size", "gridDim": "grid_dim", "blockDim": "block_dim"}
 
@@ -64,7 +64,13 @@ class Token:
 
 
 class RewriteError(Exception):
-    pass
+    """Source the rewriter cannot parse, at `line` of the file being rewritten."""
+
+    def __init__(self, line, message):
+        super().__init__(f"{line}: error: {message}")
+        self.line = line
+        self.message = message
+        self.path = None  # the file, once known
 
 
 def tokenize(source):
@@ -103,7 +109,7 @@ def tokenize(source):
         if source.startswith("/*", i):
             j = source.find("*/", i + 2)
             if j < 0:
-                raise RewriteError(f"line {line}: unterminated comment")
+                raise RewriteError(line, "unterminated comment")
             text = source[i : j + 2]
             tokens.append(Token("comment", text, line))
             line += text.count("\n")
@@ -152,11 +158,11 @@ def lex_literal(source, i, prefix, line):
     if quote == '"' and "R" in prefix:
         paren = source.find("(", start)
         if paren < 0:
-            raise RewriteError(f"line {line}: malformed raw string literal")
+            raise RewriteError(line, "malformed raw string literal")
         delimiter = source[start:paren]
         end = source.find(")" + delimiter + '"', paren)
         if end < 0:
-            raise RewriteError(f"line {line}: unterminated raw string literal")
+            raise RewriteError(line, "unterminated raw string literal")
         return source[i : end + len(delimiter) + 2]
     j = start
     while j < len(source):
@@ -169,7 +175,7 @@ def lex_literal(source, i, prefix, line):
             break
         j += 1
     what = "string" if quote == '"' else "character"
-    raise RewriteError(f"line {line}: unterminated {what} literal")
+    raise RewriteError(line, f"unterminated {what} literal")
 
 
 def significant(tokens, i, step):
@@ -194,7 +200,7 @@ def match_forward(tokens, i):
             depth -= 1
             if depth == 0:
                 return j
-    raise RewriteError(f"line {tokens[i].line}: unbalanced '{opening}'")
+    raise RewriteError(tokens[i].line, f"unbalanced '{opening}'")
 
 
 def match_backward(tokens, i):
@@ -212,7 +218,7 @@ def match_backward(tokens, i):
             depth -= 1
             if depth == 0:
                 return j
-    raise RewriteError(f"line {tokens[i].line}: unbalanced '{closing}'")
+    raise RewriteError(tokens[i].line, f"unbalanced '{closing}'")
 
 
 def kernel_expression_start(tokens, last):
@@ -226,7 +232,7 @@ def kernel_expression_start(tokens, last):
             opening = angle_open(tokens, i)
             name = significant(tokens, opening, -1)
             if name is None or tokens[name].kind != "ident":
-                raise RewriteError(f"line {t.line}: cannot find the kernel name before '<<<'")
+                raise RewriteError(t.line, "cannot find the kernel name before '<<<'")
             start = name
         elif t.kind == "punct" and t.text in (")", "]"):
             start = match_backward(tokens, i)
@@ -237,7 +243,7 @@ def kernel_expression_start(tokens, last):
                 i = before
                 continue
         else:
-            raise RewriteError(f"line {t.line}: cannot find the kernel expression before '<<<'")
+            raise RewriteError(t.line, "cannot find the kernel expression before '<<<'")
         before = significant(tokens, start, -1)
         if before is None:
             return start
@@ -276,7 +282,7 @@ def angle_open(tokens, i):
             elif t.text in (";", "{", "}"):
                 break
         j -= 1
-    raise RewriteError(f"line {tokens[i].line}: unbalanced '>' before '<<<'")
+    raise RewriteError(tokens[i].line, "unbalanced '>' before '<<<'")
 
 
 def launch_end(tokens, i):
@@ -301,7 +307,7 @@ def launch_end(tokens, i):
             if t.text in (";", "}"):
                 break
         j += 1
-    raise RewriteError(f"line {tokens[i].line}: '<<<' without a matching '>>>(' ")
+    raise RewriteError(tokens[i].line, "'<<<' without a matching '>>>('")
 
 
 def scope_kinds(tokens):
@@ -384,7 +390,7 @@ def rewrite_tokens(tokens, include=None, templates=None):
         elif t.kind == "punct" and t.text == "<<<":
             last = significant(tokens, i, -1)
             if last is None:
-                raise RewriteError(f"line {t.line}: '<<<' without a kernel")
+                raise RewriteError(t.line, "'<<<' without a kernel")
             start = kernel_expression_start(tokens, last)
             first, close = launch_end(tokens, i)
             if tokens[last].kind == "ident" and tokens[last].text in templates:
@@ -424,7 +430,7 @@ def rewrite_tokens(tokens, include=None, templates=None):
                 while end < len(tokens) and tokens[end].text != ";" and not (in_directive and tokens[end].kind == "newline"):
                     end += 1
                 if end == len(tokens):
-                    raise RewriteError(f"line {t.line}: 'extern __shared__' without ';'")
+                    raise RewriteError(t.line, "'extern __shared__' without ';'")
                 replacement = dynamic_shared(tokens, nxt + 1, end, all(scopes))
                 if tokens[end].kind == "newline":
                     replacement = replacement[:-1]  # the macro's user writes the ';'
@@ -473,8 +479,7 @@ def dynamic_shared(tokens, first, end, at_namespace_scope):
         k += 1
     # parts: type tokens..., name, '[', ']'
     if len(parts) < 4 or tokens[parts[-2]].text != "[" or tokens[parts[-1]].text != "]":
-        raise RewriteError(
-            f"line {tokens[first].line}: 'extern __shared__' must declare an array of unknown bound, e.g. "
+        raise RewriteError(tokens[first].line, "'extern __shared__' must declare an array of unknown bound, e.g. "
             "'extern __shared__ float s[];'"
         )
     name = tokens[parts[-3]].text
@@ -558,7 +563,7 @@ def rewrite(source, path=None, include=None, templates=None, device=True):
         return line_directive(path) + body
     return (
         f"#ifndef __CUDA_ARCH__\n#define __CUDA_ARCH__ {CUDA_ARCH}\n#endif\n"
-        f"#include <cuda_runtime.h>\n" + line_directive(path) + body
+        "#include <cuda_runtime.h>\n" + line_directive(path) + body
     )
 
 
@@ -583,7 +588,17 @@ class Project:
         import os
 
         path = os.path.abspath(path)
-        return rewrite(self._read(path), path, self._resolver(path), self.templates, device)
+        return self._located(path, lambda: rewrite(self._read(path), path, self._resolver(path), self.templates, device))
+
+    @staticmethod
+    def _located(path, work):
+        """work(), with the path of the file being rewritten on its RewriteError."""
+        try:
+            return work()
+        except RewriteError as e:
+            if e.path is None:
+                e.path = path
+            raise
 
     def _read(self, path):
         with open(path, encoding="utf-8") as f:
@@ -609,8 +624,8 @@ class Project:
             target = os.path.join(self.header_dir, tag, os.path.basename(candidate))
             self.rewritten[candidate] = target
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            body = line_directive(candidate) + rewrite_tokens(
-                tokenize(text), self._resolver(candidate), self.templates
+            body = line_directive(candidate) + self._located(
+                candidate, lambda: rewrite_tokens(tokenize(text), self._resolver(candidate), self.templates)
             )
             with open(target, "w", encoding="utf-8") as f:
                 f.write(body)
@@ -635,7 +650,7 @@ def main(argv):
     try:
         text = project.source(args.source, device=not args.host)
     except RewriteError as e:
-        print(f"{project.read[-1] if project.read else args.source}:{e}", file=sys.stderr)
+        print(f"{e.path or args.source}:{e}", file=sys.stderr)
         return 1
     except OSError as e:
         print(f"{args.source}: {e.strerror}", file=sys.stderr)

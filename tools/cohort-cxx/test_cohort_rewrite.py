@@ -190,6 +190,17 @@ class Headers(unittest.TestCase):
             self.assertIn('#include "%s"' % os.path.join(root, "src", "kernels", "util.h"), text)
             self.assertEqual(len(project.read), 4)
 
+    def test_errors_name_the_file_they_are_in(self):
+        with tempfile.TemporaryDirectory() as root:
+            with open(os.path.join(root, "bad.cuh"), "w") as f:
+                f.write("void g() {\n  k<<<1, 1;\n}\n")
+            with open(os.path.join(root, "main.cu"), "w") as f:
+                f.write('#include "bad.cuh"\n')
+            with self.assertRaises(RewriteError) as caught:
+                Project(os.path.join(root, "out")).source(os.path.join(root, "main.cu"))
+            self.assertEqual(caught.exception.path, os.path.join(root, "bad.cuh"))
+            self.assertEqual(str(caught.exception), "2: error: '<<<' without a matching '>>>('")
+
     def test_missing_headers_are_left_to_the_compiler(self):
         self.assertEqual(rewrite('#include "nowhere.h"\n', None, lambda name: None), '#include "nowhere.h"\n')
 
