@@ -4,6 +4,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <source_location>
+#include <utility>
 
 #include <cohort/cohort.hpp>
 
@@ -49,6 +53,35 @@ using cohort::reduce_update_async;
 using cohort::memcpy_async;
 using cohort::wait;
 using cohort::wait_prior;
+
+// NVIDIA's invoke_one on the grid: its rank 0 calls fn, without synchronizing,
+// so it needs no cooperative launch (cohort's own synchronizes the grid around the call).
+template <class Fn, class... Args>
+void invoke_one(const grid_group& grid, Fn&& fn, Args&&... args) {
+  if (grid.thread_rank() == 0) std::invoke(std::forward<Fn>(fn), std::forward<Args>(args)...);
+}
+
+// NVIDIA's labeled_partition with a bool label is its binary_partition (meta
+// rank = the label), and a pointer label is the pointer's address.
+template <unsigned N, class P>
+coalesced_group labeled_partition(const thread_block_tile<N, P>& tile, bool label,
+                                  std::source_location where = std::source_location::current()) {
+  return cohort::binary_partition(tile, label, where);
+}
+inline coalesced_group labeled_partition(const coalesced_group& group, bool label,
+                                         std::source_location where = std::source_location::current()) {
+  return cohort::binary_partition(group, label, where);
+}
+template <unsigned N, class P, class T>
+coalesced_group labeled_partition(const thread_block_tile<N, P>& tile, T* label,
+                                  std::source_location where = std::source_location::current()) {
+  return cohort::labeled_partition(tile, reinterpret_cast<std::uintptr_t>(label), where);
+}
+template <class T>
+coalesced_group labeled_partition(const coalesced_group& group, T* label,
+                                  std::source_location where = std::source_location::current()) {
+  return cohort::labeled_partition(group, reinterpret_cast<std::uintptr_t>(label), where);
+}
 
 // NVIDIA's untyped form: bytes from void pointers.
 template <class Group>

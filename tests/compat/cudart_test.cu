@@ -54,6 +54,20 @@ __global__ void votes(int* out) {
 
 __device__ int device_symbol[4];
 
+// NVIDIA's partition semantics through <cooperative_groups.h>: a bool label is
+// a binary partition (meta rank = the label), a pointer label its address.
+__global__ void nvidia_partitions(int* out, int* const* labels) {
+  auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const bool odd = warp.thread_rank() % 2 == 1;
+  const bool first_is_odd_label = warp.thread_rank() == 0 || odd;  // lane 0 holds label true
+  cg::coalesced_group by_bool = cg::labeled_partition(warp, first_is_odd_label);
+  out[warp.thread_rank()] = static_cast<int>(by_bool.meta_group_rank() * 100 + by_bool.meta_group_size() * 10 +
+                                             (by_bool.size() == (first_is_odd_label ? 17u : 15u)));
+  cg::coalesced_group by_pointer = cg::labeled_partition(warp, labels[warp.thread_rank() % 3]);
+  out[32 + warp.thread_rank()] = static_cast<int>(by_pointer.size());
+  cg::invoke_one(cg::this_grid(), [&] { out[64] = 42; });  // no cooperative launch needed
+}
+
 TEST_F(Cudart, KernelFaultIsStickyUntilReset) {
   int* out;
   ASSERT_EQ(cudaMalloc(&out, sizeof(int)), cudaSuccess);
@@ -262,6 +276,23 @@ TEST_F(Cudart, HeadersWithLaunchesAndDynamicShared) {
 }
 
 TEST(HostSources, ReadCudaDevicePropFields) { EXPECT_EQ(queried_warp_size(), 32); }
+
+TEST_F(Cudart, NvidiaPartitionAndInvokeSemantics) {
+  int* out;
+  int** labels;
+  ASSERT_EQ(cudaMallocManaged(&out, 65 * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMallocManaged(&labels, 3 * sizeof(int*)), cudaSuccess);
+  static int targets[3];
+  for (int i = 0; i < 3; ++i) labels[i] = &targets[i];
+  nvidia_partitions<<<1, 32>>>(out, labels);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int lane = 0; lane < 32; ++lane) {
+    const bool label = lane == 0 || lane % 2 == 1;
+    EXPECT_EQ(out[lane], (label ? 100 : 0) + 20 + 1) << "lane " << lane;
+    EXPECT_EQ(out[32 + lane], lane % 3 == 2 ? 10 : 11) << "lane " << lane;
+  }
+  EXPECT_EQ(out[64], 42);
+}
 
 TEST(DeviceBuiltins, IntegerIntrinsicsMatchPtx) {
   EXPECT_EQ(__byte_perm(0x33221100u, 0x77665544u, 0x5140u), 0x55114400u);
