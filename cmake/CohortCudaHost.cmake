@@ -21,7 +21,7 @@ function(_cohort_host_source out source mode)
   string(SUBSTRING ${tag} 0 8 tag)
   set(generated ${CMAKE_CURRENT_BINARY_DIR}/cohort_host_cuda/${tag}/${name}.cpp)
   add_custom_command(OUTPUT ${generated}
-    COMMAND ${Python3_EXECUTABLE} ${COHORT_REWRITER} ${abs} -o ${generated} --depfile ${generated}.d ${mode}
+    COMMAND ${Python3_EXECUTABLE} -B ${COHORT_REWRITER} ${abs} -o ${generated} --depfile ${generated}.d ${mode}
     DEPENDS ${abs} ${COHORT_REWRITER}
     DEPFILE ${generated}.d
     COMMENT "Rewriting ${name} for cohort's host backend"
