@@ -28,7 +28,6 @@ using cohort::group_size;
 using cohort::labeled_partition;
 using cohort::sync;
 using cohort::this_grid;
-using cohort::this_thread;
 using cohort::this_thread_block;
 using cohort::thread_rank;
 using cohort::tiled_partition;
@@ -53,6 +52,10 @@ using cohort::reduce_update_async;
 using cohort::memcpy_async;
 using cohort::wait;
 using cohort::wait_prior;
+
+// NVIDIA's this_thread(): a group of one thread that is the only one of its
+// parent, meta rank 0 of 1 (cohort's own counts it among the block's threads).
+inline thread_block_tile<1> this_thread() { return cohort::tiled_partition<1>(cohort::this_thread()); }
 
 // NVIDIA's invoke_one on the grid: its rank 0 calls fn, without synchronizing,
 // so it needs no cooperative launch (cohort's own synchronizes the grid around the call).

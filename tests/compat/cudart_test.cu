@@ -54,8 +54,9 @@ __global__ void votes(int* out) {
 
 __device__ int device_symbol[4];
 
-// NVIDIA's partition semantics through <cooperative_groups.h>: a bool label is
-// a binary partition (meta rank = the label), a pointer label its address.
+// NVIDIA's semantics through <cooperative_groups.h>: a bool label is a binary
+// partition (meta rank = the label), a pointer label its address; invoke_one on
+// the grid needs no cooperative launch; this_thread() is meta rank 0 of 1.
 __global__ void nvidia_partitions(int* out, int* const* labels) {
   auto warp = cg::tiled_partition<32>(cg::this_thread_block());
   const bool odd = warp.thread_rank() % 2 == 1;
@@ -66,6 +67,9 @@ __global__ void nvidia_partitions(int* out, int* const* labels) {
   cg::coalesced_group by_pointer = cg::labeled_partition(warp, labels[warp.thread_rank() % 3]);
   out[32 + warp.thread_rank()] = static_cast<int>(by_pointer.size());
   cg::invoke_one(cg::this_grid(), [&] { out[64] = 42; });  // no cooperative launch needed
+  const cg::thread_block_tile<1> self = cg::this_thread();
+  if (self.meta_group_rank() != 0 || self.meta_group_size() != 1 || self.thread_rank() != 0 || self.size() != 1)
+    atomicAdd(&out[65], 1);
 }
 
 TEST_F(Cudart, KernelFaultIsStickyUntilReset) {
@@ -280,7 +284,8 @@ TEST(HostSources, ReadCudaDevicePropFields) { EXPECT_EQ(queried_warp_size(), 32)
 TEST_F(Cudart, NvidiaPartitionAndInvokeSemantics) {
   int* out;
   int** labels;
-  ASSERT_EQ(cudaMallocManaged(&out, 65 * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMallocManaged(&out, 66 * sizeof(int)), cudaSuccess);
+  out[65] = 0;
   ASSERT_EQ(cudaMallocManaged(&labels, 3 * sizeof(int*)), cudaSuccess);
   static int targets[3];
   for (int i = 0; i < 3; ++i) labels[i] = &targets[i];
@@ -292,6 +297,7 @@ TEST_F(Cudart, NvidiaPartitionAndInvokeSemantics) {
     EXPECT_EQ(out[32 + lane], lane % 3 == 2 ? 10 : 11) << "lane " << lane;
   }
   EXPECT_EQ(out[64], 42);
+  EXPECT_EQ(out[65], 0);  // this_thread(): rank 0 of 1, meta rank 0 of 1
 }
 
 TEST(DeviceBuiltins, IntegerIntrinsicsMatchPtx) {
