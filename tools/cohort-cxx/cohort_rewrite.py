@@ -343,7 +343,7 @@ def template_kernels(tokens):
     """Names of the __global__ function templates declared in `tokens`."""
     names = set()
     for i, t in enumerate(tokens):
-        if t.kind == "ident" and t.text == "__global__" and global_registration(tokens, i, 0) is None:
+        if t.kind == "ident" and t.text == "__global__" and global_registration(tokens, i) is None:
             k = significant(tokens, i, -1)
             while k is not None and tokens[k].text not in (";", "{", "}") and tokens[k].text != "template":
                 k = significant(tokens, k, -1)
@@ -371,7 +371,6 @@ def rewrite_tokens(tokens, include=None, templates=None):
     kinds = scope_kinds(tokens)
     scopes = []  # True: namespace-like
     registrations = {}  # index of a closing '}' -> text to append
-    counter = 0
     in_directive = False
     i = 0
     while i < len(tokens):
@@ -450,11 +449,10 @@ def rewrite_tokens(tokens, include=None, templates=None):
                 out[close] = "__shared__"
                 i = close
         elif t.kind == "ident" and t.text == "__global__" and all(scopes):
-            registration = global_registration(tokens, i, counter)
+            registration = global_registration(tokens, i)
             if registration:
                 close, text = registration
                 registrations[close] = registrations.get(close, "") + text
-                counter += 1
         i += 1
     return "".join(out)
 
@@ -489,7 +487,7 @@ def dynamic_shared(tokens, first, end, at_namespace_scope):
     return f"{type_text}* const {name} = ::cohort::dynamic_shared<{type_text}>();"
 
 
-def global_registration(tokens, i, counter):
+def global_registration(tokens, i):
     """(index of the body's closing '}', text) for a __global__ function definition that is not a template."""
     k = significant(tokens, i, -1)
     while k is not None and tokens[k].text not in (";", "{", "}"):
@@ -523,7 +521,7 @@ def global_registration(tokens, i, counter):
     params = strip_defaults(tokens, j + 1, params_close - 1)
     signature = f"void (*)({params})"
     return close, (
-        f" [[maybe_unused]] static const bool cohort_kernel_registered_{counter} = "
+        " [[maybe_unused]] static const bool COHORT_COMPAT_UNIQUE(cohort_kernel_registered_) = "
         f"::cohort::compat::register_global(static_cast<{signature}>(&{name}));"
     )
 

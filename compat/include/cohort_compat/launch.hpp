@@ -120,6 +120,12 @@ deduced_launch<Thunk> chevron_deduced(Thunk, dim3 grid, dim3 block, std::size_t 
   return {{grid, block, shared_bytes, stream, false}};
 }
 
+// A name of its own for each registration cohort-cxx emits, also when one
+// rewritten file is included into another.
+#define COHORT_COMPAT_CONCAT_(a, b) a##b
+#define COHORT_COMPAT_CONCAT(a, b) COHORT_COMPAT_CONCAT_(a, b)
+#define COHORT_COMPAT_UNIQUE(prefix) COHORT_COMPAT_CONCAT(prefix, __COUNTER__)
+
 // Registers a kernel defined in a .cu file so that it can be launched by
 // address (cohort-cxx emits one after every __global__ function that is not a template).
 template <class... P>
