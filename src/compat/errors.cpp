@@ -74,13 +74,21 @@ thread_local cudaError_t last_error = cudaSuccess;
 std::atomic<cudaError_t> sticky_error{cudaSuccess};
 
 std::mutex messages_mutex;
-std::map<cudaError_t, std::string> latest_message;
+
+// Built on first use, as a static initializer may fail a call.
+std::map<cudaError_t, std::string>& latest_message() {
+  static std::map<cudaError_t, std::string> by_code;
+  return by_code;
+}
 // Strings handed out by cudaGetErrorString live as long as the process, as CUDA's do.
-std::set<std::string> interned;
+std::set<std::string>& interned() {
+  static std::set<std::string> strings;
+  return strings;
+}
 
 const char* intern(std::string s) {
   std::lock_guard lock(messages_mutex);
-  return interned.insert(std::move(s)).first->c_str();
+  return interned().insert(std::move(s)).first->c_str();
 }
 
 // Where a cohort::error's kind lands among CUDA's codes; faults inside a
@@ -119,7 +127,7 @@ cudaError_t sticky() { return sticky_error.load(std::memory_order_acquire); }
 cudaError_t fail(cudaError_t code, const std::string& message, bool is_sticky) {
   {
     std::lock_guard lock(messages_mutex);
-    latest_message[code] = message;
+    latest_message()[code] = message;
   }
   if (is_sticky) {
     cudaError_t none = cudaSuccess;
@@ -150,8 +158,8 @@ const char* error_detail(cudaError_t error) {
   std::string message;
   {
     std::lock_guard lock(detail::messages_mutex);
-    const auto it = detail::latest_message.find(error);
-    if (it != detail::latest_message.end()) message = it->second;
+    const auto it = detail::latest_message().find(error);
+    if (it != detail::latest_message().end()) message = it->second;
   }
   return detail::intern(std::move(message));
 }

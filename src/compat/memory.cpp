@@ -18,7 +18,12 @@ namespace cohort::compat::detail {
 namespace {
 
 std::mutex regions_mutex;
-std::map<const char*, region> regions;  // by base address
+
+// By base address. Built on first use: a program may allocate from a static initializer.
+std::map<const char*, region>& regions() {
+  static std::map<const char*, region> by_base;
+  return by_base;
+}
 
 const char* bytes_of(const void* p) { return static_cast<const char*>(p); }
 
@@ -134,13 +139,13 @@ std::string address(const void* p) {
 
 void add_region(const region& r) {
   std::lock_guard lock(regions_mutex);
-  regions[bytes_of(r.base)] = r;
+  regions()[bytes_of(r.base)] = r;
 }
 
 bool find_region(const void* p, std::size_t bytes, region* found) {
   std::lock_guard lock(regions_mutex);
-  auto it = regions.upper_bound(bytes_of(p));
-  if (it == regions.begin()) return false;
+  auto it = regions().upper_bound(bytes_of(p));
+  if (it == regions().begin()) return false;
   --it;
   const region& r = it->second;
   const std::size_t offset = static_cast<std::size_t>(bytes_of(p) - bytes_of(r.base));
@@ -151,20 +156,20 @@ bool find_region(const void* p, std::size_t bytes, region* found) {
 
 bool remove_region(const void* p, memory_kind kind, region* removed) {
   std::lock_guard lock(regions_mutex);
-  const auto it = regions.find(bytes_of(p));
-  if (it == regions.end() || it->second.kind != kind) return false;
+  const auto it = regions().find(bytes_of(p));
+  if (it == regions().end() || it->second.kind != kind) return false;
   *removed = it->second;
-  regions.erase(it);
+  regions().erase(it);
   return true;
 }
 
 void release_device_regions() {
   std::lock_guard lock(regions_mutex);
-  for (auto it = regions.begin(); it != regions.end();) {
+  for (auto it = regions().begin(); it != regions().end();) {
     const memory_kind k = it->second.kind;
     if (k == memory_kind::device || k == memory_kind::managed) {
       cohort::free_device(const_cast<void*>(it->second.base));
-      it = regions.erase(it);
+      it = regions().erase(it);
     } else {
       ++it;
     }

@@ -24,12 +24,20 @@ namespace cohort::compat::detail {
 namespace {
 
 std::mutex handles_mutex;
-std::set<cudaStream_t> streams;
-std::set<cudaEvent_t> events;
+
+// Built on first use: a program may create handles from a static initializer.
+std::set<cudaStream_t>& streams() {
+  static std::set<cudaStream_t> live;
+  return live;
+}
+std::set<cudaEvent_t>& events() {
+  static std::set<cudaEvent_t> live;
+  return live;
+}
 
 bool valid_event(cudaEvent_t event) {
   std::lock_guard lock(handles_mutex);
-  return events.count(event) != 0;
+  return events().count(event) != 0;
 }
 
 cudaError_t bad_stream(const char* call, cudaStream_t stream) {
@@ -47,7 +55,7 @@ cudaError_t bad_event(const char* call, cudaEvent_t event) {
 bool valid_stream(cudaStream_t stream) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return true;
   std::lock_guard lock(handles_mutex);
-  return streams.count(stream) != 0;
+  return streams().count(stream) != 0;
 }
 
 }  // namespace cohort::compat::detail
@@ -59,7 +67,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
   if (stream == nullptr) return fail(cudaErrorInvalidValue, "cudaStreamCreate: null stream");
   *stream = new CUstream_st{flags, priority};
   std::lock_guard lock(handles_mutex);
-  streams.insert(*stream);
+  streams().insert(*stream);
   return cudaSuccess;
 }
 
@@ -73,7 +81,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (const cudaError_t e = sticky()) return e;
   {
     std::lock_guard lock(handles_mutex);
-    if (streams.erase(stream) == 0) return bad_stream("cudaStreamDestroy", stream);
+    if (streams().erase(stream) == 0) return bad_stream("cudaStreamDestroy", stream);
   }
   delete stream;
   return cudaSuccess;
@@ -113,7 +121,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   if (event == nullptr) return fail(cudaErrorInvalidValue, "cudaEventCreate: null event");
   *event = new CUevent_st{flags, std::nullopt};
   std::lock_guard lock(handles_mutex);
-  events.insert(*event);
+  events().insert(*event);
   return cudaSuccess;
 }
 
@@ -123,7 +131,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (const cudaError_t e = sticky()) return e;
   {
     std::lock_guard lock(handles_mutex);
-    if (events.erase(event) == 0) return bad_event("cudaEventDestroy", event);
+    if (events().erase(event) == 0) return bad_event("cudaEventDestroy", event);
   }
   delete event;
   return cudaSuccess;
