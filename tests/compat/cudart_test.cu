@@ -54,6 +54,12 @@ __global__ void votes(int* out) {
 
 __device__ int device_symbol[4];
 
+// A static initializer may allocate, as it may with CUDA's runtime.
+const cudaError_t allocated_at_static_initialization = [] {
+  int* p = nullptr;
+  return cudaMalloc(&p, 64);
+}();
+
 // NVIDIA's semantics through <cooperative_groups.h>: a bool label is a binary
 // partition (meta rank = the label), a pointer label its address; invoke_one on
 // the grid needs no cooperative launch; this_thread() is meta rank 0 of 1.
@@ -299,6 +305,8 @@ TEST_F(Cudart, NvidiaPartitionAndInvokeSemantics) {
   EXPECT_EQ(out[64], 42);
   EXPECT_EQ(out[65], 0);  // this_thread(): rank 0 of 1, meta rank 0 of 1
 }
+
+TEST(StaticInitialization, MayAllocate) { EXPECT_EQ(allocated_at_static_initialization, cudaSuccess); }
 
 TEST(DeviceBuiltins, IntegerIntrinsicsMatchPtx) {
   EXPECT_EQ(__byte_perm(0x33221100u, 0x77665544u, 0x5140u), 0x55114400u);
