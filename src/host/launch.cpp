@@ -9,7 +9,7 @@
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
 #include "cohort/detail/validate.hpp"
-#include "cohort/host/launch.hpp"
+#include "cohort/detail/host/launch.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
 #include "env.hpp"
@@ -17,7 +17,7 @@
 #include "scheduler.hpp"
 #include "worker_pool.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -62,7 +62,7 @@ unsigned worker_count(unsigned long long blocks) {
   return static_cast<unsigned>(std::min<unsigned long long>(configured, blocks));
 }
 
-thread_local launch_statistics last_statistics;
+thread_local cohort::host::launch_statistics last_statistics;
 
 void run_grid(launch_state& launch) {
   const bool cooperative = launch.cooperative;
@@ -92,7 +92,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
     throw error(errc::invalid_argument,
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
                 "code");
-  const device_properties p = virtual_device();
+  const device_properties p = cohort::host::virtual_device();
   cohort::detail::validate_launch(p, cfg, kernel_shared_limit(entry.kernel, p));
   launch_state launch;
   launch.entry = &entry;
@@ -121,13 +121,13 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
 }
 
 int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {
-  const device_properties p = virtual_device();
+  const device_properties p = cohort::host::virtual_device();
   if (dynamic_shared_bytes > kernel_shared_limit(kernel, p)) return 0;
   return cohort::detail::compute_occupancy(p, block_threads, dynamic_shared_bytes).blocks_per_sm;
 }
 
 void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
-  const device_properties p = virtual_device();
+  const device_properties p = cohort::host::virtual_device();
   if (bytes > p.shared_memory_per_block_optin)
     throw error(errc::shared_memory_limit, "cannot raise a kernel's dynamic shared memory to " +
                                                std::to_string(bytes) + " bytes: the device allows at most " +
@@ -136,10 +136,10 @@ void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
   max_dynamic_shared[kernel] = bytes;
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
 
 namespace cohort::host {
-launch_statistics last_launch_statistics() { return detail::last_statistics; }
+launch_statistics last_launch_statistics() { return detail::host::last_statistics; }
 }  // namespace cohort::host
 
 namespace cohort {

@@ -15,11 +15,11 @@
 
 #include "async_copy.hpp"
 #include "cohort/errors.hpp"
-#include "cohort/host/detail/state.hpp"
+#include "cohort/detail/host/state.hpp"
 #include "fiber.hpp"
 #include "rendezvous.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct launch_state;
 struct worker_context;
@@ -112,4 +112,4 @@ inline void park(wait_kind kind, std::source_location where, std::uint64_t phase
 
 void run_block(launch_state& launch, unsigned long long linear_block);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
