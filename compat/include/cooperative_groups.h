@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <source_location>
 #include <utility>
 
 #include <cohort/cohort.hpp>
@@ -68,21 +67,21 @@ void invoke_one(const grid_group& grid, Fn&& fn, Args&&... args) {
 // rank = the label), and a pointer label is the pointer's address.
 template <unsigned N, class P>
 coalesced_group labeled_partition(const thread_block_tile<N, P>& tile, bool label,
-                                  std::source_location where = std::source_location::current()) {
+                                  cohort::call_site where = cohort::call_site::current()) {
   return cohort::binary_partition(tile, label, where);
 }
 inline coalesced_group labeled_partition(const coalesced_group& group, bool label,
-                                         std::source_location where = std::source_location::current()) {
+                                         cohort::call_site where = cohort::call_site::current()) {
   return cohort::binary_partition(group, label, where);
 }
 template <unsigned N, class P, class T>
 coalesced_group labeled_partition(const thread_block_tile<N, P>& tile, T* label,
-                                  std::source_location where = std::source_location::current()) {
+                                  cohort::call_site where = cohort::call_site::current()) {
   return cohort::labeled_partition(tile, reinterpret_cast<std::uintptr_t>(label), where);
 }
 template <class T>
 coalesced_group labeled_partition(const coalesced_group& group, T* label,
-                                  std::source_location where = std::source_location::current()) {
+                                  cohort::call_site where = cohort::call_site::current()) {
   return cohort::labeled_partition(group, reinterpret_cast<std::uintptr_t>(label), where);
 }
 

@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <source_location>
 #include <stdexcept>
 #include <thread>
 
@@ -58,14 +57,14 @@ struct trap : std::runtime_error {
 [[noreturn]] inline void __brkpt() { throw cohort::compat::trap("__brkpt() called in a kernel"); }
 
 // __syncthreads() that also counts, ands or ors a predicate over the block.
-inline int __syncthreads_count(int predicate, std::source_location where = std::source_location::current()) {
+inline int __syncthreads_count(int predicate, cohort::call_site where = cohort::call_site::current()) {
   __syncthreads(where);
   return cohort::reduce(cohort::this_thread_block(), predicate != 0 ? 1 : 0, cohort::plus<int>(), where);
 }
-inline int __syncthreads_and(int predicate, std::source_location where = std::source_location::current()) {
+inline int __syncthreads_and(int predicate, cohort::call_site where = cohort::call_site::current()) {
   return __syncthreads_count(predicate, where) == static_cast<int>(cohort::this_thread_block().num_threads());
 }
-inline int __syncthreads_or(int predicate, std::source_location where = std::source_location::current()) {
+inline int __syncthreads_or(int predicate, cohort::call_site where = cohort::call_site::current()) {
   return __syncthreads_count(predicate, where) != 0;
 }
 
