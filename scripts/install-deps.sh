@@ -2,7 +2,7 @@
 # Installs the Debian packages cohort's host build, tests and tools need.
 # Skips apt entirely when everything is there already.
 set -euo pipefail
-packages=(cmake ninja-build g++ libboost-context-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
+packages=(cmake ninja-build g++ python3 libboost-context-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
           nlohmann-json3-dev libtbb-dev)
 missing=()
 for p in "${packages[@]}"; do
