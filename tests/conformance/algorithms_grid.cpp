@@ -122,8 +122,8 @@ void check_grid_algorithms(std::size_t n, shape s, std::size_t offset = 0) {
                          stored.data(), inclusive.data() + offset, exclusive.data() + offset, init);
   const std::vector<T> all = totals.to_host();
   for (std::size_t t = 0; t < threads; ++t)
-    ASSERT_TRUE(all[t] == (e.has_total ? e.total : T{})) << "grid_reduce's result in thread " << t;
-  EXPECT_TRUE(stored.to_host()[0] == (e.has_total ? e.total : poison<T>())) << "grid_reduce's stored result";
+    ASSERT_TRUE(all[t] == (e.has_total ? e.total : coll_test::identity<T, Op>())) << "grid_reduce's result in thread " << t;
+  EXPECT_TRUE(stored.to_host()[0] == (e.has_total ? e.total : coll_test::identity<T, Op>())) << "grid_reduce's stored result";
   std::vector<T> want_inclusive = e.inclusive, want_exclusive = e.exclusive;
   want_inclusive.push_back(poison<T>());  // nothing past n is written
   want_exclusive.push_back(poison<T>());
@@ -153,7 +153,8 @@ void check_device_algorithms(std::size_t n, std::size_t offset = 0) {
     cg::device_inclusive_scan(in.data() + offset, inclusive.data() + offset, n, Op{});
     cg::device_exclusive_scan(in.data() + offset, exclusive.data() + offset, n, init, Op{});
     cg::device_synchronize();
-    EXPECT_TRUE(total.to_host()[0] == (e.has_total ? e.total : poison<T>())) << "device_reduce, round " << round;
+    EXPECT_TRUE(total.to_host()[0] == (e.has_total ? e.total : coll_test::identity<T, Op>()))
+        << "device_reduce, round " << round;
     std::vector<T> want_inclusive = e.inclusive, want_exclusive = e.exclusive;
     want_inclusive.push_back(poison<T>());
     want_exclusive.push_back(poison<T>());

@@ -20,7 +20,8 @@
 
 namespace cohort {
 
-// *out = in[0] op ... op in[n - 1]; n == 0 leaves *out unwritten.
+// *out = in[0] op ... op in[n - 1]; with n == 0, the operator's identity
+// (detail::identity_of: T{} for an operator cohort does not know).
 template <class T, class Op>
 void device_reduce(const T* in, std::size_t n, T* out, Op op, stream_t stream = {}) {
   static_assert(detail::array_element<T>, "device algorithms take trivially copyable element types of at most 24 bytes");

@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "cohort/backend.hpp"
+#include "cohort/collectives/functional.hpp"
 #include "cohort/detail/partial_value.hpp"
 #include "cohort/groups/groups.hpp"
 
@@ -17,21 +18,22 @@
 
 namespace cohort {
 
-// in[0] op ... op in[n - 1], returned to every thread; T{} when n == 0.
+// in[0] op ... op in[n - 1], returned to every thread; when n == 0, the
+// operator's identity (detail::identity_of: T{} for an operator cohort does not know).
 template <class T, class Op>
 COHORT_DEVICE T grid_reduce(const grid_group& grid, const T* in, std::size_t n, Op op) {
   static_assert(detail::array_element<T>, "grid algorithms take trivially copyable element types of at most 24 bytes");
   const detail::partial<T> total = detail::grid_array_reduce(grid, in, n, op);
-  return total.present ? total.value : T{};
+  return total.present ? total.value : detail::identity_of<Op, T>();
 }
 
-// The same fold, stored to *out by one thread (grid rank 0); n == 0 leaves
-// *out unwritten. Other threads see it after a later grid.sync() or in a later launch.
+// The same fold, stored to *out by one thread (grid rank 0). Other threads
+// see it after a later grid.sync() or in a later launch.
 template <class T, class Op>
 COHORT_DEVICE void grid_reduce(const grid_group& grid, const T* in, std::size_t n, T* out, Op op) {
   static_assert(detail::array_element<T>, "grid algorithms take trivially copyable element types of at most 24 bytes");
   const detail::partial<T> total = detail::grid_array_reduce(grid, in, n, op);
-  if (grid.thread_rank() == 0 && total.present) *out = total.value;
+  if (grid.thread_rank() == 0) *out = total.present ? total.value : detail::identity_of<Op, T>();
 }
 
 // out[i] = in[0] op ... op in[i]. out may be in; otherwise the two must not overlap.

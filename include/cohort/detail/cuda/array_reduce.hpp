@@ -164,7 +164,12 @@ inline constexpr std::size_t reduce_header_bytes = 256;
 
 template <class T, class Op>
 void device_reduce(const T* in, std::size_t n, T* out, Op op, stream_t stream) {
-  if (n == 0) return;
+  if (n == 0) {
+    // From pageable memory: the runtime has staged the value when the call returns.
+    const T identity = identity_of<Op, T>();
+    gpu::check(cudaMemcpyAsync(out, &identity, sizeof(T), cudaMemcpyHostToDevice, stream), "device_reduce of nothing");
+    return;
+  }
   if constexpr (strided_fold_allowed<Op, T>) {
     constexpr unsigned threads = reduce_warps * 32;
     const auto kernel = strided_reduce_kernel<T, Op>;
