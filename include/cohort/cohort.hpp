@@ -2,6 +2,7 @@
 // their collectives.
 #pragma once
 
+#include "cohort/algorithms/algorithms.hpp"
 #include "cohort/memory/atomic_ref.hpp"
 #include "cohort/backend.hpp"
 #include "cohort/launch/device.hpp"
