@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cohort/detail/cluster_shape.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
 #include "cohort/detail/validate.hpp"
@@ -65,6 +66,7 @@ unsigned worker_count(unsigned long long blocks) {
 thread_local launch_statistics last_statistics;
 
 void run_grid(launch_state& launch) {
+  if (launch.clusters.active()) return run_clusters(launch);
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
   run_on_threads(threads, [&launch, cooperative](unsigned index) {
@@ -102,6 +104,14 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = shuffle_seed();
   launch.copy_checks = copy_checks();
+  if (cohort::detail::is_cluster_launch(cfg)) {
+    cohort::detail::validate_cluster_launch(cfg, cohort::detail::max_portable_cluster_blocks);
+    cohort::detail::check_cluster_fits(
+        cfg, static_cast<long long>(cohort::detail::compute_occupancy(p, static_cast<long long>(cohort::detail::volume(cfg.block)),
+                                                                      cfg.dynamic_shared_bytes)
+                                        .blocks_per_sm) *
+                 p.multiprocessor_count);
+  }
   if (cooperative) {
     const unsigned long long block_threads = cohort::detail::volume(cfg.block);
     const int per_sm = cohort::detail::compute_occupancy(p, static_cast<long long>(block_threads),
@@ -115,6 +125,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
     static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
     launch.grid_may_spin = launch.block_count <= cores;
   }
+  prepare_clusters(launch, worker_count(launch.block_count));
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load()};
   if (launch.first_error) throw *launch.first_error;

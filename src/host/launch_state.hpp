@@ -11,6 +11,7 @@
 
 #include "cohort/errors.hpp"
 #include "cohort/host/launch.hpp"
+#include "cluster_state.hpp"
 #include "grid_barrier.hpp"
 
 namespace cohort::host::detail {
@@ -33,6 +34,7 @@ struct launch_state {
   std::atomic<bool> aborted{false};
   grid_barrier grid;
   bool grid_may_spin = false;  // every block has a core: waiting at the grid barrier spins before sleeping
+  cluster_launch clusters;
 
   std::mutex error_mutex;
   std::optional<error> first_error;
@@ -61,6 +63,7 @@ struct launch_state {
     }
     aborted.store(true, std::memory_order_release);
     grid.wake_all();
+    clusters.wake_all();
   }
 };
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "async_copy.hpp"
+#include "cluster_state.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/host/detail/state.hpp"
 #include "fiber.hpp"
@@ -51,6 +52,9 @@ struct block_runtime {
   std::source_location grid_site{};
   const thread_record* grid_first = nullptr;
   std::vector<thread_record*> grid_waiters;
+
+  // Arrivals of this block's threads at its cluster's barrier.
+  cluster_part cluster;
 
   // Warp collectives and coalesced groups.
   collective_state collectives;

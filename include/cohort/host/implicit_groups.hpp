@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <source_location>
 
+#include "cohort/detail/host/cluster.hpp"
 #include "cohort/host/detail/state.hpp"
 #include "cohort/host/detail/sync_points.hpp"
 #include "cohort/host/kernel_language.hpp"
@@ -88,10 +89,16 @@ class grid_group {
   static dim3 block_index() { return host::detail::block().block_index; }
   static dim3 group_dim() { return dim_blocks(); }
   // A launch without clusters is a grid of 1x1x1 clusters.
-  static unsigned long long cluster_rank() { return block_rank(); }
-  static unsigned long long num_clusters() { return num_blocks(); }
-  static dim3 dim_clusters() { return dim_blocks(); }
-  static dim3 cluster_index() { return block_index(); }
+  static unsigned long long cluster_rank() {
+    const dim3 i = cluster_index(), d = dim_clusters();
+    return (static_cast<unsigned long long>(i.z) * d.y + i.y) * d.x + i.x;
+  }
+  static unsigned long long num_clusters() {
+    const dim3 d = dim_clusters();
+    return static_cast<unsigned long long>(d.x) * d.y * d.z;
+  }
+  static dim3 dim_clusters() { return cohort::detail::host::cluster_grid_dim(); }
+  static dim3 cluster_index() { return cohort::detail::host::cluster_index(); }
 
  private:
   grid_group() = default;
