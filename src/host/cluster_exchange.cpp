@@ -34,19 +34,20 @@ const runtime::grid_entry* cluster_exchange(const runtime::collective_op& op, st
     std::memcpy(own.value, value, size);
     return &own;
   }
-  if (c.arrived != 0) {
+  runtime::spanning_part& part = c.barrier;
+  if (part.arrived != 0) {
     std::ostringstream s;
     s << opening(rt, op, site) << " is called while threads of the block have arrived at a cluster barrier ("
-      << runtime::site(c.site) << ") without waiting at it; barrier_wait() before the next cluster collective";
+      << runtime::site(part.site) << ") without waiting at it; barrier_wait() before the next cluster collective";
     runtime::fail_block(errc::collective_mismatch, s.str());
   }
   runtime::cluster_slot& slot = *c.slot;
-  const std::uint64_t phase = c.phases_arrived;
+  const std::uint64_t phase = part.phases_arrived;
   runtime::grid_entry* entries = slot.barrier.entries(phase);
   entries[c.rank].op = &op;
   entries[c.rank].site = site;
   std::memcpy(entries[c.rank].value, value, size);
-  ++c.phases_arrived;
+  ++part.phases_arrived;
   slot.barrier.arrive();
   runtime::launch_state& L = *rt.launch;
   switch (slot.barrier.wait_past(phase, L.aborted, false)) {
@@ -63,7 +64,7 @@ const runtime::grid_entry* cluster_exchange(const runtime::collective_op& op, st
       runtime::fail_block(errc::unreachable_barrier, s.str());
     }
   }
-  c.phases_released = slot.barrier.generation();
+  part.phases_released = slot.barrier.generation();
   for (unsigned b = 0; b < L.clusters.size; ++b)
     if (entries[b].op != &op) {
       std::ostringstream s;

@@ -17,6 +17,7 @@
 
 #include "cohort/host/detail/state.hpp"
 #include "grid_barrier.hpp"
+#include "spanning_barrier.hpp"
 
 namespace cohort::host::detail {
 
@@ -63,27 +64,22 @@ struct cluster_launch {
   }
 };
 
-// A block's part in its cluster's barrier: as its part in the grid barrier.
+// A block's place in its cluster, and its part in the cluster's barrier.
 struct cluster_part {
   cluster_slot* slot = nullptr;  // none: a launch without clusters
   unsigned rank = 0;
-  unsigned arrived = 0;
-  std::uint64_t phases_arrived = 0;
-  std::uint64_t phases_released = 0;
-  std::source_location site{};
-  const thread_record* first = nullptr;
-  std::vector<thread_record*> waiters;
+  spanning_part barrier;
 };
+
+extern const spanning_level cluster_level;
 
 // Sets up the launch's clusters (none unless its cluster shape has more than one block).
 void prepare_clusters(launch_state& launch, unsigned worker_threads);
 // Runs a cluster launch's blocks, slot by slot.
 void run_clusters(launch_state& launch);
 
-// The scheduler's hooks.
 void start_cluster_block(block_runtime& rt, unsigned long long linear_block);
 std::optional<bool> resolve_cluster_stall(block_runtime& rt);
 void finish_cluster_block(block_runtime& rt);
-void cluster_thread_exit(block_runtime& rt, thread_record& thread);
 
 }  // namespace cohort::host::detail

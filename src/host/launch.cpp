@@ -16,6 +16,7 @@
 #include "env.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
+#include "virtual_devices.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::host::detail {
@@ -89,7 +90,10 @@ void run_grid(launch_state& launch) {
 
 }  // namespace
 
-void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
+namespace {
+
+void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooperative, multi_grid_launch* multi_grid,
+                unsigned grid_rank) {
   if (current_block != nullptr)  // the caller is a kernel's thread
     throw error(errc::invalid_argument,
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
@@ -100,6 +104,8 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   launch.entry = &entry;
   launch.config = cfg;
   launch.cooperative = cooperative;
+  launch.multi_grid = multi_grid;
+  launch.grid_rank = grid_rank;
   launch.warp_size = static_cast<unsigned>(p.warp_size);
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = shuffle_seed();
@@ -131,6 +137,17 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   if (launch.first_error) throw *launch.first_error;
 }
 
+}  // namespace
+
+void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
+  run_launch(entry, cfg, cooperative, nullptr, 0);
+}
+
+void launch_grid_of(multi_grid_launch& multi_grid, unsigned grid_rank, const kernel_entry& entry,
+                    const launch_config& cfg) {
+  run_launch(entry, cfg, true, &multi_grid, grid_rank);
+}
+
 int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {
   const device_properties p = virtual_device();
   if (dynamic_shared_bytes > kernel_shared_limit(kernel, p)) return 0;
@@ -155,20 +172,12 @@ launch_statistics last_launch_statistics() { return detail::last_statistics; }
 
 namespace cohort {
 
-namespace {
-void check_device(int device) {
-  if (device != -1 && device != 0)
-    throw error(errc::invalid_argument, "device " + std::to_string(device) +
-                                            " does not exist: the host backend has one device, 0");
-}
-}  // namespace
-
 int multiprocessor_count_of_current_device() { return host::virtual_device().multiprocessor_count; }
-int device_count() { return 1; }
-int get_device() { return 0; }
-void set_device(int device) { check_device(device); }
+int device_count() { return host::detail::virtual_device_count(); }
+int get_device() { return host::detail::current_virtual_device(); }
+void set_device(int device) { host::detail::set_current_virtual_device(device); }
 device_properties get_device_properties(int device) {
-  check_device(device);
+  host::detail::check_virtual_device(device);
   return host::virtual_device();
 }
 long long get_device_attribute(device_attribute attribute, int device) {

@@ -13,6 +13,7 @@
 #include "cohort/host/launch.hpp"
 #include "cluster_state.hpp"
 #include "grid_barrier.hpp"
+#include "multi_grid_state.hpp"
 
 namespace cohort::host::detail {
 
@@ -35,6 +36,8 @@ struct launch_state {
   grid_barrier grid;
   bool grid_may_spin = false;  // every block has a core: waiting at the grid barrier spins before sleeping
   cluster_launch clusters;
+  multi_grid_launch* multi_grid = nullptr;  // set in a multi-device launch
+  unsigned grid_rank = 0;
 
   std::mutex error_mutex;
   std::optional<error> first_error;
@@ -64,6 +67,7 @@ struct launch_state {
     aborted.store(true, std::memory_order_release);
     grid.wake_all();
     clusters.wake_all();
+    if (multi_grid) multi_grid->abort();
   }
 };
 
