@@ -87,6 +87,23 @@ __global__ void cluster_sync_kernel(unsigned* mismatches, unsigned iterations) {
   if (wrong) atomicAdd(mismatches, wrong);
 }
 
+// As grid_sync_kernel, with the barrier of a multi-device launch (cohort's
+// own: NVIDIA's CUDA 13 has none) over one grid per device.
+__global__ inline void multi_grid_sync_kernel(unsigned* stamps, unsigned* mismatches, unsigned iterations) {
+  const cohort::multi_grid_group mg = cohort::this_multi_grid();
+  const cohort::grid_group grid = cohort::this_grid();
+  const unsigned long long b = grid.block_rank(), blocks = grid.num_blocks();
+  const bool leader = cohort::this_thread_block().thread_rank() == 0;
+  unsigned wrong = 0;
+  for (unsigned it = 1; it <= iterations; ++it) {
+    unsigned* slots = stamps + (it % 2) * blocks;
+    if (leader) slots[b] = it;
+    mg.sync();
+    if (leader) wrong += slots[(b + 1) % blocks] != it ? 1 : 0;
+  }
+  if (wrong) atomicAdd(mismatches, wrong);
+}
+
 struct cohort_groups {
   static __device__ cohort::thread_block block() { return cohort::this_thread_block(); }
   template <unsigned N>
@@ -164,6 +181,28 @@ sync_plan plan_cluster_sync(unsigned threads) {
   return {cohort_examples::launch_text(clusters * Size, threads) + " in clusters of " + std::to_string(Size),
           [config](unsigned* mismatches, unsigned iterations) {
             Groups::template launch<cluster_sync_kernel<Groups>>(config, mismatches, iterations);
+          }};
+}
+
+// A grid of a block per SM on every device, in one multi-device launch.
+inline sync_plan plan_multi_grid_sync(unsigned threads) {
+  const int devices = cohort::device_count();
+  const unsigned blocks = static_cast<unsigned>(std::min(
+      cohort::get_device_properties().multiprocessor_count, cohort::max_cooperative_grid(multi_grid_sync_kernel, static_cast<int>(threads))));
+  std::vector<std::shared_ptr<cohort::device_buffer<unsigned>>> stamps;
+  std::vector<cohort::device_launch> grids;
+  for (int d = 0; d < devices; ++d) {
+    cohort::set_device(d);
+    stamps.push_back(std::make_shared<cohort::device_buffer<unsigned>>(2 * std::size_t{blocks}));
+    stamps.back()->fill(0);
+    grids.push_back({d, {dim3(blocks), dim3(threads)}});
+  }
+  cohort::set_device(0);
+  return {cohort_examples::launch_text(blocks, threads) + " on " + std::to_string(devices) + " device(s)",
+          [grids, stamps](unsigned* mismatches, unsigned iterations) {
+            cohort::launch_cooperative_multi_device(multi_grid_sync_kernel, grids, [&](unsigned i) {
+              return std::tuple{stamps[i]->data(), mismatches, iterations};
+            });
           }};
 }
 
