@@ -103,3 +103,4 @@ __device__ __forceinline__ unsigned query_shared(const void* addr, call_site) {
 }
 
 }  // namespace cohort::detail::gpu
+#undef COHORT_CLUSTERS

@@ -2,9 +2,10 @@
 // none): every check is made on every device before any grid is launched
 // (distinct devices, one kernel shape, the same compute capability, each grid
 // co-resident on its device), then each device gets its grid's context and
-// its cooperative launch. The barrier's memory is mapped pinned host memory,
-// allocated once per process and cleared before each launch, so one
-// multi-device launch may run at a time.
+// its cooperative launch. The barrier's memory (peer device memory where the
+// devices have peer access, else mapped pinned host memory) is allocated once
+// per process and cleared before each launch, so one multi-device launch may
+// run at a time.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -28,7 +29,16 @@ struct device_launch;
 
 namespace cohort::detail::gpu {
 
-inline multi_grid_shared* multi_grid_memory() {
+// Where the barrier lives: in the first grid's device memory when every other
+// device of the launch can reach it (peer access, enabled here), else in
+// mapped pinned host memory, which every device reaches. One of each per
+// process, cleared before each launch.
+struct multi_grid_placement {
+  multi_grid_shared* device_view;
+  bool in_peer_memory;
+};
+
+inline multi_grid_shared* pinned_multi_grid_memory() {
   static multi_grid_shared* memory = [] {
     void* p = nullptr;
     check(cudaHostAlloc(&p, sizeof(multi_grid_shared), cudaHostAllocMapped | cudaHostAllocPortable),
@@ -36,6 +46,48 @@ inline multi_grid_shared* multi_grid_memory() {
     return static_cast<multi_grid_shared*>(p);
   }();
   return memory;
+}
+
+inline multi_grid_shared* device_multi_grid_memory(int device) {
+  static std::vector<multi_grid_shared*> memory;
+  if (memory.size() <= static_cast<std::size_t>(device)) memory.resize(static_cast<std::size_t>(device) + 1, nullptr);
+  if (!memory[device]) {
+    check(cudaSetDevice(device), "launch_cooperative_multi_device");
+    check(cudaMalloc(reinterpret_cast<void**>(&memory[device]), sizeof(multi_grid_shared)),
+          "allocating the multi-device barrier in device memory");
+  }
+  return memory[device];
+}
+
+template <class Grids>
+multi_grid_placement place_multi_grid_barrier(const Grids& grids) {
+  const int owner = grids[0].device;
+  bool peers = true;
+  for (const auto& g : grids) {
+    int can = 1;
+    if (g.device != owner) check(cudaDeviceCanAccessPeer(&can, g.device, owner), "launch_cooperative_multi_device");
+    peers = peers && can;
+  }
+  if (!peers) {
+    multi_grid_shared* host = pinned_multi_grid_memory();
+    host->arrived = 0;
+    host->generation = 0;
+    multi_grid_shared* view = nullptr;
+    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&view), host, 0), "mapping the multi-device barrier");
+    return {view, false};
+  }
+  for (const auto& g : grids)
+    if (g.device != owner) {
+      check(cudaSetDevice(g.device), "launch_cooperative_multi_device");
+      const cudaError_t e = cudaDeviceEnablePeerAccess(owner, 0);
+      if (e == cudaErrorPeerAccessAlreadyEnabled)
+        cudaGetLastError();
+      else
+        check(e, "enabling peer access for the multi-device barrier");
+    }
+  multi_grid_shared* memory = device_multi_grid_memory(owner);
+  check(cudaMemset(memory, 0, 2 * 128), "clearing the multi-device barrier");
+  return {memory, true};
 }
 
 [[noreturn]] inline void invalid_multi_device(const std::string& what) {
@@ -75,11 +127,7 @@ template <class... P, class ArgsOf>
 void launch_multi_device(void (*kernel)(P...), std::span<const device_launch> grids, ArgsOf& args_of) {
   const int caller_device = get_device();
   check_multi_device(kernel_address(kernel), grids);
-  multi_grid_shared* shared = multi_grid_memory();
-  shared->arrived = 0;
-  shared->generation = 0;
-  multi_grid_shared* device_view = nullptr;
-  check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_view), shared, 0), "mapping the multi-device barrier");
+  multi_grid_shared* const device_view = place_multi_grid_barrier(grids).device_view;
   const unsigned long long per_grid = volume(grids[0].config.grid) * volume(grids[0].config.block);
   for (std::size_t i = 0; i < grids.size(); ++i) {
     const auto& g = grids[i];

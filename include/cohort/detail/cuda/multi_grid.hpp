@@ -3,9 +3,10 @@
 // __device__ variable of the translation unit that launches it (each device
 // has its own copy; the kernel must be defined in that translation unit, as
 // it is when launch and kernel share a file). The grids meet at a barrier on
-// system-scope atomics in mapped pinned host memory, which every device
-// reaches with or without peer access: multi_grid.sync() is the grid's
-// barrier, block 0's arrival at the system barrier, and the grid's barrier again.
+// system-scope atomics in the first grid's device memory where every device
+// has peer access to it, else in mapped pinned host memory, which every device
+// reaches: multi_grid.sync() is the grid's barrier, block 0's arrival at the
+// system barrier, and the grid's barrier again.
 #pragma once
 
 #include <cuda/atomic>
@@ -19,7 +20,7 @@ namespace cohort::detail::gpu {
 
 inline constexpr unsigned max_multi_grids = 64;
 
-// In mapped pinned host memory, one per process (multi_device_launch.hpp).
+// In peer device memory or mapped pinned host memory (multi_device_launch.hpp).
 struct multi_grid_shared {
   alignas(128) unsigned arrived;
   alignas(128) unsigned generation;
