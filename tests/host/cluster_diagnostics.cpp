@@ -157,3 +157,47 @@ TEST(ClusterDiagnostics, QueryOfAnAddressOutsideSharedMemory) {
 }
 
 }  // namespace
+
+namespace {
+
+constexpr int first_site_line = __LINE__ + 5;
+constexpr int second_site_line = __LINE__ + 6;
+__global__ void two_cluster_barriers_in_one_block() {
+  const cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x < 4)
+    cluster.sync();
+  else
+    cluster.sync();
+}
+
+TEST(ClusterDiagnostics, ThreadsOfABlockAtDifferentClusterBarriers) {
+  cg::launch_config cfg{dim3(2), dim3(8)};
+  cfg.cluster = dim3(2);
+  const cg::error e = launch_error([&] { cg::launch(two_cluster_barriers_in_one_block, cfg); });
+  EXPECT_EQ(e.kind(), cg::errc::barrier_mismatch);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("wait at different cluster barrier call sites"),
+                              HasSubstr(at_line(first_site_line)), HasSubstr(at_line(second_site_line))));
+}
+
+constexpr int reduce_line = __LINE__ + 5;
+constexpr int sync_line = __LINE__ + 6;
+__global__ void blocks_in_different_cluster_collectives(int* out) {
+  const cg::cluster_group cluster = cg::this_cluster();
+  if (cluster.block_rank() == 0)
+    out[0] = cg::reduce(cluster, 1, cg::plus<int>());
+  else
+    cluster.sync();
+}
+
+TEST(ClusterDiagnostics, BlocksOfAClusterInDifferentCollectives) {
+  cg::device_buffer<int> out(1);
+  cg::launch_config cfg{dim3(2), dim3(4)};
+  cfg.cluster = dim3(2);
+  const cg::error e = launch_error([&] { cg::launch(blocks_in_different_cluster_collectives, cfg, out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::collective_mismatch);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("blocks of one cluster call different cluster collectives"),
+                              HasSubstr("cluster collective `reduce` at"), HasSubstr(at_line(reduce_line)),
+                              HasSubstr("in `cluster.sync` at"), HasSubstr(at_line(sync_line))));
+}
+
+}  // namespace
