@@ -81,6 +81,59 @@ void run_on_every_device(dim3 grid, dim3 block, int rounds) {
   cg::set_device(0);
 }
 
+// The scans across every grid, and invoke_one's single call in the whole launch.
+__global__ void scans_across_devices(const int* values, int* inclusive, int* exclusive, unsigned* calls,
+                                     unsigned long long per_grid) {
+  const cg::multi_grid_group mg = cg::this_multi_grid();
+  const unsigned long long g = cg::this_grid().thread_rank();
+  const int v = values[mg.grid_rank() * per_grid + g];
+  inclusive[g] = cg::inclusive_scan(mg, v);
+  exclusive[g] = cg::exclusive_scan(mg, v, cg::plus<int>());
+  cg::invoke_one(mg, [&] { atomicAdd(calls, 1u); });
+}
+
+void scan_on_every_device(dim3 grid, dim3 block) {
+  const int devices = cg::device_count();
+  const unsigned long long per_grid = cohort_test::volume(grid) * cohort_test::volume(block);
+  const unsigned long long all = per_grid * static_cast<unsigned long long>(devices);
+  const auto values = cohort_test::random_vector<int>(all, cohort_test::test_seed(), -1000, 1000);
+  struct buffers {
+    cg::device_buffer<int> values, inclusive, exclusive;
+    cg::device_buffer<unsigned> calls;
+  };
+  std::vector<std::unique_ptr<buffers>> b;
+  std::vector<cg::device_launch> launches;
+  for (int d = 0; d < devices; ++d) {
+    cg::set_device(d);
+    b.push_back(std::make_unique<buffers>(buffers{cg::device_buffer<int>(values), cohort_test::poisoned<int>(per_grid, -7),
+                                                  cohort_test::poisoned<int>(per_grid, -7),
+                                                  cohort_test::poisoned<unsigned>(1, 0)}));
+    launches.push_back({d, {grid, block}});
+  }
+  cg::set_device(0);
+  cg::launch_cooperative_multi_device(scans_across_devices, launches, [&](unsigned i) {
+    return std::tuple{b[i]->values.data(), b[i]->inclusive.data(), b[i]->exclusive.data(), b[i]->calls.data(),
+                      per_grid};
+  });
+  int prefix = 0;
+  unsigned calls = 0;
+  for (int d = 0; d < devices; ++d) {
+    cg::set_device(d);
+    const auto inc = b[d]->inclusive.to_host(), exc = b[d]->exclusive.to_host();
+    calls += b[d]->calls.to_host()[0];
+    for (unsigned long long t = 0; t < per_grid; ++t) {
+      SCOPED_TRACE("grid " + std::to_string(d) + " thread " + std::to_string(t));
+      ASSERT_EQ(exc[t], prefix);
+      prefix += values[d * per_grid + t];
+      ASSERT_EQ(inc[t], prefix);
+    }
+  }
+  cg::set_device(0);
+  EXPECT_EQ(calls, 1u);
+}
+
+TEST(MultiGrid, ScansAndInvokeOne) { scan_on_every_device(dim3(3), dim3(40)); }
+
 TEST(MultiGrid, OneBlockPerGrid) { run_on_every_device(dim3(1), dim3(64), 20); }
 TEST(MultiGrid, SeveralBlocksPerGrid) { run_on_every_device(dim3(2, 2), dim3(33, 2), 10); }
 

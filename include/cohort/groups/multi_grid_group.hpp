@@ -4,7 +4,8 @@
 // its own primitives (detail/cuda/multi_grid.hpp: a barrier on system-scope
 // atomics in mapped pinned host memory; detail/host/multi_grid.hpp: the host
 // runtime's barrier over every block of every grid). reduce() folds one value
-// per thread across every grid, in grid order.
+// per thread across every grid, in grid order; so do the scans, and
+// invoke_one runs its function once in the whole launch.
 #pragma once
 
 #include <cstring>
@@ -13,7 +14,10 @@
 #include "cohort/config.hpp"
 #include "cohort/detail/call_site.hpp"
 #include "cohort/groups.hpp"
+#include "cohort/functional.hpp"
+#include "cohort/invoke.hpp"
 #include "cohort/reduce.hpp"
+#include "cohort/scan.hpp"
 
 #if COHORT_BACKEND_CUDA
 #include "cohort/detail/cuda/multi_grid.hpp"
@@ -53,30 +57,76 @@ class multi_grid_group {
 
 COHORT_DEVICE inline multi_grid_group this_multi_grid() { return {}; }
 
-// Every thread of every grid calls it; each gets op folded over all their
-// values, grid by grid in grid-rank order, each grid's in thread-rank order.
-// Each grid reduces on its device (a grid collective), its rank 0 publishes
-// the grid's total in memory every device reaches, and after a multi-grid
-// barrier every thread folds the totals; a second barrier keeps them in place
-// until all have read them.
+namespace detail {
+
+// Each grid's rank 0 publishes the grid's value in memory every device
+// reaches; after a multi-grid barrier every thread folds the values of grids
+// [0, upto) in grid order (none: nothing). A second barrier keeps them in
+// place until all have read them.
 template <class T, class Op>
-COHORT_DEVICE T reduce(const multi_grid_group& g, const T& value, Op op) {
+COHORT_DEVICE bool fold_grid_values(const multi_grid_group& g, const T& mine, unsigned upto, Op& op, T& folded) {
   static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 32,
-                "reduce on a multi_grid_group takes trivially copyable types of at most 32 bytes");
-  const grid_group grid = this_grid();
-  const T grid_total = reduce(grid, value, op);
-  if (grid.thread_rank() == 0)
-    std::memcpy(detail::multi_grid_backend::multi_grid_slot(g.grid_rank()), &grid_total, sizeof(T));
+                "multi_grid_group collectives take trivially copyable types of at most 32 bytes");
+  if (this_grid().thread_rank() == 0) std::memcpy(multi_grid_backend::multi_grid_slot(g.grid_rank()), &mine, sizeof(T));
   g.sync();
-  T total;
-  std::memcpy(&total, detail::multi_grid_backend::multi_grid_slot(0), sizeof(T));
-  for (unsigned r = 1; r < g.num_grids(); ++r) {
+  for (unsigned r = 0; r < upto; ++r) {
     T next;
-    std::memcpy(&next, detail::multi_grid_backend::multi_grid_slot(r), sizeof(T));
-    total = op(total, next);
+    std::memcpy(&next, multi_grid_backend::multi_grid_slot(r), sizeof(T));
+    folded = r == 0 ? next : op(folded, next);
   }
   g.sync();
+  return upto > 0;
+}
+
+}  // namespace detail
+
+// Every thread of every grid calls these. reduce: op folded over every
+// thread's value, grid by grid in grid-rank order, each grid's in thread-rank
+// order (each grid reduces on its device, a grid collective, then the grids'
+// totals are folded). The scans: the prefix over the grids before the
+// caller's joined to the grid collective's prefix.
+template <class T, class Op>
+COHORT_DEVICE T reduce(const multi_grid_group& g, const T& value, Op op) {
+  const T grid_total = reduce(this_grid(), value, op);
+  T total = grid_total;
+  detail::fold_grid_values(g, grid_total, g.num_grids(), op, total);
   return total;
+}
+
+template <class T, class Op>
+COHORT_DEVICE T inclusive_scan(const multi_grid_group& g, const T& value, Op op) {
+  const grid_group grid = this_grid();
+  const T in_grid = inclusive_scan(grid, value, op);
+  T before = in_grid;
+  const bool has = detail::fold_grid_values(g, reduce(grid, value, op), g.grid_rank(), op, before);
+  return has ? op(before, in_grid) : in_grid;
+}
+template <class T>
+COHORT_DEVICE T inclusive_scan(const multi_grid_group& g, const T& value) {
+  return inclusive_scan(g, value, plus<T>());
+}
+
+template <class T, class Op>
+COHORT_DEVICE T exclusive_scan(const multi_grid_group& g, const T& value, Op op) {
+  const grid_group grid = this_grid();
+  const T in_grid = exclusive_scan(grid, value, op);  // the grid's rank 0: the operator's identity
+  T before = in_grid;
+  const bool has = detail::fold_grid_values(g, reduce(grid, value, op), g.grid_rank(), op, before);
+  if (!has) return in_grid;
+  return grid.thread_rank() == 0 ? before : op(before, in_grid);
+}
+template <class T>
+COHORT_DEVICE T exclusive_scan(const multi_grid_group& g, const T& value) {
+  return exclusive_scan(g, value, plus<T>());
+}
+
+// fn(args...) runs once in the whole launch (the multi-grid's rank 0), after
+// every thread has arrived and before any leaves.
+template <class Fn, class... Args>
+COHORT_DEVICE void invoke_one(const multi_grid_group& g, Fn&& fn, Args&&... args) {
+  g.sync();
+  if (g.thread_rank() == 0) static_cast<Fn&&>(fn)(static_cast<Args&&>(args)...);
+  g.sync();
 }
 
 }  // namespace cohort
