@@ -3,15 +3,15 @@
 // barrier completes once every live thread has arrived.
 #include <sstream>
 
-#include "cohort/host/detail/sync_points.hpp"
-#include "cohort/host/detail/thread_loop.hpp"
-#include "cohort/host/implicit_groups.hpp"
+#include "cohort/detail/host/sync_points.hpp"
+#include "cohort/detail/host/thread_loop.hpp"
+#include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "grid_exchange.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -125,4 +125,4 @@ void thread_exit_slow(block_record& block, thread_record& thread) {
   collectives_on_exit(rt, thread);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -5,13 +5,13 @@
 #include <thread>
 
 #include "cohort/detail/host/cluster.hpp"
-#include "cohort/host/detail/sync_points.hpp"
-#include "cohort/host/implicit_groups.hpp"
+#include "cohort/detail/host/sync_points.hpp"
+#include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 const spanning_level cluster_level{wait_kind::cluster_barrier, &thread_record::cluster_arrival, "cluster barrier",
                                    {"cluster.sync", nullptr, nullptr}};
@@ -69,11 +69,11 @@ void finish_cluster_block(block_runtime& rt) {
   c.slot->barrier.block_exited(c.barrier.phases_arrived, c.rank);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
 
 namespace cohort::detail::host {
 
-namespace runtime = ::cohort::host::detail;
+namespace runtime = ::cohort::detail::host;
 
 std::uint64_t cluster_arrive(std::source_location where) {
   runtime::block_runtime& rt = runtime::current_runtime();

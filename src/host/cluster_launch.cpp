@@ -11,7 +11,7 @@
 #include "scheduler.hpp"
 #include "worker_pool.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 void cluster_slot::next_cluster::operator()() noexcept {
   cluster_slot& s = *slot;
@@ -67,4 +67,4 @@ void run_clusters(launch_state& launch) {
   });
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -10,12 +10,12 @@
 #include <thread>
 
 #include "cohort/detail/host/cluster.hpp"
-#include "cohort/host/implicit_groups.hpp"
+#include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -76,11 +76,11 @@ std::string pointer_text(const void* p) {
 
 }  // namespace
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
 
 namespace cohort::detail::host {
 
-namespace runtime = ::cohort::host::detail;
+namespace runtime = ::cohort::detail::host;
 
 void* map_shared(void* addr, int rank, std::source_location where) {
   runtime::block_runtime& rt = runtime::current_runtime();

@@ -15,11 +15,11 @@
 #include <source_location>
 #include <vector>
 
-#include "cohort/host/detail/state.hpp"
+#include "cohort/detail/host/state.hpp"
 #include "grid_barrier.hpp"
 #include "spanning_barrier.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct launch_state;
 struct block_runtime;
@@ -82,4 +82,4 @@ void start_cluster_block(block_runtime& rt, unsigned long long linear_block);
 std::optional<bool> resolve_cluster_stall(block_runtime& rt);
 void finish_cluster_block(block_runtime& rt);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

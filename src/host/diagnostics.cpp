@@ -10,7 +10,7 @@
 #include "launch_state.hpp"
 #include "symbol_names.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 std::string kernel_name(const void* kernel) {
   if (const auto mangled = symbol_name(kernel)) {
@@ -43,4 +43,4 @@ std::string position(const launch_state& launch, const block_record& block, cons
          ", thread " + index_text(thread.index);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -5,9 +5,9 @@
 #include <source_location>
 #include <string>
 
-#include "cohort/host/detail/state.hpp"
+#include "cohort/detail/host/state.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct launch_state;
 
@@ -25,4 +25,4 @@ std::string index_text(const uint3& i);
 // "in kernel `k(int*)`, block (1,0,0), thread (3,0,0)"
 std::string position(const launch_state& launch, const block_record& block, const thread_record& thread);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

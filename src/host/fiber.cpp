@@ -9,7 +9,7 @@
 #include "cohort/errors.hpp"
 #include "env.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 std::size_t stack_pool::stack_size() {
   static const std::size_t size = [] {
@@ -46,4 +46,4 @@ stack_pool::~stack_pool() {
 }
 
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace ctx = boost::context::detail;
 
@@ -109,4 +109,4 @@ inline void start_fiber(fiber& from, fiber& to, void (*entry)(ctx::transfer_t)) 
   switch_fiber(from, to);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

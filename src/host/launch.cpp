@@ -10,7 +10,7 @@
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
 #include "cohort/detail/validate.hpp"
-#include "cohort/host/launch.hpp"
+#include "cohort/detail/host/launch.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
 #include "env.hpp"
@@ -19,7 +19,7 @@
 #include "virtual_devices.hpp"
 #include "worker_pool.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -64,7 +64,7 @@ unsigned worker_count(unsigned long long blocks) {
   return static_cast<unsigned>(std::min<unsigned long long>(configured, blocks));
 }
 
-thread_local launch_statistics last_statistics;
+thread_local cohort::host::launch_statistics last_statistics;
 
 void run_grid(launch_state& launch) {
   if (launch.clusters.active()) return run_clusters(launch);
@@ -98,7 +98,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
     throw error(errc::invalid_argument,
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
                 "code");
-  const device_properties p = virtual_device();
+  const device_properties p = cohort::host::virtual_device();
   cohort::detail::validate_launch(p, cfg, kernel_shared_limit(entry.kernel, p));
   launch_state launch;
   launch.entry = &entry;
@@ -149,13 +149,13 @@ void launch_grid_of(multi_grid_launch& multi_grid, unsigned grid_rank, const ker
 }
 
 int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {
-  const device_properties p = virtual_device();
+  const device_properties p = cohort::host::virtual_device();
   if (dynamic_shared_bytes > kernel_shared_limit(kernel, p)) return 0;
   return cohort::detail::compute_occupancy(p, block_threads, dynamic_shared_bytes).blocks_per_sm;
 }
 
 void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
-  const device_properties p = virtual_device();
+  const device_properties p = cohort::host::virtual_device();
   if (bytes > p.shared_memory_per_block_optin)
     throw error(errc::shared_memory_limit, "cannot raise a kernel's dynamic shared memory to " +
                                                std::to_string(bytes) + " bytes: the device allows at most " +
@@ -164,20 +164,20 @@ void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
   max_dynamic_shared[kernel] = bytes;
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
 
 namespace cohort::host {
-launch_statistics last_launch_statistics() { return detail::last_statistics; }
+launch_statistics last_launch_statistics() { return detail::host::last_statistics; }
 }  // namespace cohort::host
 
 namespace cohort {
 
 int multiprocessor_count_of_current_device() { return host::virtual_device().multiprocessor_count; }
-int device_count() { return host::detail::virtual_device_count(); }
-int get_device() { return host::detail::current_virtual_device(); }
-void set_device(int device) { host::detail::set_current_virtual_device(device); }
+int device_count() { return detail::host::virtual_device_count(); }
+int get_device() { return detail::host::current_virtual_device(); }
+void set_device(int device) { detail::host::set_current_virtual_device(device); }
 device_properties get_device_properties(int device) {
-  host::detail::check_virtual_device(device);
+  detail::host::check_virtual_device(device);
   return host::virtual_device();
 }
 long long get_device_attribute(device_attribute attribute, int device) {

@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "cohort/errors.hpp"
-#include "cohort/host/memory.hpp"
+#include "cohort/detail/host/memory.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -66,4 +66,4 @@ void check_device_range(const void* p, std::size_t bytes, const char* what) {
                                           " is not inside any live allocation from cohort::malloc_device");
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -12,7 +12,7 @@
 #include "cohort/detail/host/multi_device_launch.hpp"
 #include "cohort/detail/host/multi_grid.hpp"
 #include "cohort/detail/messages.hpp"
-#include "cohort/host/implicit_groups.hpp"
+#include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "multi_grid_levels.hpp"
@@ -20,7 +20,7 @@
 #include "virtual_devices.hpp"
 #include "worker_pool.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 const spanning_level multi_grid_level{wait_kind::multi_grid_barrier, &thread_record::multi_grid_arrival,
                                       "multi-grid barrier", {"multi_grid.sync", nullptr, nullptr}};
@@ -48,11 +48,11 @@ std::optional<bool> resolve_multi_grid_stall(block_runtime& rt) {
                                 &unreachable_multi_grid_barrier);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
 
 namespace cohort::detail::host {
 
-namespace runtime = ::cohort::host::detail;
+namespace runtime = ::cohort::detail::host;
 
 namespace {
 

@@ -5,11 +5,11 @@
 
 #include "spanning_barrier.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct block_runtime;
 
 extern const spanning_level multi_grid_level;
 std::optional<bool> resolve_multi_grid_stall(block_runtime& rt);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

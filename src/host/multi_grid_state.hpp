@@ -9,10 +9,10 @@
 #include <cstddef>
 #include <vector>
 
-#include "cohort/launch_config.hpp"
+#include "cohort/launch/launch_config.hpp"
 #include "grid_barrier.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct multi_grid_launch {
   grid_barrier barrier;
@@ -36,4 +36,4 @@ struct kernel_entry;
 void launch_grid_of(multi_grid_launch& multi_grid, unsigned grid_rank, const kernel_entry& entry,
                     const launch_config& cfg);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -6,7 +6,7 @@
 #include "multi_grid_levels.hpp"
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 void start_outer_levels(block_runtime& rt, unsigned long long linear_block) {
   start_cluster_block(rt, linear_block);
@@ -33,4 +33,4 @@ void outer_levels_thread_exit(block_runtime& rt, thread_record& thread) {
   spanning_thread_exit(rt, rt.multi_grid, multi_grid_level, thread);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

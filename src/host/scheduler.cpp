@@ -8,12 +8,12 @@
 #include <memory>
 #include <sstream>
 
-#include "cohort/host/implicit_groups.hpp"
+#include "cohort/detail/host/implicit_groups.hpp"
 #include "copy_guard.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 // A page between kernels' __shared__ variables (defined in objects linked
 // before the runtime, so placed below it) and the runtime's thread-locals and
@@ -362,4 +362,4 @@ void run_block(launch_state& launch, unsigned long long linear) {
   finish_block(w, linear);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

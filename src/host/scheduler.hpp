@@ -17,11 +17,11 @@
 #include "async_copy.hpp"
 #include "cluster_state.hpp"
 #include "cohort/errors.hpp"
-#include "cohort/host/detail/state.hpp"
+#include "cohort/detail/host/state.hpp"
 #include "fiber.hpp"
 #include "rendezvous.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct launch_state;
 struct worker_context;
@@ -125,4 +125,4 @@ std::optional<bool> resolve_outer_stall(block_runtime& rt);
 void finish_outer_levels(block_runtime& rt);
 void outer_levels_thread_exit(block_runtime& rt, thread_record& thread);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <sstream>
 
-#include "cohort/host/implicit_groups.hpp"
+#include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -103,4 +103,4 @@ std::optional<bool> resolve_spanning_stall(block_runtime& rt, spanning_part& par
   return false;
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

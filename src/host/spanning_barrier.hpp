@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "cohort/host/detail/collective.hpp"
-#include "cohort/host/detail/state.hpp"
+#include "cohort/detail/host/collective.hpp"
+#include "cohort/detail/host/state.hpp"
 #include "grid_barrier.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct block_runtime;
 
@@ -56,4 +56,4 @@ std::optional<bool> resolve_spanning_stall(block_runtime& rt, spanning_part& par
                                            bool may_spin,
                                            std::string (*unreachable)(const block_runtime&, const thread_record&));
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

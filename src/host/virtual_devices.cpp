@@ -8,7 +8,7 @@
 #include "env.hpp"
 #include "virtual_devices.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 thread_local int current = 0;
@@ -32,4 +32,4 @@ void set_current_virtual_device(int device) {
   current = device;
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

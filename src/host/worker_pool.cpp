@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -113,4 +113,4 @@ void run_on_threads(unsigned n, const std::function<void(unsigned)>& job) {
     group.remaining.wait(left, std::memory_order_acquire);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

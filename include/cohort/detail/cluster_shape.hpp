@@ -8,7 +8,7 @@
 
 #include "cohort/detail/messages.hpp"
 #include "cohort/errors.hpp"
-#include "cohort/launch_config.hpp"
+#include "cohort/launch/launch_config.hpp"
 
 namespace cohort::detail {
 

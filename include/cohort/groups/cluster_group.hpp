@@ -8,21 +8,10 @@
 
 #include <cstdint>
 
-#include "cohort/config.hpp"
-#include "cohort/detail/call_site.hpp"
-#include "cohort/groups.hpp"
+#include "cohort/backend.hpp"
+#include "cohort/groups/groups.hpp"
 
-#if COHORT_BACKEND_CUDA
-#include "cohort/detail/cuda/cluster.hpp"
-namespace cohort::detail {
-namespace cluster_backend = gpu;
-}
-#else
-#include "cohort/detail/host/cluster.hpp"
-namespace cohort::detail {
-namespace cluster_backend = host;
-}
-#endif
+#include COHORT_BACKEND_HEADER(cluster.hpp)
 
 namespace cohort {
 
@@ -33,22 +22,22 @@ class cluster_group {
     std::uint64_t phase;
   };
 
-  COHORT_DEVICE static void sync(detail::call_site where = detail::call_site::current()) {
-    detail::cluster_backend::cluster_sync(where);
+  COHORT_DEVICE static void sync(call_site where = call_site::current()) {
+    detail::impl::cluster_sync(where);
   }
   // Split barrier: data written before barrier_arrive() is visible to every
   // block of the cluster after its barrier_wait().
-  COHORT_DEVICE arrival_token barrier_arrive(detail::call_site where = detail::call_site::current()) const {
-    return {detail::cluster_backend::cluster_arrive(where)};
+  COHORT_DEVICE arrival_token barrier_arrive(call_site where = call_site::current()) const {
+    return {detail::impl::cluster_arrive(where)};
   }
-  COHORT_DEVICE void barrier_wait(arrival_token&& token, detail::call_site where = detail::call_site::current()) const {
-    detail::cluster_backend::cluster_wait(token.phase, where);
+  COHORT_DEVICE void barrier_wait(arrival_token&& token, call_site where = call_site::current()) const {
+    detail::impl::cluster_wait(token.phase, where);
   }
 
-  COHORT_DEVICE static unsigned block_rank() { return detail::cluster_backend::cluster_block_rank(); }
-  COHORT_DEVICE static unsigned num_blocks() { return detail::cluster_backend::cluster_block_count(); }
-  COHORT_DEVICE static dim3 block_index() { return detail::cluster_backend::cluster_block_index(); }
-  COHORT_DEVICE static dim3 dim_blocks() { return detail::cluster_backend::cluster_dim(); }
+  COHORT_DEVICE static unsigned block_rank() { return detail::impl::cluster_block_rank(); }
+  COHORT_DEVICE static unsigned num_blocks() { return detail::impl::cluster_block_count(); }
+  COHORT_DEVICE static dim3 block_index() { return detail::impl::cluster_block_index(); }
+  COHORT_DEVICE static dim3 dim_blocks() { return detail::impl::cluster_dim(); }
   COHORT_DEVICE static unsigned thread_rank() {
     return block_rank() * thread_block::num_threads() + thread_block::thread_rank();
   }
@@ -62,14 +51,14 @@ class cluster_group {
   // The address of `addr`'s object in the shared memory of the cluster's
   // block `rank` (addr points into the caller's block's shared memory).
   template <class T>
-  COHORT_DEVICE static T* map_shared_rank(T* addr, int rank, detail::call_site where = detail::call_site::current()) {
-    return static_cast<T*>(detail::cluster_backend::map_shared(const_cast<void*>(static_cast<const void*>(addr)),
+  COHORT_DEVICE static T* map_shared_rank(T* addr, int rank, call_site where = call_site::current()) {
+    return static_cast<T*>(detail::impl::map_shared(const_cast<void*>(static_cast<const void*>(addr)),
                                                                rank, where));
   }
   // The rank of the cluster's block whose shared memory holds `addr`.
   COHORT_DEVICE static unsigned query_shared_rank(const void* addr,
-                                                  detail::call_site where = detail::call_site::current()) {
-    return detail::cluster_backend::query_shared(addr, where);
+                                                  call_site where = call_site::current()) {
+    return detail::impl::query_shared(addr, where);
   }
 
  private:

@@ -11,44 +11,33 @@
 #include <cstring>
 #include <type_traits>
 
-#include "cohort/config.hpp"
-#include "cohort/detail/call_site.hpp"
-#include "cohort/groups.hpp"
-#include "cohort/functional.hpp"
-#include "cohort/invoke.hpp"
-#include "cohort/reduce.hpp"
-#include "cohort/scan.hpp"
+#include "cohort/backend.hpp"
+#include "cohort/groups/groups.hpp"
+#include "cohort/collectives/functional.hpp"
+#include "cohort/collectives/invoke.hpp"
+#include "cohort/collectives/reduce.hpp"
+#include "cohort/collectives/scan.hpp"
 
-#if COHORT_BACKEND_CUDA
-#include "cohort/detail/cuda/multi_grid.hpp"
-namespace cohort::detail {
-namespace multi_grid_backend = gpu;
-}
-#else
-#include "cohort/detail/host/multi_grid.hpp"
-namespace cohort::detail {
-namespace multi_grid_backend = host;
-}
-#endif
+#include COHORT_BACKEND_HEADER(multi_grid.hpp)
 
 namespace cohort {
 
 class multi_grid_group {
  public:
   // True in a multi-device cooperative launch, the only kind whose sync() is defined.
-  COHORT_DEVICE bool is_valid() const { return detail::multi_grid_backend::multi_grid_valid(); }
-  COHORT_DEVICE void sync(detail::call_site where = detail::call_site::current()) const {
-    detail::multi_grid_backend::multi_grid_sync(where);
+  COHORT_DEVICE bool is_valid() const { return detail::impl::multi_grid_valid(); }
+  COHORT_DEVICE void sync(call_site where = call_site::current()) const {
+    detail::impl::multi_grid_sync(where);
   }
   COHORT_DEVICE unsigned long long thread_rank() const {
-    return detail::multi_grid_backend::multi_grid_thread_rank();
+    return detail::impl::multi_grid_thread_rank();
   }
   COHORT_DEVICE unsigned long long num_threads() const {
-    return detail::multi_grid_backend::multi_grid_thread_count();
+    return detail::impl::multi_grid_thread_count();
   }
   COHORT_DEVICE unsigned long long size() const { return num_threads(); }
-  COHORT_DEVICE unsigned grid_rank() const { return detail::multi_grid_backend::multi_grid_rank(); }
-  COHORT_DEVICE unsigned num_grids() const { return detail::multi_grid_backend::multi_grid_count(); }
+  COHORT_DEVICE unsigned grid_rank() const { return detail::impl::multi_grid_rank(); }
+  COHORT_DEVICE unsigned num_grids() const { return detail::impl::multi_grid_count(); }
 
  private:
   multi_grid_group() = default;
@@ -67,11 +56,11 @@ template <class T, class Op>
 COHORT_DEVICE bool fold_grid_values(const multi_grid_group& g, const T& mine, unsigned upto, Op& op, T& folded) {
   static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 32,
                 "multi_grid_group collectives take trivially copyable types of at most 32 bytes");
-  if (this_grid().thread_rank() == 0) std::memcpy(multi_grid_backend::multi_grid_slot(g.grid_rank()), &mine, sizeof(T));
+  if (this_grid().thread_rank() == 0) std::memcpy(impl::multi_grid_slot(g.grid_rank()), &mine, sizeof(T));
   g.sync();
   for (unsigned r = 0; r < upto; ++r) {
     T next;
-    std::memcpy(&next, multi_grid_backend::multi_grid_slot(r), sizeof(T));
+    std::memcpy(&next, impl::multi_grid_slot(r), sizeof(T));
     folded = r == 0 ? next : op(folded, next);
   }
   g.sync();

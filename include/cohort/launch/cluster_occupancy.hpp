@@ -5,8 +5,8 @@
 #pragma once
 
 #include "cohort/detail/cluster_shape.hpp"
-#include "cohort/launch.hpp"
-#include "cohort/launch_config.hpp"
+#include "cohort/launch/launch.hpp"
+#include "cohort/launch/launch_config.hpp"
 
 #if COHORT_BACKEND_CUDA
 #include "cohort/detail/cuda/cluster_launch.hpp"

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "cohort/launch.hpp"
-#include "cohort/launch_config.hpp"
+#include "cohort/launch/launch.hpp"
+#include "cohort/launch/launch_config.hpp"
 
 #if COHORT_BACKEND_CUDA
 #include "cohort/detail/cuda/multi_device_launch.hpp"
@@ -51,18 +51,18 @@ void launch_cooperative_multi_device(void (*kernel)(P...), std::span<const devic
 #if COHORT_BACKEND_CUDA
   detail::gpu::launch_multi_device(kernel, grids, args_of);
 #else
-  using payload = host::detail::kernel_payload<P...>;
+  using payload = detail::host::kernel_payload<P...>;
   std::vector<payload> payloads;
   payloads.reserve(grids.size());
   for (std::size_t i = 0; i < grids.size(); ++i)
     payloads.push_back(std::apply(
         [&](auto&&... a) { return payload{kernel, {static_cast<std::decay_t<P>>(std::forward<decltype(a)>(a))...}}; },
         args_of(static_cast<unsigned>(i))));
-  std::vector<host::detail::kernel_entry> entries;
+  std::vector<detail::host::kernel_entry> entries;
   std::vector<detail::host::grid_launch> launches;
   entries.reserve(grids.size());
   for (std::size_t i = 0; i < grids.size(); ++i) {
-    entries.push_back({&host::detail::run_dynamic<P...>, &payloads[i], host::detail::kernel_id(kernel)});
+    entries.push_back({&detail::host::run_dynamic<P...>, &payloads[i], detail::host::kernel_id(kernel)});
     launches.push_back({&entries[i], grids[i].device, grids[i].config});
   }
   detail::host::launch_multi_device(launches.data(), static_cast<unsigned>(launches.size()));

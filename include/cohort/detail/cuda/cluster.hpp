@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "cohort/detail/call_site.hpp"
+#include "cohort/backend.hpp"
 
 namespace cohort::detail::gpu {
 

@@ -10,10 +10,10 @@
 
 #include <type_traits>
 
-#include "cohort/cuda/detail/fold.hpp"
-#include "cohort/cuda/detail/fold_scratch.hpp"
-#include "cohort/cuda/detail/group_fold.hpp"
-#include "cohort/cuda/thread_block.hpp"
+#include "cohort/detail/cuda/fold.hpp"
+#include "cohort/detail/cuda/fold_scratch.hpp"
+#include "cohort/detail/cuda/group_fold.hpp"
+#include "cohort/groups/thread_block.hpp"
 #include "cohort/detail/cuda/cluster.hpp"
 #include "cohort/groups/cluster_group.hpp"
 

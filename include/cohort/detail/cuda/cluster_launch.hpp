@@ -8,11 +8,11 @@
 
 #include <sstream>
 
-#include "cohort/cuda/runtime_check.hpp"
+#include "cohort/detail/cuda/runtime_check.hpp"
 #include "cohort/detail/cluster_shape.hpp"
-#include "cohort/device.hpp"
+#include "cohort/launch/device.hpp"
 #include "cohort/errors.hpp"
-#include "cohort/launch_config.hpp"
+#include "cohort/launch/launch_config.hpp"
 
 namespace cohort::detail::gpu {
 

@@ -15,13 +15,13 @@
 #include <tuple>
 #include <vector>
 
-#include "cohort/cuda/device_queries.hpp"
-#include "cohort/cuda/launch.hpp"
-#include "cohort/cuda/runtime_check.hpp"
+#include "cohort/detail/cuda/device_queries.hpp"
+#include "cohort/detail/cuda/launch.hpp"
+#include "cohort/detail/cuda/runtime_check.hpp"
 #include "cohort/detail/cuda/multi_grid.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/errors.hpp"
-#include "cohort/launch_config.hpp"
+#include "cohort/launch/launch_config.hpp"
 
 namespace cohort {
 struct device_launch;

@@ -12,9 +12,9 @@
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
-#include "cohort/cuda/detail/device_error.hpp"
-#include "cohort/cuda/grid_group.hpp"
-#include "cohort/detail/call_site.hpp"
+#include "cohort/detail/cuda/device_error.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/backend.hpp"
 
 namespace cohort::detail::gpu {
 

@@ -9,12 +9,12 @@
 #include <source_location>
 
 #include "cohort/detail/host/cluster.hpp"
-#include "cohort/host/detail/grid_exchange.hpp"
-#include "cohort/host/implicit_groups.hpp"
+#include "cohort/detail/host/grid_exchange.hpp"
+#include "cohort/detail/host/implicit_groups.hpp"
 
 namespace cohort::detail::host {
 
-namespace runtime = ::cohort::host::detail;
+namespace runtime = ::cohort::detail::host;
 
 // Publishes the calling block's entry for `op` to its cluster and waits for
 // every block of the cluster to publish one (src/host/cluster_exchange.cpp).

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <source_location>
 
-#include "cohort/host/vector_types.hpp"
+#include "cohort/detail/host/vector_types.hpp"
 
 namespace cohort::detail::host {
 

@@ -1,13 +1,13 @@
 // The host runtime's multi-device cooperative launch (src/host/multi_grid.cpp).
 #pragma once
 
-#include "cohort/host/launch.hpp"
-#include "cohort/launch_config.hpp"
+#include "cohort/detail/host/launch.hpp"
+#include "cohort/launch/launch_config.hpp"
 
 namespace cohort::detail::host {
 
 struct grid_launch {
-  const ::cohort::host::detail::kernel_entry* entry;
+  const ::cohort::detail::host::kernel_entry* entry;
   int device;
   launch_config config;
 };
