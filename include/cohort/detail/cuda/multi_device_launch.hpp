@@ -10,7 +10,6 @@
 
 #include <cuda_runtime.h>
 
-#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -22,10 +21,6 @@
 #include "cohort/detail/messages.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/launch/launch_config.hpp"
-
-namespace cohort {
-struct device_launch;
-}
 
 namespace cohort::detail::gpu {
 
@@ -123,8 +118,8 @@ void check_multi_device(const void* kernel, const Grids& grids) {
   }
 }
 
-template <class... P, class ArgsOf>
-void launch_multi_device(void (*kernel)(P...), std::span<const device_launch> grids, ArgsOf& args_of) {
+template <class... P, class Grids, class ArgsOf>
+void launch_multi_device(void (*kernel)(P...), const Grids& grids, ArgsOf& args_of) {
   const int caller_device = get_device();
   check_multi_device(kernel_address(kernel), grids);
   multi_grid_shared* const device_view = place_multi_grid_barrier(grids).device_view;
