@@ -46,8 +46,18 @@ void block_arrives_at_grid(block_runtime& rt) {
 
 // The entry points below share these bodies, inlined so that a wait is one
 // call deep between the kernel and the fiber switch.
+[[noreturn]] static void arrived_twice(const block_runtime& rt, const char* what, const std::source_location& where) {
+  fail_block(errc::barrier_mismatch,
+             std::string("thread arrived twice at the ") + what + " " + position(*rt.launch, rt.record, *current_thread) +
+                 ", at " + site(where) + ", without waiting for the phase it arrived at first; each thread arrives "
+                 "once per phase: barrier_arrive(), then barrier_wait(token) before arriving again");
+}
+
 [[gnu::always_inline]] inline std::uint64_t arrive_at_block_barrier(std::source_location where) {
+  require_kernel("a block barrier (__syncthreads, thread_block::sync or barrier_arrive)", where);
   block_runtime& rt = current_runtime();
+  if (current_thread->block_arrival == rt.barrier_phase) [[unlikely]]
+    arrived_twice(rt, "block barrier", where);
   if (rt.barrier_arrived == 0) {
     rt.barrier_site = where;
     rt.barrier_first = current_thread;
@@ -64,6 +74,7 @@ void block_arrives_at_grid(block_runtime& rt) {
 }
 
 [[gnu::always_inline]] inline void wait_at_block_barrier(std::uint64_t phase, std::source_location where) {
+  require_kernel("thread_block::barrier_wait", where);
   block_runtime& rt = current_runtime();
   if (rt.barrier_phase != phase) return;
   rt.barrier_waiters.push_back(current_thread);
@@ -75,7 +86,10 @@ void block_wait(std::uint64_t phase, std::source_location where) { wait_at_block
 void block_sync(std::source_location where) { wait_at_block_barrier(arrive_at_block_barrier(where), where); }
 
 std::uint64_t grid_arrive(std::source_location where) {
+  require_kernel("a grid barrier (grid_group::sync or barrier_arrive)", where);
   block_runtime& rt = current_runtime();
+  if (current_thread->grid_arrival == rt.grid_phases_arrived) [[unlikely]]
+    arrived_twice(rt, "grid barrier", where);
   if (!rt.record.cooperative) {
     fail_block(errc::not_cooperative,
                "grid barrier at " + site(where) + " " + position(*rt.launch, rt.record, *current_thread) +
@@ -99,6 +113,7 @@ std::uint64_t grid_arrive(std::source_location where) {
 }
 
 void grid_wait(std::uint64_t phase, std::source_location where) {
+  require_kernel("grid_group::barrier_wait", where);
   block_runtime& rt = current_runtime();
   if (phase < rt.grid_phases_released) return;
   rt.grid_waiters.push_back(current_thread);

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "cohort/host/detail/state.hpp"
+#include "scheduler.hpp"
 
 #if defined(__x86_64__) && defined(__linux__)
 #define COHORT_COPY_GUARD 1
@@ -170,6 +171,7 @@ constexpr greg_t trap_flag = 0x100;
     s.has_hit = false;
     if (s.pages == 0) s.tid = 0;
   }
+  leave_frames_on_failure();
   report_guarded_access(hit);
 }
 

@@ -2,6 +2,7 @@
 // virtual device, then runs the grid on worker threads and rethrows the first
 // error any block raised.
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "cohort/host/virtual_device.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"
+#include "memory_check.hpp"
 #include "scheduler.hpp"
 #include "worker_pool.hpp"
 
@@ -45,15 +47,33 @@ std::optional<std::uint64_t> shuffle_seed() {
               "COHORT_SCHEDULE=" + *v + " is not valid: expected `ordered`, `shuffle` or `shuffle:SEED`");
 }
 
-// COHORT_CHECK: memcpy_async's checking mode, with the guard (`memcpy`) or
-// without it (`memcpy-poison`: no page protection or signals, for debuggers).
+// COHORT_CHECK, a comma-separated list: memcpy_async's checking mode, with
+// the guard (`memcpy`) or without it (`memcpy-poison`: no page protection or
+// signals, for debuggers), and device memory's (`memory`, memory.cpp).
 copy_checking copy_checks() {
   const auto v = env_string("COHORT_CHECK");
-  if (!v || v->empty() || *v == "none") return copy_checking::off;
-  if (*v == "memcpy") return copy_checking::guarded;
-  if (*v == "memcpy-poison") return copy_checking::poisoned;
-  throw error(errc::invalid_argument,
-              "COHORT_CHECK=" + *v + " is not valid: expected `memcpy`, `memcpy-poison` or `none`");
+  copy_checking mode = copy_checking::off;
+  if (!v) return mode;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t comma = v->find(',', from);
+    const std::string item = v->substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+    if (item == "memcpy")
+      mode = copy_checking::guarded;
+    else if (item == "memcpy-poison")
+      mode = copy_checking::poisoned;
+    else if (item != "memory" && item != "none" && !item.empty())
+      throw error(errc::invalid_argument, "COHORT_CHECK=" + *v + " is not valid: expected a comma-separated list of "
+                                          "`memory`, `memcpy`, `memcpy-poison` or `none`");
+    if (comma == std::string::npos) return mode;
+    from = comma + 1;
+  }
+}
+
+// COHORT_WATCHDOG: seconds a thread may spin on an unchanging value before
+// the launch fails with the spin named (0: never).
+std::chrono::nanoseconds spin_watchdog() {
+  return std::chrono::seconds(env_integer("COHORT_WATCHDOG", 10, 0, 1 << 30));
 }
 
 unsigned worker_count(unsigned long long blocks) {
@@ -77,11 +97,12 @@ void run_grid(launch_state& launch) {
     };
     if (cooperative) {
       run(index);
-      return;
+    } else {
+      for (unsigned long long b = launch.next_block.fetch_add(1, std::memory_order_relaxed); launch.worth_running(b);
+           b = launch.next_block.fetch_add(1, std::memory_order_relaxed))
+        run(b);
     }
-    for (unsigned long long b = launch.next_block.fetch_add(1, std::memory_order_relaxed); launch.worth_running(b);
-         b = launch.next_block.fetch_add(1, std::memory_order_relaxed))
-      run(b);
+    trim_worker_stacks();
   });
 }
 
@@ -92,6 +113,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
     throw error(errc::invalid_argument,
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
                 "code");
+  raise_pending_memory_fault();
   const device_properties p = virtual_device();
   cohort::detail::validate_launch(p, cfg, kernel_shared_limit(entry.kernel, p));
   launch_state launch;
@@ -102,6 +124,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = shuffle_seed();
   launch.copy_checks = copy_checks();
+  launch.watchdog = spin_watchdog();
   if (cooperative) {
     const unsigned long long block_threads = cohort::detail::volume(cfg.block);
     const int per_sm = cohort::detail::compute_occupancy(p, static_cast<long long>(block_threads),
@@ -118,6 +141,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load()};
   if (launch.first_error) throw *launch.first_error;
+  if (memory_checking()) check_redzones_after(launch);
 }
 
 int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {

@@ -16,6 +16,7 @@
 #include "async_copy.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/host/detail/state.hpp"
+#include "cohort/host/detail/thread_loop.hpp"
 #include "fiber.hpp"
 #include "rendezvous.hpp"
 
@@ -33,6 +34,7 @@ struct block_runtime {
   std::vector<thread_record*> ready;
   std::size_t ready_head = 0;
   bool failed = false;
+  bool frames_unwindable = true;  // false: a failure leaves the failing fiber as it stands
   std::mt19937_64 shuffle;
   bool shuffling = false;
   bool arrivals_recorded = false;  // some thread_record holds an arrival
@@ -65,13 +67,26 @@ inline block_runtime& current_runtime() { return *current_block->runtime; }
 
 // Entry of every runner fiber: runs unstarted threads until none is left.
 void runner_main(ctx::transfer_t t);
-// A fiber with a fresh stack, for a runner.
-fiber& start_runner(block_runtime& rt);
+// A fiber with a fresh stack, for a runner; nullptr when no stack could be
+// mapped, with the block failed.
+fiber* start_runner(block_runtime& rt);
+// An unguarded stack's overflow, found at a switch: fails the block.
+[[noreturn]] void overflowed_unguarded(block_runtime& rt);
+// Ends the block with an error raised by the current thread; never returns.
+[[noreturn]] void fail_block(errc kind, const std::string& message);
+// Ends the block because another block failed the launch; never returns.
+[[noreturn]] void abandon_block();
+// For a thread resumed by a signal handler into a report, whose stack has no
+// caller to unwind to: its failure leaves the fiber without unwinding it.
+void leave_frames_on_failure();
 
 // Leaves the running fiber (or main) for the next runnable one: a released
 // thread, else a fresh runner for unstarted threads, else main.
 inline void switch_away(block_runtime& rt) {
   fiber& self = *rt.record.running;
+  if (!self.stack.guarded && self.stack.base &&
+      self.stack.overflowed_unguarded(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0))))
+    overflowed_unguarded(rt);
   if (rt.ready_head < rt.ready.size()) {
     thread_record* t = rt.ready[rt.ready_head++];
     if (rt.ready_head == rt.ready.size()) {
@@ -80,10 +95,14 @@ inline void switch_away(block_runtime& rt) {
     }
     rt.record.running = t->home;
     switch_fiber(self, *t->home);
-  } else if (rt.record.next_unstarted < rt.record.thread_count) {
-    fiber& runner = start_runner(rt);
-    rt.record.running = &runner;
-    start_fiber(self, runner, &runner_main);
+  } else if (rt.record.next_unstarted < rt.record.thread_count && !rt.failed) {
+    fiber* runner = start_runner(rt);
+    if (!runner) {
+      if (&self == &rt.main) return;  // main finds the block failed
+      abandon_block();
+    }
+    rt.record.running = runner;
+    start_fiber(self, *runner, &runner_main);
   } else {
     rt.record.running = &rt.main;
     switch_fiber(self, rt.main);
@@ -104,12 +123,12 @@ inline void park(wait_kind kind, std::source_location where, std::uint64_t phase
   current_thread = &t;
   t.waiting = wait_kind::none;
   rt.record.running = t.home;
+  if (rt.failed) throw fiber_unwind{};  // resumed only to unwind
 }
-// Ends the block with an error raised by the current thread; never returns.
-[[noreturn]] void fail_block(errc kind, const std::string& message);
-// Ends the block because another block failed the launch; never returns.
-[[noreturn]] void abandon_block();
 
 void run_block(launch_state& launch, unsigned long long linear_block);
+// After a worker's last block of a launch: its pooled stacks beyond its share
+// of what the process keeps are unmapped.
+void trim_worker_stacks();
 
 }  // namespace cohort::host::detail

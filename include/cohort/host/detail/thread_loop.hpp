@@ -9,7 +9,13 @@
 namespace cohort::host::detail {
 
 void thread_exit_slow(block_record& block, thread_record& thread);
-[[noreturn]] void kernel_threw();
+// Records the exception a kernel thread let escape as the block's error.
+void kernel_threw();
+
+// Thrown by the runtime through a failed block's kernel frames, so that their
+// destructors run; not a std::exception, so that kernels' handlers for those
+// let it pass (one that swallows it meets it again at its next wait).
+struct fiber_unwind {};
 
 // The inner loop runs threads in rank order until the body waits or an exit
 // must be settled with waiting threads; only then does a call leave it. The
@@ -39,6 +45,7 @@ void run_threads(const Body& body) {
         if (others_ran) break;
       }
     }
+  } catch (const fiber_unwind&) {
   } catch (...) {
     kernel_threw();
   }
