@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -16,7 +17,6 @@ namespace cohort::host::detail {
 namespace {
 
 constexpr std::size_t slab_stacks = 16;
-constexpr std::uint64_t canary = 0x5AFE57AC4C0FFEE5ull;
 // Stacks all pools together keep mapped between launches: enough for a few
 // blocks of 1024 parked threads, a bounded amount of memory and mappings.
 constexpr std::size_t retained_limit = 4096;
@@ -74,11 +74,7 @@ std::size_t stack_pool::stack_size() {
 std::size_t stack_pool::guard_size() { return std::max<std::size_t>(64 * 1024, page_size()); }
 
 bool stack_area::overflowed_unguarded(std::uintptr_t sp) const {
-  const char* usable_bottom = base + guard;
-  std::uint64_t word;
-  std::memcpy(&word, usable_bottom - sizeof word, sizeof word);
-  return word != canary || (sp >= reinterpret_cast<std::uintptr_t>(base) &&
-                            sp < reinterpret_cast<std::uintptr_t>(usable_bottom));
+  return sp >= reinterpret_cast<std::uintptr_t>(base) && sp < reinterpret_cast<std::uintptr_t>(base + guard);
 }
 
 bool stack_pool::map_slab() {
@@ -104,7 +100,6 @@ bool stack_pool::map_slab() {
       s.guarded = true;
     } else {
       guarded_total.fetch_sub(1, std::memory_order_relaxed);
-      std::memcpy(s.base + s.guard - sizeof canary, &canary, sizeof canary);
     }
     free_.push_back(s);
   }
@@ -133,7 +128,21 @@ void stack_pool::trim() {
   }
   // The stacks handed out last are kept: their pages are the ones still warm.
   const auto dropped = free_.begin() + static_cast<std::ptrdiff_t>(free_.size() - keep);
-  for (auto s = free_.begin(); s != dropped; ++s) unmap(*s);
+  // Stacks of one slab lie side by side: one munmap for each run of them.
+  std::sort(free_.begin(), dropped, [](const stack_area& a, const stack_area& b) { return a.base < b.base; });
+  for (auto run = free_.begin(); run != dropped;) {
+    auto end = run;
+    std::size_t guarded = 0;
+    char* next = run->base;
+    for (; end != dropped && end->base == next; ++end) {
+      next = end->base + end->guard + end->usable;
+      guarded += end->guarded;
+    }
+    guarded_total.fetch_sub(guarded, std::memory_order_relaxed);
+    mapped_total.fetch_sub(static_cast<std::size_t>(end - run), std::memory_order_relaxed);
+    munmap(run->base, static_cast<std::size_t>(next - run->base));
+    run = end;
+  }
   free_.erase(free_.begin(), dropped);
   retained_ = keep;
 }

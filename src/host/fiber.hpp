@@ -24,7 +24,7 @@ struct stack_area {
   std::size_t guard = 0;     // bytes below the usable part: PROT_NONE if `guarded`, else never used
   std::size_t usable = 0;    // bytes above the guard
   std::size_t color = 0;     // bytes left unused at the top, different for each stack
-  bool guarded = false;      // the guard zone is PROT_NONE (else a canary watches its top)
+  bool guarded = false;      // the guard zone is PROT_NONE (else it is left untouched)
   // Stacks are page-aligned, so without the color every fiber's saved
   // registers would sit at the same page offset and compete for the same few
   // cache sets; switching among many fibers would then miss on every switch.
@@ -33,8 +33,10 @@ struct stack_area {
     const char* a = static_cast<const char*>(address);
     return a >= base && a < base + guard;
   }
-  // An unguarded stack that overflowed into its guard zone: a canary at the
-  // zone's top was overwritten, or the stack pointer `sp` lies in the zone.
+  // An unguarded stack that overflowed into its guard zone: the stack pointer
+  // `sp`, taken at a switch, lies in the zone. (A canary would cost a page of
+  // memory per stack, and stacks go unguarded where there are hundreds of
+  // thousands of them.)
   bool overflowed_unguarded(std::uintptr_t sp) const;
 };
 
@@ -50,8 +52,8 @@ struct fiber {
 // PROT_NONE splits its slab, two mappings per stack, so guards are made only
 // within a process-wide budget of a quarter of vm.max_map_count. Past it (a
 // quarter million threads parked at once, or a program that uses most
-// mappings itself) stacks are unguarded and an overflow is caught by a canary
-// at the next switch. After a launch each pool keeps at most its share of a
+// mappings itself) stacks are unguarded and an overflow is caught only when a
+// switch finds the stack pointer in the guard zone. After a launch each pool keeps at most its share of a
 // process-wide number of stacks and unmaps the rest (trim).
 class stack_pool {
  public:

@@ -21,12 +21,15 @@ class worker {
  public:
   worker() : thread_([this] { loop(); }) {}
   ~worker() {
+    stop();
+    thread_.join();
+  }
+  void stop() {
     {
       std::lock_guard lock(mutex_);
       stopping_ = true;
     }
     wake_.notify_one();
-    thread_.join();
   }
   void assign(job_group* group, unsigned index) {
     {
@@ -50,6 +53,11 @@ class worker {
 
 class pool {
  public:
+  // Every worker is told to stop before the first is joined, so that they
+  // wind down together (a cooperative launch may have left thousands).
+  ~pool() {
+    for (const auto& w : all_) w->stop();
+  }
   static pool& instance() {
     static pool p;
     return p;
