@@ -134,12 +134,11 @@ void runner_main(ctx::transfer_t t) {
 fiber* start_runner(block_runtime& rt) {
   std::optional<stack_area> stack = rt.worker->stacks.acquire();
   if (!stack) {
-    std::string why;
     try {
-      why = rt.worker->stacks.failure();
+      rt.launch->fail(errc::out_of_memory, rt.worker->stacks.failure(), block_linear_rank());
     } catch (const std::bad_alloc&) {
+      rt.launch->fail_without_memory(block_linear_rank());
     }
-    rt.launch->fail(errc::out_of_memory, why, block_linear_rank());
     rt.failed = true;
     return nullptr;
   }

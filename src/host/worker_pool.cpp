@@ -1,9 +1,13 @@
 #include "worker_pool.hpp"
 
+#include "cohort/errors.hpp"
+
 #include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -65,13 +69,20 @@ class pool {
   std::vector<worker*> take(unsigned n) {
     std::lock_guard lock(mutex_);
     std::vector<worker*> taken;
-    while (taken.size() < n) {
-      if (idle_.empty()) {
-        all_.push_back(std::make_unique<worker>());
-        idle_.push_back(all_.back().get());
+    try {
+      while (taken.size() < n) {
+        if (idle_.empty()) {
+          all_.push_back(std::make_unique<worker>());
+          idle_.push_back(all_.back().get());
+        }
+        taken.push_back(idle_.back());
+        idle_.pop_back();
       }
-      taken.push_back(idle_.back());
-      idle_.pop_back();
+    } catch (const std::system_error& e) {
+      idle_.insert(idle_.end(), taken.begin(), taken.end());
+      throw error(errc::out_of_memory, "cannot start OS thread " + std::to_string(all_.size() + 1) + " for a launch ("
+                                       + e.what() + "); lower COHORT_WORKERS, or, for a cooperative launch, which "
+                                       "gives every block an OS thread, launch fewer blocks");
     }
     return taken;
   }

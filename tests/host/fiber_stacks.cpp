@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 
 #include <alloca.h>
+#include <sys/resource.h>
 
 #include <cohort/cohort.hpp>
 #include <fstream>
@@ -69,5 +70,39 @@ TEST(FiberStacks, ALaunchGivesItsStacksBackAndKeepsFewMappings) {
   const auto o = out.to_host();
   for (unsigned i = 0; i < o.size(); ++i) ASSERT_EQ(o[i], static_cast<int>(i % 1024)) << i;
 }
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)  // they reserve terabytes of address space
+// A process out of address space: the launch fails with out_of_memory naming
+// why, instead of a std::bad_alloc thrown on a fiber (std::terminate).
+// Launches `blocks` blocks of 1024 threads that all park, with the address
+// space nearly used up; exits 0 on an out_of_memory error.
+[[noreturn]] void launch_without_address_space(unsigned blocks, bool cooperative) {
+  cg::device_buffer<int> out(blocks * 1024);
+  std::ifstream status("/proc/self/status");
+  long vm_kib = 0;
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmSize:", 0) == 0) vm_kib = std::stol(line.substr(7));
+  const rlimit limit{static_cast<rlim_t>(vm_kib + 8 * 1024) * 1024, RLIM_INFINITY};
+  setrlimit(RLIMIT_AS, &limit);
+  try {
+    if (cooperative)
+      cg::launch_cooperative(parks_every_thread, {dim3(blocks), dim3(1024)}, out.data());
+    else
+      cg::launch(parks_every_thread, {dim3(blocks), dim3(1024)}, out.data());
+  } catch (const cg::error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    std::exit(e.kind() == cg::errc::out_of_memory ? 0 : 1);
+  }
+  std::exit(2);
+}
+
+TEST(FiberStacksDeathTest, NoStackToMapIsAnErrorOfTheLaunch) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // One block: it runs on this thread, so no OS thread need be started.
+  EXPECT_EXIT(launch_without_address_space(1, false), ::testing::ExitedWithCode(0), "cannot map 16 fiber stacks");
+  // A cooperative grid gives every block an OS thread: the first that cannot start is named.
+  EXPECT_EXIT(launch_without_address_space(2, true), ::testing::ExitedWithCode(0), "cannot start OS thread");
+}
+#endif
 
 }  // namespace
