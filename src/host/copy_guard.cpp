@@ -171,8 +171,11 @@ constexpr greg_t trap_flag = 0x100;
     s.has_hit = false;
     if (s.pages == 0) s.tid = 0;
   }
-  leave_frames_on_failure();
-  report_guarded_access(hit);
+  try {
+    report_guarded_access(hit);
+  } catch (const fiber_unwind&) {  // the report's own frames are unwound; the kernel's cannot be
+  }
+  leave_failed_fiber();
 }
 
 void on_trap(int, siginfo_t*, void* context);

@@ -24,6 +24,7 @@
 #endif
 
 #if defined(COHORT_ASAN)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 #if defined(COHORT_TSAN)
@@ -44,11 +45,14 @@ struct sanitizer_fiber {
   bool owns_tsan = false;
 #endif
 
-  // A fiber on a stack of its own, [bottom, bottom + size).
+  // A fiber on a stack of its own, [bottom, bottom + size). The stack may have
+  // served a fiber that never returned from its frames (a runner that ran out
+  // of threads, a failed block's): their redzones are still poisoned.
   void created(const void* bottom, std::size_t size) {
 #if defined(COHORT_ASAN)
     stack_bottom = bottom;
     stack_size = size;
+    __asan_unpoison_memory_region(bottom, size);
 #endif
 #if defined(COHORT_TSAN)
     if (!tsan) {

@@ -178,17 +178,17 @@ void abandon_block() {
   block_runtime& rt = current_runtime();
   rt.failed = true;
   if (current_thread) current_thread->waiting = wait_kind::none;
-  if (!rt.frames_unwindable && rt.record.running != &rt.main) {
-    rt.frames_unwindable = true;
-    fiber& self = *rt.record.running;
-    rt.record.running = &rt.main;
-    switch_fiber(self, rt.main);
-    std::abort();  // never resumed
-  }
   throw fiber_unwind{};
 }
 
-void leave_frames_on_failure() { current_runtime().frames_unwindable = false; }
+void leave_failed_fiber() {
+  block_runtime& rt = current_runtime();
+  rt.failed = true;
+  fiber& self = *rt.record.running;
+  rt.record.running = &rt.main;
+  switch_fiber(self, rt.main);
+  std::abort();  // never resumed
+}
 
 // Called inside the thread loop's handler: records the error and returns, so
 // that no fiber switch happens while the exception is being handled (the
@@ -301,7 +301,6 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   rt.ready.clear();
   rt.ready_head = 0;
   rt.failed = false;
-  rt.frames_unwindable = true;
   rt.shuffling = launch.shuffle_seed.has_value();
   if (rt.shuffling) rt.shuffle.seed(*launch.shuffle_seed ^ (linear * 0x9E3779B97F4A7C15ull));
   rt.barrier_arrived = 0;

@@ -34,7 +34,6 @@ struct block_runtime {
   std::vector<thread_record*> ready;
   std::size_t ready_head = 0;
   bool failed = false;
-  bool frames_unwindable = true;  // false: a failure leaves the failing fiber as it stands
   std::mt19937_64 shuffle;
   bool shuffling = false;
   bool arrivals_recorded = false;  // some thread_record holds an arrival
@@ -76,9 +75,10 @@ fiber* start_runner(block_runtime& rt);
 [[noreturn]] void fail_block(errc kind, const std::string& message);
 // Ends the block because another block failed the launch; never returns.
 [[noreturn]] void abandon_block();
-// For a thread resumed by a signal handler into a report, whose stack has no
-// caller to unwind to: its failure leaves the fiber without unwinding it.
-void leave_frames_on_failure();
+// For a thread resumed by a signal handler into a report, whose frames below
+// the report have no caller to unwind to: once the report has unwound to its
+// own frame, the fiber is left as it stands.
+[[noreturn]] void leave_failed_fiber();
 
 // Leaves the running fiber (or main) for the next runnable one: a released
 // thread, else a fresh runner for unstarted threads, else main.

@@ -86,8 +86,10 @@ TEST(AbandonedFibers, ResidentMemoryStaysFlatOverTenThousandFailedLaunches) {
   for (int i = 0; i < 10000; ++i) fail_once();
   const long after = resident_kib();
   std::printf("RSS after 100 failed launches: %ld KiB; after 10100: %ld KiB\n", before, after);
-  EXPECT_LT(after - before, 8 * 1024);
   EXPECT_EQ(live_frames.load(), 0);
+#if !defined(__SANITIZE_ADDRESS__)  // ASan holds freed memory in quarantine (256 MB); LeakSanitizer checks instead
+  EXPECT_LT(after - before, 8 * 1024);
+#endif
 }
 
 }  // namespace

@@ -103,7 +103,7 @@ __global__ void huge_alloca(int* out) {
   p[0] = 1;
   out[0] = p[0];
 }
-__global__ void writes_index(int* data, long index) {
+[[gnu::no_sanitize("null")]] __global__ void writes_index(int* data, long index) {
   if (threadIdx.x == 0) data[index] = 1;
 }
 __global__ void bad_partition(int*) { (void)cg::tiled_partition(cg::this_thread_block(), 48); }
