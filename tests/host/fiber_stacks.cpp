@@ -66,7 +66,10 @@ TEST(FiberStacks, ALaunchGivesItsStacksBackAndKeepsFewMappings) {
   const auto after = cohort::host::detail::stacks_in_use();
   EXPECT_LE(after.mapped, 4096u + 16u * 64) << "stacks kept mapped after the launch";
   // Two mappings per guarded stack at most, plus the device buffer and slack.
+  // (TSan maps memory of its own for every fiber it is told of.)
+#if !defined(__SANITIZE_THREAD__)
   EXPECT_LT(mappings() - before, static_cast<long>(2 * after.mapped + 64));
+#endif
   const auto o = out.to_host();
   for (unsigned i = 0; i < o.size(); ++i) ASSERT_EQ(o[i], static_cast<int>(i % 1024)) << i;
 }
