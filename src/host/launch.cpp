@@ -50,19 +50,26 @@ std::optional<std::uint64_t> shuffle_seed() {
 // COHORT_CHECK, a comma-separated list: memcpy_async's checking mode, with
 // the guard (`memcpy`) or without it (`memcpy-poison`: no page protection or
 // signals, for debuggers), and device memory's (`memory`, memory.cpp).
-copy_checking copy_checks() {
+struct checks {
+  copy_checking copies = copy_checking::off;
+  bool memory = false;
+};
+
+checks checking_modes() {
   const auto v = env_string("COHORT_CHECK");
-  copy_checking mode = copy_checking::off;
+  checks mode;
   if (!v) return mode;
   std::size_t from = 0;
   for (;;) {
     const std::size_t comma = v->find(',', from);
     const std::string item = v->substr(from, comma == std::string::npos ? std::string::npos : comma - from);
     if (item == "memcpy")
-      mode = copy_checking::guarded;
+      mode.copies = copy_checking::guarded;
     else if (item == "memcpy-poison")
-      mode = copy_checking::poisoned;
-    else if (item != "memory" && item != "none" && !item.empty())
+      mode.copies = copy_checking::poisoned;
+    else if (item == "memory")
+      mode.memory = true;
+    else if (item != "none" && !item.empty())
       throw error(errc::invalid_argument, "COHORT_CHECK=" + *v + " is not valid: expected a comma-separated list of "
                                           "`memory`, `memcpy`, `memcpy-poison` or `none`");
     if (comma == std::string::npos) return mode;
@@ -123,7 +130,8 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   launch.warp_size = static_cast<unsigned>(p.warp_size);
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = shuffle_seed();
-  launch.copy_checks = copy_checks();
+  const checks modes = checking_modes();
+  launch.copy_checks = modes.copies;
   launch.watchdog = spin_watchdog();
   if (cooperative) {
     const unsigned long long block_threads = cohort::detail::volume(cfg.block);
@@ -141,7 +149,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load()};
   if (launch.first_error) throw *launch.first_error;
-  if (memory_checking()) check_redzones_after(launch);
+  if (modes.memory) check_redzones_after(launch);
 }
 
 int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {
