@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: builds cohort and runs `cohort bench reduce` on the best
 # backend present (CUDA where a GPU answers and nvcc built cohort-cuda, the
-# host otherwise): seed 000's reduction variants and the cooperative
+# host otherwise): the reduction variants and the cooperative
 # reduction over a range of sizes, every result verified, printed as a table.
 set -euo pipefail
 cd "$(dirname "$0")/.."

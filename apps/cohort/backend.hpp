@@ -3,7 +3,7 @@
 // writers, which any C++ compiler builds, need no backend headers.
 #pragma once
 
-#include <cohort/config.hpp>
+#include <cohort/backend.hpp>
 
 namespace cohort_cli {
 

@@ -21,7 +21,7 @@ namespace {
 
 using cohort_examples::check_result;
 
-constexpr unsigned probe_rounds = 3;  // seed 003 says one grid.sync() per kernel; several must work
+constexpr unsigned probe_rounds = 3;  // a single grid.sync() per kernel is the minimum; several must work
 
 // The largest cooperative grid at one block size, for the probe kernel and
 // for the cooperative reduction (which also takes a float of shared memory

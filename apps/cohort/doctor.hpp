@@ -1,5 +1,5 @@
-// `cohort doctor`: every precondition of cooperative launches that seed 003
-// lists and more, checked on every device; one verdict line per check.
+// `cohort doctor`: every precondition of cooperative launches, and more,
+// checked on every device; one verdict line per check.
 // Returns 0 if all passed, 1 otherwise.
 #pragma once
 

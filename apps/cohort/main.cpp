@@ -37,7 +37,7 @@ struct bench_command {
 
 constexpr bench_command bench_commands[] = {
     {"reduce",
-     "float sums: seed 000's five, cohort's grid reduce (cohort-cuda: also CUB, NVIDIA CG); bandwidth against a copy",
+     "float sums: five classic reductions, cohort's grid reduce (cohort-cuda: also CUB, NVIDIA CG); bandwidth against a copy",
      "1K..16M:4", &run_reduce_bench},
     {"scan",
      "int scans over the grid: three kernels, one cooperative, cohort's grid scan (cohort-cuda: also CUB); "

@@ -45,7 +45,7 @@ BENCHMARK(BM_TileShuffle32)->Arg(32)->Arg(1024)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TileShuffle64)->Arg(64)->Arg(1024)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TileShuffle1024)->Arg(1024)->Unit(benchmark::kMicrosecond);
 
-// A tile of 64 at warp size 64: one warp, as on seed 004's hardware.
+// A tile of 64 at warp size 64: one warp, as on 64-lane hardware.
 void BM_TileShuffle64AtWarp64(benchmark::State& state) {
   const cg::device_properties saved = cohort::host::virtual_device();
   cg::device_properties p = saved;

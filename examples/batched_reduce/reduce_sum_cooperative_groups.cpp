@@ -1,4 +1,4 @@
-// Seed 001 (Lei Mao, "CUDA Cooperative Groups"): batched reduce sum v1 and
+// Batched reduce sum v1 and
 // v2, one block per batch, and the full reduce sum, one cooperative launch
 // with grid.sync() between stages; each checked, then timed for latency and
 // effective bandwidth as the seed reports them.

@@ -1,4 +1,4 @@
-// Seed 003: a global reduce with grid-wide synchronization, run only after
+// A global reduce with grid-wide synchronization, run only after
 // the environment checks the seed lists (cooperative-launch attribute,
 // compute capability, driver model, stream) have passed.
 //
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "usage: %s [n]  (n > 0 elements; default 1048576)\n", argv[0]);
       return 2;
     }
-    std::printf("global_reduce: seed 003's grid-synchronized reduction\n");
+    std::printf("global_reduce: the grid-synchronized reduction\n");
     std::printf("device  %s\n", device_summary(cohort::get_device_properties()).c_str());
     if (!print_checks(cooperative_launch_checks(reduce_block_threads))) {
       std::printf("FAIL: this device cannot run the cooperative kernel\n");

@@ -1,4 +1,4 @@
-// Seed 002 §6.2: the two examples of memcpy_async, wait and wait_prior, as
+// The two examples of memcpy_async, wait and wait_prior, as
 // written — streaming a block's elements through a small shared buffer, and
 // the double-buffered version that waits on stage N-1 with wait_prior<1>
 // while stage N is in flight — with the seed's "Work with local_smem" filled

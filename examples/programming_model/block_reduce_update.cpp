@@ -1,4 +1,4 @@
-// Seed 002 §6.3.1: a block-wide sum from tile reductions, each tile of 32
+// A block-wide sum from tile reductions, each tile of 32
 // adding its total to a block-scope atomic with reduce_update_async, and the
 // block's sync making every tile's update visible. Each block sums a vector
 // of its own into its own atomic in shared memory; every block's sum must be
@@ -17,11 +17,11 @@
 #include "common/example_main.hpp"
 #include "common/random_input.hpp"
 #include "common/result_check.hpp"
-#include "programming_model/seed_002.hpp"
+#include "programming_model/model_functions.hpp"
 
 namespace cg = cohort;
 
-using seed_002::block_reduce;
+using model_functions::block_reduce;
 
 // Block b sums A[b * count, (b + 1) * count) into sums[b].
 __global__ void block_sums(const int* A, int count, int* sums) {
@@ -34,7 +34,7 @@ __global__ void block_sums(const int* A, int count, int* sums) {
 
 int main(int argc, char** argv) {
   using namespace cohort_examples;
-  const example_info info{"block_reduce_update: seed 002 §6.3.1, tile sums into a block-scope atomic",
+  const example_info info{"block_reduce_update: tile sums into a block-scope atomic",
                           "[blocks] [threads] [count]  (defaults 3 200 10007)",
                           {3, 200, 10007}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {

@@ -1,4 +1,4 @@
-// Seed 002 §6.3.3: dynamic buffer allocation with exclusive_scan_update. Each
+// Dynamic buffer allocation with exclusive_scan_update. Each
 // thread needs 1 or 2 slots of a shared buffer; the scan over its tile of 32
 // gives each thread its offset, and the tile's total is added to a block-scope
 // atomic whose old value offsets the whole tile, so tiles that reach the
@@ -20,7 +20,7 @@
 
 #include "common/example_main.hpp"
 #include "common/result_check.hpp"
-#include "programming_model/seed_002.hpp"
+#include "programming_model/model_functions.hpp"
 
 namespace cg = cohort;
 
@@ -30,7 +30,7 @@ __global__ void kernel(int* buffers, int capacity, int* offsets, int* used) {
   int* buffer = cg::dynamic_shared<int>();  // the seed: __shared__ extern int buffer[];
   __shared__ cg::atomic<int, cg::thread_scope_block> buffer_used;
 
-  const int buf_offset = seed_002::allocate_buffer(buffer, buffer_used);
+  const int buf_offset = model_functions::allocate_buffer(buffer, buffer_used);
   auto block = cg::this_thread_block();
   const int total = buffer_used.load();
   for (int i = block.thread_rank(); i < min(total, capacity); i += block.size())
@@ -41,7 +41,7 @@ __global__ void kernel(int* buffers, int capacity, int* offsets, int* used) {
 
 int main(int argc, char** argv) {
   using namespace cohort_examples;
-  const example_info info{"buffer_allocation: seed 002 §6.3.3, exclusive_scan_update hands out buffer space",
+  const example_info info{"buffer_allocation: exclusive_scan_update hands out buffer space",
                           "[blocks] [threads]  (defaults 3 100)",
                           {3, 100}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {

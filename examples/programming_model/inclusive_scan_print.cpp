@@ -1,4 +1,4 @@
-// Seed 002 §6.3.3: the inclusive scan of thread ranks in tiles of 8, printed
+// The inclusive scan of thread ranks in tiles of 8, printed
 // by every thread as the seed prints it ("prints for each group: 0: 0, 1: 1,
 // 2: 3, 3: 6, ..."). Every thread also stores its value, which must be the sum
 // of ranks 0 to its own, r (r + 1) / 2. At the default 20 threads the last
@@ -37,7 +37,7 @@ __global__ void kernel(unsigned* printed) {
 
 int main(int argc, char** argv) {
   using namespace cohort_examples;
-  const example_info info{"inclusive_scan_print: seed 002 §6.3.3, inclusive_scan of thread ranks in tiles of 8",
+  const example_info info{"inclusive_scan_print: inclusive_scan of thread ranks in tiles of 8",
                           "[blocks] [threads]  (defaults 1 20)",
                           {1, 20}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {

@@ -1,4 +1,4 @@
-// Seed 002 §4.1.1 (seed 004 §2.3.1.1 alike): a leader thread loads an integer
+// A leader thread loads an integer
 // from global into shared memory, the block syncs, and every thread works with
 // it. Each block loads a value of its own (globalInput[blockIdx.x]), so that a
 // thread reading another block's x, or x before its leader stored it, shows;
@@ -34,7 +34,7 @@ __global__ void kernel(const int* globalInput, int* seen) {
 
 int main(int argc, char** argv) {
   using namespace cohort_examples;
-  const example_info info{"leader_load: seed 002 §4.1.1, one thread loads into shared memory, the block syncs",
+  const example_info info{"leader_load: one thread loads into shared memory, the block syncs",
                           "[blocks] [threads]  (defaults 7 100)",
                           {7, 100}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {

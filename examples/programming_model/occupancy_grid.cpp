@@ -1,4 +1,4 @@
-// Seed 002 §7.1 (seed 004 §2.6 alike): sizing a cooperative launch so that
+// Sizing a cooperative launch so that
 // every block is co-resident, the two ways the seed shows — one block per SM,
 // and the occupancy calculator's blocks per SM times the SM count, the grid
 // that fills the device — after asking the device whether it can launch
@@ -56,7 +56,7 @@ bool run(const char* how, int blocks, int numThreads, const std::vector<int>& va
 }  // namespace
 
 int main(int argc, char** argv) {
-  const example_info info{"occupancy_grid: seed 002 §7.1, cooperative grids sized by SM count and occupancy",
+  const example_info info{"occupancy_grid: cooperative grids sized by SM count and occupancy",
                           "[n]  (default 100003)",
                           {100003}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {

@@ -1,4 +1,4 @@
-// Seed 002 §5.3 (seed 004 §2.4.3 alike): binary_partition splits each tile of
+// binary_partition splits each tile of
 // 32 into the threads holding an odd element and those holding an even one.
 // Each thread records its place in its part (rank, size, and the part's meta
 // rank and size) and the part's sum of elements, a reduce over the coalesced
@@ -70,7 +70,7 @@ std::vector<place> expected_places(const std::vector<int>& elements, std::size_t
 }  // namespace
 
 int main(int argc, char** argv) {
-  const example_info info{"odd_even_partition: seed 002 §5.3, binary_partition of tiles of 32 by parity",
+  const example_info info{"odd_even_partition: binary_partition of tiles of 32 by parity",
                           "[blocks] [threads]  (defaults 3 75)",
                           {3, 75}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {

@@ -1,4 +1,4 @@
-// Seed 002 §6.3.1: the approximate standard deviation of a vector of
+// The approximate standard deviation of a vector of
 // integers, computed by one tile of 32 with two reduces (the integer average,
 // then the sum of squared differences). Every tile of the grid takes a vector
 // of its own, of a seeded random length, and every thread of a tile must
@@ -20,11 +20,11 @@
 #include "common/example_main.hpp"
 #include "common/random_input.hpp"
 #include "common/result_check.hpp"
-#include "programming_model/seed_002.hpp"
+#include "programming_model/model_functions.hpp"
 
 namespace cg = cohort;
 
-using seed_002::std_dev;
+using model_functions::std_dev;
 
 // Tile k of the grid takes vec[starts[k], starts[k + 1]).
 __global__ void tile_std_devs(const int* vec, const int* starts, int* devs) {
@@ -58,7 +58,7 @@ double exact_std_dev(const int* x, int n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const example_info info{"std_dev: seed 002 §6.3.1, approximate standard deviation by a tile of 32",
+  const example_info info{"std_dev: approximate standard deviation by a tile of 32",
                           "[blocks] [threads]  (defaults 3 80)",
                           {3, 80}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {

@@ -1,4 +1,4 @@
-// Seed 002 §6.3.3: stream compaction with exclusive_scan. Each thread of a
+// Stream compaction with exclusive_scan. Each thread of a
 // tile of 32 filters its part of the input in place and counts what passes;
 // the exclusive scan of the counts gives each thread where its survivors go in
 // the output, and a shuffle from the last rank gives every thread the total.
@@ -24,11 +24,11 @@
 #include "common/example_main.hpp"
 #include "common/random_input.hpp"
 #include "common/result_check.hpp"
-#include "programming_model/seed_002.hpp"
+#include "programming_model/model_functions.hpp"
 
 namespace cg = cohort;
 
-using seed_002::stream_compaction;
+using model_functions::stream_compaction;
 
 // Tile k of the grid compacts input[k * chunk, (k + 1) * chunk) into the same
 // range of output; every thread stores the total it was returned.
@@ -41,7 +41,7 @@ __global__ void compact_chunks(int* input, int chunk, int* output, int* totals) 
 
 int main(int argc, char** argv) {
   using namespace cohort_examples;
-  const example_info info{"stream_compaction: seed 002 §6.3.3, exclusive_scan places each thread's survivors",
+  const example_info info{"stream_compaction: exclusive_scan places each thread's survivors",
                           "[blocks] [threads] [chunk]  (defaults 3 80 301)",
                           {3, 80, 301}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {

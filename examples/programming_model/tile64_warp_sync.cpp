@@ -1,4 +1,4 @@
-// Seed 004 §2.3.2.1, the warp-synchronous code pattern on 64-lane hardware:
+// The warp-synchronous code pattern on 64-lane hardware:
 // the block cut into tiles of 64 and work that only the first tile of each
 // block does, ending in my_tile.sync(). The work here needs that sync: the
 // tile's threads stage their elements in shared memory and each reads back
@@ -80,7 +80,7 @@ bool run(unsigned blocks, unsigned threads) {
 
 int main(int argc, char** argv) {
   const example_info info{
-      "tile64_warp_sync: seed 004 §2.3.2.1, only the first tile of 64 works, then syncs", "[blocks]  (default 3)", {3}};
+      "tile64_warp_sync: only the first tile of 64 works, then syncs", "[blocks]  (default 3)", {3}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {
     const bool full = run(args[0], 100);
     const bool partial = run(args[0], 40);

@@ -1,4 +1,4 @@
-// Seed 002 §4.2.1 and §5.1 (seed 004 §2.3.2.1 and §2.4.1 alike): a block cut
+// A block cut
 // into tiles of 32 and of 4, and a tile of 32 cut into tiles of 4, statically
 // and through the generic thread_group. Rank 0 of every tile of 4 prints the
 // seed's "Hello from tile4 rank 0" line — every fourth thread, 0, 4, 8, ...
@@ -45,7 +45,7 @@ __global__ void kernel(places* out) {
   cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(block);
   cg::thread_block_tile<4, cg::thread_block> tile4 = cg::tiled_partition<4>(block);
 
-  // §5.1: the tile of 32 cut again into tiles of 4,
+  // The tile of 32 cut again into tiles of 4,
   auto tile4_of_32 = cg::tiled_partition<4>(tile32);
   // or using a general group
   cg::thread_group generic4 = cg::tiled_partition(tile32, 4);
@@ -80,7 +80,7 @@ bool check_place(result_check& check, const char* partition, unsigned b, unsigne
 }  // namespace
 
 int main(int argc, char** argv) {
-  const example_info info{"tile_ranks: seed 002 §4.2.1 and §5.1, tiles of 32 and of 4 and their thread ranks",
+  const example_info info{"tile_ranks: tiles of 32 and of 4 and their thread ranks",
                           "[blocks] [threads]  (defaults 2 42)",
                           {2, 42}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {

@@ -1,4 +1,4 @@
-// Seed 002 §4.2.2.1 and §6.4.1 (seed 004 §2.3.2.2 alike): the warp-aggregated
+// The warp-aggregated
 // atomic increment — the active lanes of a warp take consecutive slots with a
 // single atomic add by one of them — written twice, as the seed writes it:
 // with coalesced_threads() and a shuffle of the leader's result, and with
@@ -24,12 +24,12 @@
 #include "common/example_main.hpp"
 #include "common/random_input.hpp"
 #include "common/result_check.hpp"
-#include "programming_model/seed_002.hpp"
+#include "programming_model/model_functions.hpp"
 
 namespace cg = cohort;
 
-using seed_002::atomicAddOneRelaxed;
-using seed_002::atomicAggInc;
+using model_functions::atomicAddOneRelaxed;
+using model_functions::atomicAggInc;
 
 // The two increments, each with the counter type its seed code takes.
 struct with_coalesced_threads {
@@ -91,7 +91,7 @@ bool run(const char* name, const std::vector<int>& values, unsigned threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const example_info info{"warp_aggregated_increment: seed 002 §4.2.2.1 and §6.4.1, one atomic per coalesced group",
+  const example_info info{"warp_aggregated_increment: one atomic per coalesced group",
                           "[n] [threads]  (defaults 4999 160)",
                           {4999, 160}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {

@@ -1,4 +1,4 @@
-// Seed 000: the sum_gpu series, atomic reduction (see reduce/atomic.hpp).
+// The sum_gpu series, atomic reduction (see reduce/atomic.hpp).
 #include "reduce/atomic.hpp"
 #include "sum/sum_example.hpp"
 

@@ -1,4 +1,4 @@
-// Seed 000: the sum_gpu series, cooperative reduction (see reduce/cooperative.hpp).
+// The sum_gpu series, cooperative reduction (see reduce/cooperative.hpp).
 #include "reduce/cooperative.hpp"
 #include "sum/sum_example.hpp"
 

@@ -1,5 +1,5 @@
 // The body of every sum_* example: sum n seeded random floats with one of
-// seed 000's reductions, print the sum next to the double-precision
+// the reductions, print the sum next to the double-precision
 // reference, and exit non-zero unless they agree within the tolerance.
 #pragma once
 

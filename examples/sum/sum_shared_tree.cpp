@@ -1,4 +1,4 @@
-// Seed 000: the sum_gpu series, shared_tree reduction (see reduce/shared_tree.hpp).
+// The sum_gpu series, shared_tree reduction (see reduce/shared_tree.hpp).
 #include "reduce/shared_tree.hpp"
 #include "sum/sum_example.hpp"
 

@@ -1,4 +1,4 @@
-// Seed 000: the sum_gpu series, two_pass reduction (see reduce/two_pass.hpp).
+// The sum_gpu series, two_pass reduction (see reduce/two_pass.hpp).
 #include "reduce/two_pass.hpp"
 #include "sum/sum_example.hpp"
 

@@ -1,4 +1,4 @@
-// Seed 000: the sum_gpu series, warp_shuffle reduction (see reduce/warp_shuffle.hpp).
+// The sum_gpu series, warp_shuffle reduction (see reduce/warp_shuffle.hpp).
 #include "reduce/warp_shuffle.hpp"
 #include "sum/sum_example.hpp"
 

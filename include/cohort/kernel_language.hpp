@@ -2,10 +2,6 @@
 // the host backend defines it (__global__, __shared__, threadIdx, dim3, atomics...).
 #pragma once
 
-#include "cohort/config.hpp"
+#include "cohort/backend.hpp"
 
-#if COHORT_BACKEND_CUDA
-#include <cuda_runtime.h>
-#else
-#include "cohort/host/kernel_language.hpp"
-#endif
+#include COHORT_BACKEND_HEADER(kernel_language.hpp)

@@ -4,13 +4,13 @@
 #include <cstring>
 #include <sstream>
 
-#include "cohort/host/memcpy_async.hpp"
+#include "cohort/detail/host/memcpy_async.hpp"
 #include "copy_guard.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -142,4 +142,4 @@ void fail_copy_alignment(std::size_t align, const void* dst, const void* src, st
   fail_copy(rt, s.str());
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -13,9 +13,9 @@
 #include <source_location>
 #include <vector>
 
-#include "cohort/host/detail/collective.hpp"
+#include "cohort/detail/host/collective.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct block_runtime;
 
@@ -43,4 +43,4 @@ struct copy_state {
   void finish_block(block_runtime& rt);
 };
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -3,15 +3,15 @@
 // barrier completes once every live thread has arrived.
 #include <sstream>
 
-#include "cohort/host/detail/sync_points.hpp"
-#include "cohort/host/detail/thread_loop.hpp"
-#include "cohort/host/implicit_groups.hpp"
+#include "cohort/detail/host/sync_points.hpp"
+#include "cohort/detail/host/thread_loop.hpp"
+#include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "grid_exchange.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -45,7 +45,8 @@ void block_arrives_at_grid(block_runtime& rt) {
 }  // namespace
 
 // The entry points below share these bodies, inlined so that a wait is one
-// call deep between the kernel and the fiber switch.
+// call deep between the kernel and the fiber switch. Each reads the
+// thread-locals once: every arrival of every thread passes here.
 [[noreturn]] static void arrived_twice(const block_runtime& rt, const char* what, const std::source_location& where) {
   fail_block(errc::barrier_mismatch,
              std::string("thread arrived twice at the ") + what + " " + position(*rt.launch, rt.record, *current_thread) +
@@ -53,37 +54,45 @@ void block_arrives_at_grid(block_runtime& rt) {
                  "once per phase: barrier_arrive(), then barrier_wait(token) before arriving again");
 }
 
-[[gnu::always_inline]] inline std::uint64_t arrive_at_block_barrier(std::source_location where) {
-  require_kernel("a block barrier (__syncthreads, thread_block::sync or barrier_arrive)", where);
-  block_runtime& rt = current_runtime();
-  if (current_thread->block_arrival == rt.barrier_phase) [[unlikely]]
+[[gnu::always_inline]] inline std::uint64_t arrive_at_block_barrier(block_runtime& rt, thread_record& self,
+                                                                    std::source_location where) {
+  if (self.block_arrival == rt.barrier_phase) [[unlikely]]
     arrived_twice(rt, "block barrier", where);
   if (rt.barrier_arrived == 0) {
     rt.barrier_site = where;
-    rt.barrier_first = current_thread;
-  } else if (!same_site(rt.barrier_site, where)) {
+    rt.barrier_first = &self;
+  } else if (!same_site(rt.barrier_site, where)) [[unlikely]] {
     mismatched_barrier(rt, "block barrier", rt.barrier_site, *rt.barrier_first, where);
   }
   const std::uint64_t phase = rt.barrier_phase;
-  current_thread->block_arrival = phase;
+  self.block_arrival = phase;
   rt.arrivals_recorded = true;
-  ++rt.barrier_arrived;
   ++rt.record.arrivals_pending;
-  if (rt.barrier_arrived == rt.record.live) release_block_barrier(rt);
+  if (++rt.barrier_arrived == rt.record.live) release_block_barrier(rt);
   return phase;
 }
 
-[[gnu::always_inline]] inline void wait_at_block_barrier(std::uint64_t phase, std::source_location where) {
-  require_kernel("thread_block::barrier_wait", where);
-  block_runtime& rt = current_runtime();
+[[gnu::always_inline]] inline void wait_at_block_barrier(block_runtime& rt, thread_record& self, std::uint64_t phase,
+                                                         std::source_location where) {
   if (rt.barrier_phase != phase) return;
-  rt.barrier_waiters.push_back(current_thread);
-  park(wait_kind::block_barrier, where, phase);
+  rt.barrier_waiters.push_back(&self);
+  park(rt, self, wait_kind::block_barrier, where, phase);
 }
 
-std::uint64_t block_arrive(std::source_location where) { return arrive_at_block_barrier(where); }
-void block_wait(std::uint64_t phase, std::source_location where) { wait_at_block_barrier(phase, where); }
-void block_sync(std::source_location where) { wait_at_block_barrier(arrive_at_block_barrier(where), where); }
+std::uint64_t block_arrive(std::source_location where) {
+  require_kernel("a block barrier's arrive (thread_block::barrier_arrive)", where);
+  return arrive_at_block_barrier(current_runtime(), *current_thread, where);
+}
+void block_wait(std::uint64_t phase, std::source_location where) {
+  require_kernel("thread_block::barrier_wait", where);
+  wait_at_block_barrier(current_runtime(), *current_thread, phase, where);
+}
+void block_sync(std::source_location where) {
+  require_kernel("a block barrier (__syncthreads or thread_block::sync)", where);
+  block_runtime& rt = current_runtime();
+  thread_record& self = *current_thread;
+  wait_at_block_barrier(rt, self, arrive_at_block_barrier(rt, self, where), where);
+}
 
 std::uint64_t grid_arrive(std::source_location where) {
   require_kernel("a grid barrier (grid_group::sync or barrier_arrive)", where);
@@ -139,4 +148,4 @@ void thread_exit_slow(block_record& block, thread_record& thread) {
   collectives_on_exit(rt, thread);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -4,13 +4,13 @@
 #include <sstream>
 #include <vector>
 
-#include "cohort/host/warp_intrinsics.hpp"
+#include "cohort/detail/host/warp_intrinsics.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "rendezvous.hpp"
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -171,4 +171,4 @@ std::optional<std::string> describe_collective_stall(const block_runtime& rt) {
   return std::nullopt;
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

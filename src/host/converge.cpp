@@ -13,7 +13,7 @@
 #include "rendezvous.hpp"
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -91,4 +91,4 @@ void lane_settled(block_runtime& rt, const thread_record& lane) {
     form_groups(rt, warp, nullptr);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <new>
 
-#include "cohort/host/detail/state.hpp"
+#include "cohort/detail/host/state.hpp"
 #include "scheduler.hpp"
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -23,7 +23,7 @@ extern const unsigned int __rseq_size __attribute__((weak));
 #define COHORT_COPY_GUARD 0
 #endif
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 #if COHORT_COPY_GUARD
 
@@ -330,4 +330,4 @@ bool handle_guard_fault(void*, int, void*) { return false; }
 
 #endif
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -16,9 +16,9 @@
 #include <cstdint>
 #include <source_location>
 
-#include "cohort/host/vector_types.hpp"
+#include "cohort/detail/host/vector_types.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 // What an access to a guarded byte reports.
 struct guard_hit {
@@ -45,4 +45,4 @@ bool handle_guard_fault(void* address, int code, void* ucontext);
 // fiber of the thread that made the access.
 [[noreturn]] void report_guarded_access(const guard_hit& hit);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

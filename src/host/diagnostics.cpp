@@ -11,7 +11,7 @@
 #include "launch_state.hpp"
 #include "symbol_names.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 std::string kernel_name(const void* kernel) {
   if (const auto mangled = symbol_name(kernel)) {
@@ -44,9 +44,9 @@ std::string position(const launch_state& launch, const block_record& block, cons
          ", thread " + index_text(thread.index);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 void outside_kernel_fault() {
   static const char text[] =
@@ -61,4 +61,4 @@ void outside_kernel(const char* what, const std::source_location& where) {
                                           "code that a launch runs");
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -5,7 +5,7 @@
 
 #include "cohort/errors.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 std::optional<std::string> env_string(const char* name) {
   const char* v = std::getenv(name);
@@ -49,4 +49,4 @@ std::size_t env_bytes(const char* name, std::size_t fallback, std::size_t min) {
   return n * scale;
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

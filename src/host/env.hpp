@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 std::optional<std::string> env_string(const char* name);
 // An integer in [min, max], or `fallback` when unset.
@@ -14,4 +14,4 @@ long long env_integer(const char* name, long long fallback, long long min, long 
 // A byte count with an optional K/M/G suffix, at least `min`.
 std::size_t env_bytes(const char* name, std::size_t fallback, std::size_t min);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -12,7 +12,7 @@
 
 #include "env.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -167,4 +167,4 @@ stack_census stacks_in_use() {
   return {mapped_total.load(), guarded_total.load(), retained_total.load()};
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

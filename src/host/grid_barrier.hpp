@@ -15,9 +15,9 @@
 #include <limits>
 #include <memory>
 
-#include "cohort/host/detail/grid_exchange.hpp"
+#include "cohort/detail/host/grid_exchange.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 class grid_barrier {
  public:
@@ -95,4 +95,4 @@ class grid_barrier {
   std::atomic<unsigned long long> exited_block_{0};
 };
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

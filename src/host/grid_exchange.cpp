@@ -8,13 +8,13 @@
 #include <cstring>
 #include <sstream>
 
-#include "cohort/host/detail/grid_exchange.hpp"
-#include "cohort/host/implicit_groups.hpp"
+#include "cohort/detail/host/grid_exchange.hpp"
+#include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -96,4 +96,4 @@ const grid_entry* grid_exchange(const collective_op& op, std::source_location si
   return entries;
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

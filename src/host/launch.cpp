@@ -9,8 +9,9 @@
 
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
+#include "cohort/detail/host/parallel_parts.hpp"
 #include "cohort/detail/validate.hpp"
-#include "cohort/host/launch.hpp"
+#include "cohort/detail/host/launch.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
 #include "env.hpp"
@@ -19,7 +20,7 @@
 #include "scheduler.hpp"
 #include "worker_pool.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -84,31 +85,40 @@ std::chrono::nanoseconds spin_watchdog() {
 }
 
 unsigned worker_count(unsigned long long blocks) {
-  static const unsigned configured = static_cast<unsigned>(
-      env_integer("COHORT_WORKERS", std::max(1u, std::thread::hardware_concurrency()), 1, 4096));
-  return static_cast<unsigned>(std::min<unsigned long long>(configured, blocks));
+  return static_cast<unsigned>(std::min<unsigned long long>(::cohort::detail::host::worker_threads(), blocks));
 }
 
-thread_local launch_statistics last_statistics;
+thread_local cohort::host::launch_statistics last_statistics;
 
 void run_grid(launch_state& launch) {
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
-  run_on_threads(threads, [&launch, cooperative](unsigned index) {
-    const auto run = [&launch](unsigned long long block) {
+  run_on_threads(threads, [&launch, cooperative, threads](unsigned index) {
+    // Counted here and added once: an atomic add per block would bounce its
+    // cache line between the workers as often as they finish blocks.
+    std::size_t fibers = 0;
+    const auto run = [&launch, &fibers](unsigned long long block) {
       try {
-        run_block(launch, block);
+        fibers += run_block(launch, block);
       } catch (const error& e) {
         launch.fail(e.kind(), e.what(), block);
       }
     };
+    const auto count_fibers = [&] { launch.fibers_started.fetch_add(fibers, std::memory_order_relaxed); };
     if (cooperative) {
       run(index);
-    } else {
-      for (unsigned long long b = launch.next_block.fetch_add(1, std::memory_order_relaxed); launch.worth_running(b);
-           b = launch.next_block.fetch_add(1, std::memory_order_relaxed))
-        run(b);
+      count_fibers();
+      trim_worker_stacks();
+      return;
     }
+    // Runs of consecutive blocks, a few per worker: each worker's memory stays
+    // contiguous (a kernel indexing by blockIdx streams through its part),
+    // and a worker that the machine slows down leaves its later runs to others.
+    const unsigned long long run_length = std::max(1ull, launch.block_count / (4ull * threads));
+    for (unsigned long long first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed);
+         launch.worth_running(first); first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed))
+      for (unsigned long long b = first; b < first + run_length && launch.worth_running(b); ++b) run(b);
+    count_fibers();
     trim_worker_stacks();
   });
 }
@@ -121,7 +131,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
                 "code");
   raise_pending_memory_fault();
-  const device_properties p = virtual_device();
+  const device_properties p = cohort::host::virtual_device();
   cohort::detail::validate_launch(p, cfg, kernel_shared_limit(entry.kernel, p));
   launch_state launch;
   launch.entry = &entry;
@@ -153,13 +163,13 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
 }
 
 int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {
-  const device_properties p = virtual_device();
+  const device_properties p = cohort::host::virtual_device();
   if (dynamic_shared_bytes > kernel_shared_limit(kernel, p)) return 0;
   return cohort::detail::compute_occupancy(p, block_threads, dynamic_shared_bytes).blocks_per_sm;
 }
 
 void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
-  const device_properties p = virtual_device();
+  const device_properties p = cohort::host::virtual_device();
   if (bytes > p.shared_memory_per_block_optin)
     throw error(errc::shared_memory_limit, "cannot raise a kernel's dynamic shared memory to " +
                                                std::to_string(bytes) + " bytes: the device allows at most " +
@@ -168,10 +178,10 @@ void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
   max_dynamic_shared[kernel] = bytes;
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
 
 namespace cohort::host {
-launch_statistics last_launch_statistics() { return detail::last_statistics; }
+launch_statistics last_launch_statistics() { return detail::host::last_statistics; }
 }  // namespace cohort::host
 
 namespace cohort {

@@ -11,10 +11,10 @@
 #include <string>
 
 #include "cohort/errors.hpp"
-#include "cohort/host/launch.hpp"
+#include "cohort/detail/host/launch.hpp"
 #include "grid_barrier.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 // memcpy_async's checking mode (COHORT_CHECK): off, on with destinations
 // guarded by page protection, or on with the poison alone.
@@ -82,4 +82,4 @@ struct launch_state {
   }
 };
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -18,13 +18,13 @@
 #include <sstream>
 
 #include "cohort/errors.hpp"
-#include "cohort/host/memory.hpp"
+#include "cohort/detail/host/memory.hpp"
 #include "diagnostics.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"
 #include "memory_check.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -44,7 +44,11 @@ struct allocation {
 };
 
 std::mutex allocations_mutex;
-std::map<const char*, allocation> allocations;  // start -> allocation
+// start -> allocation. Built on first use: a program may allocate from a static initializer.
+std::map<const char*, allocation>& allocations() {
+  static std::map<const char*, allocation> by_start;
+  return by_start;
+}
 
 // Damage found by free_device, which may run in a destructor and so cannot
 // throw: kept, as CUDA keeps an asynchronous error, for the next launch or
@@ -150,7 +154,7 @@ void* allocate_device(std::size_t bytes) {
   if (!p)
     throw error(errc::out_of_memory, "cannot allocate " + std::to_string(bytes) + " bytes of device memory");
   std::lock_guard lock(allocations_mutex);
-  allocations[static_cast<const char*>(p)] = a;
+  allocations()[static_cast<const char*>(p)] = a;
   return p;
 }
 
@@ -159,13 +163,13 @@ void release_device(void* p) {
   allocation a;
   {
     std::lock_guard lock(allocations_mutex);
-    const auto it = allocations.find(static_cast<const char*>(p));
-    if (it == allocations.end())
+    const auto it = allocations().find(static_cast<const char*>(p));
+    if (it == allocations().end())
       throw error(errc::invalid_argument, "free_device(" + address(p) +
                                               "): not the start of a live allocation from cohort::malloc_device "
                                               "(freed twice, or never allocated there)");
     a = it->second;
-    allocations.erase(it);
+    allocations().erase(it);
   }
   const std::string damage = redzone_damage(static_cast<const char*>(p), a);
   give_back(a);
@@ -185,8 +189,8 @@ void check_device_range(const void* p, std::size_t bytes, const char* what) {
   if (bytes == 0) return;
   const char* begin = static_cast<const char*>(p);
   std::lock_guard lock(allocations_mutex);
-  auto it = allocations.upper_bound(begin);
-  if (it != allocations.begin()) {
+  auto it = allocations().upper_bound(begin);
+  if (it != allocations().begin()) {
     --it;
     const std::size_t offset = static_cast<std::size_t>(begin - it->first);
     const std::size_t size = it->second.size;
@@ -203,7 +207,7 @@ void check_device_range(const void* p, std::size_t bytes, const char* what) {
 
 void check_redzones_after(const launch_state& launch) {
   std::lock_guard lock(allocations_mutex);
-  for (const auto& [start, a] : allocations) {
+  for (const auto& [start, a] : allocations()) {
     const std::string damage = redzone_damage(start, a);
     if (damage.empty()) continue;
     // Reported once: the redzones are made whole again for the free.
@@ -225,7 +229,7 @@ std::string memory_fault_message(const launch_state& launch, const block_record&
     return s.str();
   }
   std::lock_guard lock(allocations_mutex);
-  for (const auto& [start, al] : allocations) {
+  for (const auto& [start, al] : allocations()) {
     if (a >= al.region && a < al.region + al.span) {
       if (a >= start + al.size)
         s << ": " << (a - (start + al.size)) << " bytes past the end of the allocation of " << al.size << " bytes at "
@@ -242,4 +246,4 @@ std::string memory_fault_message(const launch_state& launch, const block_record&
   return s.str();
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

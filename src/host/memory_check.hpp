@@ -1,7 +1,7 @@
 // COHORT_CHECK=memory: device memory's checking mode (memory.cpp).
 #pragma once
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct launch_state;
 
@@ -11,4 +11,4 @@ void raise_pending_memory_fault();
 // Throws errc::memory_fault for the first allocation whose redzones a launch overwrote.
 void check_redzones_after(const launch_state& launch);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

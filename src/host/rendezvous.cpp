@@ -8,7 +8,7 @@
 
 #include "scheduler.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -181,4 +181,4 @@ void collectives_on_exit(block_runtime& rt, thread_record& thread) {
   if (cs.converging[own] != 0) lane_settled(rt, thread);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

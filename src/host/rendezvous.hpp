@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "cohort/host/detail/collective.hpp"
-#include "cohort/host/detail/state.hpp"
+#include "cohort/detail/host/collective.hpp"
+#include "cohort/detail/host/state.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct block_runtime;
 
@@ -87,4 +87,4 @@ bool has_exited(const block_record& block, unsigned rank, const thread_record* r
 [[noreturn]] void fail_mismatch(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call);
 [[noreturn]] void fail_non_uniform(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

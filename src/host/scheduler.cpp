@@ -10,12 +10,12 @@
 #include <memory>
 #include <sstream>
 
-#include "cohort/host/implicit_groups.hpp"
+#include "cohort/detail/host/implicit_groups.hpp"
 #include "copy_guard.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 // A page between kernels' __shared__ variables (defined in objects linked
 // before the runtime, so placed below it) and the runtime's thread-locals and
@@ -131,7 +131,7 @@ void runner_main(ctx::transfer_t t) {
   std::abort();
 }
 
-fiber* start_runner(block_runtime& rt) {
+fiber* add_runner(block_runtime& rt) {
   std::optional<stack_area> stack = rt.worker->stacks.acquire();
   if (!stack) {
     try {
@@ -144,6 +144,7 @@ fiber* start_runner(block_runtime& rt) {
   }
   fiber& f = rt.fibers.emplace_back();
   f.stack = *stack;
+  ++rt.fibers_used;
   return &f;
 }
 
@@ -281,6 +282,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.parked = 0;
   r.arrivals_pending = 0;
   r.serial = ++w.blocks_run;
+  r.streak = false;
   r.cooperative = launch.cooperative;
   r.check_copies = launch.copy_checks != copy_checking::off;
   r.dynamic_shared = w.shared_memory(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));
@@ -296,7 +298,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.launch = &launch;
 
   rt.launch = &launch;
-  rt.fibers.clear();
+  rt.fibers_used = 0;
   rt.fibers.reserve(r.thread_count);
   rt.ready.clear();
   rt.ready_head = 0;
@@ -382,19 +384,16 @@ void unwind_waiting_threads(block_runtime& rt) {
   rt.ready_head = 0;
 }
 
-void finish_block(worker_context& w, unsigned long long linear) {
+// Returns the fibers the block started. They keep their stacks for the
+// worker's next block; trim_worker_stacks gives them back after the launch.
+std::size_t finish_block(worker_context& w, unsigned long long linear) {
   block_runtime& rt = w.runtime;
-  rt.launch->fibers_started.fetch_add(rt.fibers.size(), std::memory_order_relaxed);
   if (rt.record.parked != 0 || rt.ready_head < rt.ready.size()) unwind_waiting_threads(rt);
   rt.copies.finish_block(rt);
-  for (fiber& f : rt.fibers) {
-    f.sanitizer.destroyed();
-    w.stacks.release(f.stack);
-  }
-  rt.fibers.clear();
   if (rt.launch->cooperative) rt.launch->grid.block_exited(rt.grid_phases_arrived, linear);
   current_block = nullptr;
   current_thread = nullptr;
+  return rt.fibers_used;
 }
 
 }  // namespace
@@ -435,9 +434,17 @@ worker_context::~worker_context() {
   }
 }
 
-void trim_worker_stacks() { worker().stacks.trim(); }
+void trim_worker_stacks() {
+  worker_context& w = worker();
+  for (fiber& f : w.runtime.fibers) {
+    f.sanitizer.destroyed();
+    w.stacks.release(f.stack);
+  }
+  w.runtime.fibers.clear();
+  w.stacks.trim();
+}
 
-void run_block(launch_state& launch, unsigned long long linear) {
+std::size_t run_block(launch_state& launch, unsigned long long linear) {
   worker_context& w = worker();
   start_block(w, launch, linear);
   block_runtime& rt = w.runtime;
@@ -463,8 +470,7 @@ void run_block(launch_state& launch, unsigned long long linear) {
     else
       launch.fail(errc::memory_fault, memory_fault_message(launch, rt.record, *current_thread, w.fault_address),
                   linear);
-    finish_block(w, linear);
-    return;
+    return finish_block(w, linear);
   }
   w.escape_armed = 1;
   try {
@@ -473,12 +479,12 @@ void run_block(launch_state& launch, unsigned long long linear) {
   } catch (const fiber_unwind&) {  // the block failed in main's own work (a collective it completed)
   }
   w.escape_armed = 0;
-  finish_block(w, linear);
+  return finish_block(w, linear);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -547,4 +553,4 @@ void spin_yield(std::source_location where) {
   yield_thread(rt, *t);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

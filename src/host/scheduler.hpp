@@ -15,12 +15,12 @@
 
 #include "async_copy.hpp"
 #include "cohort/errors.hpp"
-#include "cohort/host/detail/state.hpp"
-#include "cohort/host/detail/thread_loop.hpp"
+#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/thread_loop.hpp"
 #include "fiber.hpp"
 #include "rendezvous.hpp"
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 struct launch_state;
 struct worker_context;
@@ -30,7 +30,12 @@ struct block_runtime {
   launch_state* launch = nullptr;
   worker_context* worker = nullptr;  // the OS thread's, which holds this
   fiber main;
-  std::vector<fiber> fibers;  // reserved to the thread count: addresses stay put
+  // The worker's runner fibers, kept with their stacks from block to block
+  // (a block's runners are all over when it ends, run to the end or
+  // abandoned): the block's first `fibers_used` run it. Reserved to the
+  // thread count before a block starts, so that addresses stay put.
+  std::vector<fiber> fibers;
+  std::size_t fibers_used = 0;
   std::vector<thread_record*> ready;
   std::size_t ready_head = 0;
   bool failed = false;
@@ -62,13 +67,24 @@ struct block_runtime {
   void wake(std::vector<thread_record*>& waiters);
 };
 
-inline block_runtime& current_runtime() { return *current_block->runtime; }
+// The block of the running thread, its counts settled: every entry from
+// kernel code into the runtime goes through here.
+inline block_runtime& current_runtime() {
+  block_record& b = *current_block;
+  settle_streak(b);
+  return *b.runtime;
+}
 
 // Entry of every runner fiber: runs unstarted threads until none is left.
 void runner_main(ctx::transfer_t t);
-// A fiber with a fresh stack, for a runner; nullptr when no stack could be
-// mapped, with the block failed.
-fiber* start_runner(block_runtime& rt);
+// A new fiber with a stack from the pool, for a runner; nullptr when no stack
+// could be mapped, with the block failed.
+fiber* add_runner(block_runtime& rt);
+// A fiber for a runner: the worker's next unused one, else a new one.
+inline fiber* start_runner(block_runtime& rt) {
+  if (rt.fibers_used < rt.fibers.size()) return &rt.fibers[rt.fibers_used++];
+  return add_runner(rt);
+}
 // An unguarded stack's overflow, found at a switch: fails the block.
 [[noreturn]] void overflowed_unguarded(block_runtime& rt);
 // Ends the block with an error raised by the current thread; never returns.
@@ -109,10 +125,9 @@ inline void switch_away(block_runtime& rt) {
   }
 }
 
-// Parks the current thread until another wakes it.
-inline void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
-  block_runtime& rt = current_runtime();
-  thread_record& t = *current_thread;
+// Parks the current thread `t` of block `rt` until another wakes it.
+inline void park(block_runtime& rt, thread_record& t, wait_kind kind, std::source_location where,
+                 std::uint64_t phase) {
   t.waiting = kind;
   t.wait_site = where;
   t.wait_phase = phase;
@@ -125,10 +140,14 @@ inline void park(wait_kind kind, std::source_location where, std::uint64_t phase
   rt.record.running = t.home;
   if (rt.failed) throw fiber_unwind{};  // resumed only to unwind
 }
+inline void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
+  park(current_runtime(), *current_thread, kind, where, phase);
+}
 
-void run_block(launch_state& launch, unsigned long long linear_block);
-// After a worker's last block of a launch: its pooled stacks beyond its share
-// of what the process keeps are unmapped.
+// Runs a block to its end on the calling OS thread; returns the fibers it started.
+std::size_t run_block(launch_state& launch, unsigned long long linear_block);
+// After a worker's last block of a launch: its fibers' stacks go back to its
+// pool, and those beyond its share of what the process keeps are unmapped.
 void trim_worker_stacks();
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

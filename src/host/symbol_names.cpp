@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -61,4 +61,4 @@ std::optional<std::string> symbol_name(const void* address) {
   return symtab_name(path, reinterpret_cast<std::uintptr_t>(address) - load);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

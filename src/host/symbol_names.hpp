@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 std::optional<std::string> symbol_name(const void* address);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

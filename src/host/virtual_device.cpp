@@ -44,16 +44,16 @@ device_properties default_virtual_device() {
   p.name = "cohort host virtual device";
   p.kind = backend::host;
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  p.multiprocessor_count = static_cast<int>(detail::env_integer("COHORT_SM_COUNT", hw, 1, 1 << 16));
-  p.warp_size = static_cast<int>(detail::env_integer("COHORT_WARP_SIZE", 32, 32, 64));
-  p.max_threads_per_block = static_cast<int>(detail::env_integer("COHORT_MAX_THREADS_PER_BLOCK", 1024, 1, 1024));
+  p.multiprocessor_count = static_cast<int>(detail::host::env_integer("COHORT_SM_COUNT", hw, 1, 1 << 16));
+  p.warp_size = static_cast<int>(detail::host::env_integer("COHORT_WARP_SIZE", 32, 32, 64));
+  p.max_threads_per_block = static_cast<int>(detail::host::env_integer("COHORT_MAX_THREADS_PER_BLOCK", 1024, 1, 1024));
   p.max_threads_per_multiprocessor =
-      static_cast<int>(detail::env_integer("COHORT_MAX_THREADS_PER_SM", 2048, 1, 1 << 16));
-  p.max_blocks_per_multiprocessor = static_cast<int>(detail::env_integer("COHORT_MAX_BLOCKS_PER_SM", 32, 1, 1024));
-  p.shared_memory_per_multiprocessor = detail::env_bytes("COHORT_SHARED_PER_SM", 228 * 1024, 1024);
+      static_cast<int>(detail::host::env_integer("COHORT_MAX_THREADS_PER_SM", 2048, 1, 1 << 16));
+  p.max_blocks_per_multiprocessor = static_cast<int>(detail::host::env_integer("COHORT_MAX_BLOCKS_PER_SM", 32, 1, 1024));
+  p.shared_memory_per_multiprocessor = detail::host::env_bytes("COHORT_SHARED_PER_SM", 228 * 1024, 1024);
   p.shared_memory_per_block_optin = p.shared_memory_per_multiprocessor - p.reserved_shared_memory_per_block;
   p.shared_memory_per_block =
-      std::min(p.shared_memory_per_block_optin, detail::env_bytes("COHORT_SHARED_PER_BLOCK", 48 * 1024, 0));
+      std::min(p.shared_memory_per_block_optin, detail::host::env_bytes("COHORT_SHARED_PER_BLOCK", 48 * 1024, 0));
   p.total_global_memory = 0;
   p.cooperative_launch = true;
   validate(p);

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 namespace {
 
@@ -132,4 +132,4 @@ void run_on_threads(unsigned n, const std::function<void(unsigned)>& job) {
     group.remaining.wait(left, std::memory_order_acquire);
 }
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -5,10 +5,10 @@
 
 #include <functional>
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 
 // Runs job(0..n-1), each on its own OS thread, job(0) on the caller's; returns
 // when all have returned.
 void run_on_threads(unsigned n, const std::function<void(unsigned)>& job);
 
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host

@@ -1,4 +1,4 @@
-// memcpy_async, wait and wait_prior (seed 002 §6.2): every form (a size in
+// memcpy_async, wait and wait_prior: every form (a size in
 // bytes, aligned_size_t<N>, element counts of which the smaller is copied),
 // on blocks, tiles (narrower and wider than a warp) and coalesced groups,
 // every misalignment of head and tail, from global to shared and global

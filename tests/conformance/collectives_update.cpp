@@ -4,11 +4,12 @@
 // tile the counter's range exactly), fold every value into one atomic with
 // reduce_update_async for every operator (the dedicated atomic and the
 // compare-exchange path), and store totals with reduce_store_async; the
-// seed's examples of §6.3.1, §6.3.3 and §6.4.1 run as written.
+// programming model's examples (block_reduce, allocate_buffer,
+// atomicAddOneRelaxed) run as written.
 #include <algorithm>
 
 #include "collectives_common.hpp"
-#include "programming_model/seed_002.hpp"
+#include "programming_model/model_functions.hpp"
 
 namespace cg = cohort;
 
@@ -132,12 +133,12 @@ TEST(UpdateCollectives, ReduceStoreAsyncToPointersAndAnAtomic) {
       << "the atomic holds the total some tile stored";
 }
 
-// Seed 002 §6.3.1: a block-wide sum from tile reductions into a block-scope atomic.
+// A block-wide sum from tile reductions into a block-scope atomic.
 __global__ void seed_block_reduce(const int* A, int count, int* out) {
   __shared__ cg::atomic<int, cg::thread_scope_block> total_sum;
   if (threadIdx.x == 0) total_sum = 0;
   __syncthreads();
-  seed_002::block_reduce(A, count, total_sum);
+  model_functions::block_reduce(A, count, total_sum);
   if (threadIdx.x == 0) *out = total_sum.load();
 }
 
@@ -151,12 +152,12 @@ TEST(UpdateCollectives, SeedBlockReduce) {
   EXPECT_EQ(out.to_host()[0], expected);
 }
 
-// Seed 002 §6.3.3: dynamic buffer allocation with exclusive_scan_update.
+// Dynamic buffer allocation with exclusive_scan_update.
 __global__ void seed_buffer_allocation(int* result, int* used) {
   int* buffer = cg::dynamic_shared<int>();  // the seed: extern __shared__ int buffer[];
   __shared__ cg::atomic<int, cg::thread_scope_block> buffer_used;
 
-  seed_002::allocate_buffer(buffer, buffer_used);
+  model_functions::allocate_buffer(buffer, buffer_used);
   auto block = cg::this_thread_block();
   for (int i = block.thread_rank(); i < buffer_used; i += block.size()) result[i] = buffer[i];
   if (block.thread_rank() == 0) *used = buffer_used;
@@ -175,12 +176,12 @@ TEST(UpdateCollectives, SeedDynamicBufferAllocation) {
   EXPECT_EQ(std::count(got.begin(), got.end(), 1), static_cast<long>(n / 2));
 }
 
-// Seed 002 §6.4.1: a warp-aggregated atomic increment with invoke_one_broadcast.
+// A warp-aggregated atomic increment with invoke_one_broadcast.
 __global__ void seed_aggregated_increment(const int* take, unsigned* tickets, unsigned* count) {
   __shared__ cg::atomic<unsigned, cg::thread_scope_block> counter;
   if (threadIdx.x == 0) counter = 0;
   __syncthreads();
-  if (take[threadIdx.x]) tickets[threadIdx.x] = seed_002::atomicAddOneRelaxed(counter);
+  if (take[threadIdx.x]) tickets[threadIdx.x] = model_functions::atomicAddOneRelaxed(counter);
   __syncthreads();
   if (threadIdx.x == 0) *count = counter.load();
 }

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <random>
 
-#include "programming_model/seed_002.hpp"
+#include "programming_model/model_functions.hpp"
 #include "warp_common.hpp"
 
 namespace cg = cohort;
@@ -167,7 +167,7 @@ TEST(Coalesced, GroupsOfEveryActiveMaskAndTheirCollectives) {
 // Compacts the multiples of 4 of `in` into `out`.
 __global__ void filter_multiples_of_four(const int* in, int n, int* out, int* count) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i < n && in[i] % 4 == 0) out[seed_002::atomicAggInc(count)] = in[i];  // the seed's discovery pattern
+  if (i < n && in[i] % 4 == 0) out[model_functions::atomicAggInc(count)] = in[i];  // the seed's discovery pattern
 }
 
 TEST(Coalesced, WarpAggregatedAtomicIncrement) {

@@ -115,7 +115,7 @@ TEST(KernelSideCallsFromHostCode, BarriersThrow) {
 TEST(KernelSideCallsFromHostCodeDeathTest, BuiltInsAndIntrinsicsSayWhy) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   // Under UBSan its own report of the null record comes first.
-  const char* says = "used outside a kernel|null pointer of type '(struct )?(cohort::host::detail::)?(thread|block)_record'";
+  const char* says = "used outside a kernel|null pointer of type '(struct )?(cohort::detail::host::)?(thread|block)_record'";
   EXPECT_DEATH({ [[maybe_unused]] volatile unsigned x = threadIdx.x; }, says);
   EXPECT_DEATH({ [[maybe_unused]] volatile int v = __shfl_sync(0xffffffffu, 1, 0); }, says);
 }

@@ -17,12 +17,12 @@ namespace cg = cohort;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 struct stack_census {
   std::size_t mapped, guarded, retained;
 };
 stack_census stacks_in_use();
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
 
 namespace {
 
@@ -63,7 +63,7 @@ TEST(FiberStacks, ALaunchGivesItsStacksBackAndKeepsFewMappings) {
   const long before = mappings();
   cg::device_buffer<int> out(64 * 1024);
   cg::launch(parks_every_thread, {dim3(64), dim3(1024)}, out.data());
-  const auto after = cohort::host::detail::stacks_in_use();
+  const auto after = cohort::detail::host::stacks_in_use();
   EXPECT_LE(after.mapped, 4096u + 16u * 64) << "stacks kept mapped after the launch";
   // Two mappings per guarded stack at most, plus the device buffer and slack.
   // (TSan maps memory of its own for every fiber it is told of.)

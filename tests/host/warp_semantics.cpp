@@ -198,7 +198,7 @@ TEST(SyncRules, MembersThatExitedDoNotCount) {
   EXPECT_NO_THROW(cg::launch(sync_after_exits<8>, {dim3(1), dim3(256)}, 0u, out.data()));
 }
 
-// Seed 004's warp of 64: tiles of 64 are one warp, their ballots 64 bits wide.
+// The warp of 64: tiles of 64 are one warp, their ballots 64 bits wide.
 __global__ void warp_of_64(unsigned long long* out) {
   cg::thread_block my_block = cg::this_thread_block();
   auto my_tile = cg::tiled_partition<64>(my_block);

@@ -1,4 +1,4 @@
-// `cohort bench reduce`: seed 000's reductions of float32 and one by cohort's
+// `cohort bench reduce`: five classic reductions of float32 and one by cohort's
 // grid-level reduce (and, in cohort-cuda, CUB's and one with NVIDIA's
 // cooperative groups) over each size, against a copy of the same size. Every
 // variant's first and last result is checked against a double-precision sum

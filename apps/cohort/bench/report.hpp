@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include <cohort/device.hpp>
+#include <cohort/launch/device.hpp>
 
 namespace cohort_cli {
 

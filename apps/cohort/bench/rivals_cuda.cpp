@@ -95,7 +95,7 @@ __device__ float nvidia_block_sum(float* warp_sums, float value) {
   return value;
 }
 
-// Seed 000's cooperative reduction as NVIDIA's CG writes it: block sums,
+// The cooperative reduction as NVIDIA's CG writes it: block sums,
 // grid.sync(), block 0 sums them. warp_sums is reused after grid.sync(), by
 // when warp 0 has read the first round's.
 __global__ void nvidia_cg_sum_kernel(float* out, float* block_sums, const float* __restrict__ in, std::size_t n) {

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "cohort/config.hpp"
+#include "cohort/backend.hpp"
 
 namespace cohort {
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "cohort/device.hpp"
+#include "cohort/launch/device.hpp"
 
 namespace cohort::detail {
 

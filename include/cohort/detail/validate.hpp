@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "cohort/detail/messages.hpp"
-#include "cohort/device.hpp"
+#include "cohort/launch/device.hpp"
 #include "cohort/errors.hpp"
-#include "cohort/launch_config.hpp"
+#include "cohort/launch/launch_config.hpp"
 
 namespace cohort::detail {
 

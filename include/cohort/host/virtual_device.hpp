@@ -4,7 +4,7 @@
 // configure() replaces the description from code, e.g. to emulate warp size 64.
 #pragma once
 
-#include "cohort/device.hpp"
+#include "cohort/launch/device.hpp"
 
 namespace cohort::host {
 

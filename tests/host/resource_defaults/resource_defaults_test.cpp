@@ -16,12 +16,12 @@
 namespace cg = cohort;
 using ::testing::HasSubstr;
 
-namespace cohort::host::detail {
+namespace cohort::detail::host {
 struct stack_census {
   std::size_t mapped, guarded, retained;
 };
 stack_census stacks_in_use();
-}  // namespace cohort::host::detail
+}  // namespace cohort::detail::host
 
 namespace {
 
@@ -38,7 +38,7 @@ long mappings() {
 }
 
 void expect_stacks_returned() {
-  const auto census = cohort::host::detail::stacks_in_use();
+  const auto census = cohort::detail::host::stacks_in_use();
   EXPECT_LE(census.retained, 4096u);
   EXPECT_LE(census.mapped, census.retained + 16u * env_count("COHORT_WORKERS"));
   EXPECT_LT(mappings(), 30000) << "mappings left after the launch";

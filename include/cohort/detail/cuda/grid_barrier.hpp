@@ -1,0 +1,375 @@
+// cohort's grid barrier: NVIDIA's protocol on the driver's word for grids of
+// up to barrier_flat_blocks blocks, a split-counter barrier on larger ones,
+// with its state in a pool of slots in device memory, one slot per driver
+// workspace.
+//
+// Why two protocols. NVIDIA's barrier has every block add to one counter and
+// then poll that same word, so arrivals and polls queue at one L2 line: its
+// time per barrier grows with the block count (H200: 0.99 us at 132 blocks,
+// 2.2 us at 1056, 4.9 us at 2112, 9.3 us at 4224). Past barrier_flat_blocks,
+// blocks arrive at one of barrier_counters counters (block rank modulo the
+// count); the block that completes a counter publishes the counter's new
+// generation on barrier_replicas flag lines, and each block polls, for every
+// counter, the replica its rank picks, one counter per lane of its first
+// warp. No line is both counted on and polled, a counter takes an eighth of
+// the arrivals and a flag line a quarter of the polls. The price is the
+// completing block's round trip and release fence before it publishes, about
+// 0.45 us, which pays from about 850 blocks on (docs/cuda-backend.md has the
+// measurements); smaller grids run NVIDIA's protocol on the workspace word
+// NVIDIA's own barrier uses, which measured 0.87-0.97x NVIDIA's time there.
+//
+// Where the state lives. It must belong to one launch at a time (two
+// cooperative kernels may run at once, on different streams or as parallel
+// graph nodes) and need no memset or copy per launch. The driver gives a
+// cooperative launch a 16-byte workspace (special_registers.hpp) that no two
+// running launches share, since NVIDIA's own barrier counts on its word (seen:
+// one workspace per stream). cohort uses its address as a key: each workspace
+// owns one slot of a static pool for good (claimed by compare-and-swap on the
+// slot's owner line, found again by every later launch with that workspace).
+// Launches that share a slot never overlap in time, and every counter is back
+// to zero arrivals at the end of each phase, with all counters and flags at
+// the same generation, so a slot is ready for its next launch whatever that
+// launch's grid size. Ownership never changes, which makes the lookup
+// consistent: two blocks of one launch can never pick different slots. If the
+// pool is full (more workspaces, i.e. streams, than slots) the launch runs
+// NVIDIA's protocol on the workspace's word whatever its size: NVIDIA's speed,
+// still correct. Grids that run NVIDIA's protocol never look their slot up
+// (grid collectives do, when they need its exchange space), so this_grid()
+// costs them no memory access.
+//
+// A launch without a workspace cannot synchronize: grid_group::is_valid() is
+// false, and grid.sync() traps rather than hang; the host's error for the
+// trap names this cause.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstdio>
+
+#include "cohort/detail/cuda/tile_geometry.hpp"
+#include "cohort/detail/cuda/special_registers.hpp"
+
+namespace cohort::detail::gpu {
+
+template <class T>
+using device_atomic = cuda::atomic_ref<T, cuda::thread_scope_device>;
+
+inline constexpr unsigned barrier_pool_slots = 32;
+// Up to this many blocks NVIDIA's single counter is as fast as the split
+// counters or faster (H200, 256 threads, split / NVIDIA: 0.99x at 792 blocks,
+// 0.86x at 924, 0.77x at 1056, 0.45x at 2112), so such grids run its protocol.
+inline constexpr unsigned barrier_flat_blocks = 832;
+// Of 4 to 16 counters with 1 to 8 replicas measured, 8 x 4 was fastest from
+// 1056 to 2112 blocks and within 0.04 of the best at 4224.
+inline constexpr unsigned barrier_counters = 8;
+inline constexpr unsigned barrier_replicas = 4;
+// Copies of a slot's owner, so that a whole grid looking its slot up at once
+// spreads its loads over this many lines.
+inline constexpr unsigned barrier_owner_copies = 128;
+// NVIDIA's word holds its arrivals in bits 0..30, zero between phases, and
+// flips bit 31 once per phase: the first block adds 2^31 - (blocks - 1),
+// every other one 1, so the last arrival brings bits 0..30 back to zero by
+// itself and no one has to store a reset.
+inline constexpr unsigned phase_bit = 0x80000000u;
+// The split counters use the same trick one level up: arrivals in bits
+// 0..19, and bits 20..31 count the counter's completed phases (its
+// generation), since a block must tell "completed this phase" from
+// "completed this and the next" (a counter's blocks may run one phase ahead
+// of a block still polling). A flag line holds its counter's generation.
+inline constexpr unsigned generation_shift = 20;
+inline constexpr unsigned generation_mask = 0xFFFu;
+
+// One L2 line each, so that no two counters' atomics or polls share a line.
+struct alignas(128) owner_line {
+  unsigned long long owner;  // the owning workspace's address; 0 while the slot is free
+};
+struct alignas(128) counter_line {
+  unsigned counter;
+};
+
+struct barrier_slot {
+  owner_line owner;                                // authoritative
+  owner_line owner_copies[barrier_owner_copies];  // for the fast lookup
+};
+
+static __device__ barrier_slot barrier_pool[barrier_pool_slots];
+
+// A slot's split-counter lines: its counters, then its flags (counter c,
+// replica r: line barrier_counters + c * barrier_replicas + r), 1 KiB apart.
+// Lines 128 bytes apart slowed each other down: at 2112 blocks the barrier
+// took 0.42x NVIDIA's time with adjacent lines (0.39-0.47 over 24
+// placements) against 0.32x (0.30-0.33) with lines 1 KiB or 4 KiB apart, and
+// 0.40x against 0.25x at 4224 (H200). So the pool interleaves: a 1 KiB row
+// holds line i of 8 slots, and a slot's line i + 1 follows its line i 1 KiB
+// later.
+inline constexpr unsigned barrier_lines = barrier_counters * (1 + barrier_replicas);
+inline constexpr unsigned barrier_line_stride = 8;  // slots per row: a slot's lines are this many lines apart
+struct barrier_row {
+  counter_line slot_line[barrier_line_stride];
+};
+static __device__ barrier_row barrier_rows[barrier_pool_slots / barrier_line_stride][barrier_lines];
+
+// Line 0 of the slot's split-counter lines; line i is at
+// barrier_lines_of(slot)[i * barrier_line_stride].
+__device__ inline counter_line* barrier_lines_of(const barrier_slot* slot) {
+  const auto index = static_cast<unsigned>(slot - barrier_pool);
+  return &barrier_rows[index / barrier_line_stride][0].slot_line[index % barrier_line_stride];
+}
+__device__ inline counter_line& counter_of(counter_line* lines, unsigned counter) {
+  return lines[counter * barrier_line_stride];
+}
+__device__ inline counter_line& flag_of(counter_line* lines, unsigned counter, unsigned replica) {
+  return lines[(barrier_counters + counter * barrier_replicas + replica) * barrier_line_stride];
+}
+
+__device__ inline bool is_block_leader() { return (threadIdx.x | threadIdx.y | threadIdx.z) == 0; }
+
+__device__ inline unsigned block_rank_in_grid() { return static_cast<unsigned>(linear_index(blockIdx, gridDim)); }
+
+__device__ inline unsigned grid_blocks() { return static_cast<unsigned>(dim_volume(gridDim)); }
+
+// Whether this launch's barrier runs on split counters (when it has a slot).
+__device__ inline bool uses_split_counters() { return grid_blocks() > barrier_flat_blocks; }
+
+__device__ inline unsigned home_slot(unsigned long long key) {
+  return static_cast<unsigned>(((key >> 3) * 0x9E3779B97F4A7C15ull) >> 32) % barrier_pool_slots;
+}
+
+// The slot this workspace owns, claiming a free one the first time; nullptr
+// when every slot belongs to another workspace.
+__device__ inline barrier_slot* find_slot(const driver_workspace* ws, unsigned block) {
+  const unsigned long long key = reinterpret_cast<unsigned long long>(ws);
+  const unsigned home = home_slot(key);
+  barrier_slot& first = barrier_pool[home];
+  if (device_atomic<unsigned long long>(first.owner_copies[block % barrier_owner_copies].owner)
+          .load(cuda::memory_order_relaxed) == key)
+    return &first;
+#pragma unroll 1
+  for (unsigned i = 0; i < barrier_pool_slots; ++i) {
+    barrier_slot& slot = barrier_pool[(home + i) % barrier_pool_slots];
+    device_atomic<unsigned long long> owner(slot.owner.owner);
+    unsigned long long seen = owner.load(cuda::memory_order_relaxed);
+    if (seen == 0 && owner.compare_exchange_strong(seen, key, cuda::memory_order_relaxed)) {
+#pragma unroll 1
+      for (owner_line& copy : slot.owner_copies)
+        device_atomic<unsigned long long>(copy.owner).store(key, cuda::memory_order_relaxed);
+      return &slot;
+    }
+    if (seen == key) return &slot;
+  }
+  return nullptr;
+}
+
+// What a block needs to finish the phase it arrived at, as its leader leaves
+// arrive(): on NVIDIA's protocol the word to watch and its value on
+// arriving; on split counters this block's replica of counter 0's flag (the
+// other counters' replicas follow at a stride of barrier_replicas slot lines,
+// flag_stride) and the counters' generation before this phase. Neither:
+// nothing to wait for.
+struct grid_arrival {
+  unsigned* word;
+  counter_line* flags;
+  unsigned seen;
+};
+
+// What block `member` of `members` adds to a counter that flips its high
+// bits once per phase (see phase_bit and generation_shift).
+__device__ inline unsigned arrival_add(unsigned member, unsigned members, unsigned phase_unit) {
+  return member == 0 ? phase_unit - (members - 1) : 1u;
+}
+
+// NVIDIA's protocol on `word`: bit 31 flips when the last block arrives, and
+// every leader polls for the flip. The add is PTX's atom.add.release.gpu and
+// the polls are acquire loads (wait_for_flip), as in NVIDIA's grid.sync: the
+// loop compiles to NVIDIA's instructions but for the few of a warp-aggregated
+// atomic that ptxas adds, not knowing that only one lane adds
+// (docs/cuda-backend.md).
+__device__ inline grid_arrival arrive_flat(unsigned& word) {
+  const unsigned add = arrival_add(block_rank_in_grid(), grid_blocks(), phase_bit);
+  unsigned seen;
+  asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(seen) : "l"(&word), "r"(add) : "memory");
+  return {&word, nullptr, seen};
+}
+
+struct split_arrival {
+  unsigned counter, add;
+};
+
+// Block `block` of `blocks` (more than barrier_counters) arrives at counter
+// block % barrier_counters, as its member of rank block / barrier_counters.
+__device__ inline split_arrival split_arrival_of(unsigned block, unsigned blocks) {
+  const unsigned counter = block % barrier_counters;
+  const unsigned members = blocks / barrier_counters + (counter < blocks % barrier_counters ? 1u : 0u);
+  return {counter, arrival_add(block / barrier_counters, members, 1u << generation_shift)};
+}
+
+// The add and the fences in PTX, as arrive_flat's add, so that the SASS is the
+// measured design's instruction for instruction (while a call in the kernel
+// added a MEMBAR.ALL.CTA to each, see trap_not_cooperative, the libcu++ and
+// PTX forms compiled alike), and because libcu++ has no one-way fences: a
+// release fence is a MEMBAR.ALL.GPU without acq_rel's CCTL.IVALL (L1
+// invalidation), an acquire fence the CCTL.IVALL alone (sm_90).
+__device__ inline unsigned atomic_add_acq_rel(unsigned& word, unsigned add) {
+  unsigned before;
+  asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], %2;" : "=r"(before) : "l"(&word), "r"(add) : "memory");
+  return before;
+}
+
+__device__ inline void fence_release() { asm volatile("fence.release.gpu;" ::: "memory"); }
+__device__ inline void fence_acquire() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
+
+// Split counters: the add is acq_rel, so that the block completing a counter
+// has acquired every earlier arrival's writes; one release fence then covers
+// its relaxed stores of the new generation to the counter's flag replicas.
+__device__ inline grid_arrival arrive_split(barrier_slot& slot) {
+  const unsigned me = block_rank_in_grid();
+  const auto [counter, add] = split_arrival_of(me, grid_blocks());
+  counter_line* lines = barrier_lines_of(&slot);
+  const unsigned before = atomic_add_acq_rel(counter_of(lines, counter).counter, add);
+  const unsigned generation = before >> generation_shift, next = (before + add) >> generation_shift;
+  if (next != generation) {
+    fence_release();
+    // From one base: written flag_of(lines, counter, r), the compiler held
+    // the four addresses in registers across a grid.sync() loop (39 registers
+    // instead of 32 in cohort_bench_cuda's, which fit 792 blocks of 256
+    // threads instead of 1056; GridBarrier.ALoopOfSyncsFitsEightBlocksOf256PerSM).
+    counter_line* const flags = &flag_of(lines, counter, 0);
+#pragma unroll
+    for (unsigned r = 0; r < barrier_replicas; ++r)
+      device_atomic<unsigned>(flags[r * barrier_line_stride].counter).store(next, cuda::memory_order_relaxed);
+  }
+  return {nullptr, &flag_of(lines, 0, me % barrier_replicas), generation};
+}
+
+// Called by each block's leader after the whole block has arrived.
+__device__ inline grid_arrival arrive_at(driver_workspace& workspace, barrier_slot* slot) {
+  return uses_split_counters() && slot ? arrive_split(*slot) : arrive_flat(workspace.barrier);
+}
+
+// The parity of the phase a block's leader is about to arrive at, the same in
+// every block of the launch: grid collectives alternate between two exchange
+// buffers with it, so that a block still reading one phase's values never
+// meets the next phase's writes. It is bit 31 of NVIDIA's word, or the low bit
+// of the generation of the block's counter, which cannot change before this
+// block has arrived and equals every other counter's then. The leader reads
+// it before arriving; `slot` is the barrier's (null when it runs NVIDIA's
+// protocol for want of one).
+__device__ inline unsigned phase_parity(driver_workspace& workspace, const barrier_slot* slot) {
+  if (!uses_split_counters() || !slot)
+    return device_atomic<unsigned>(workspace.barrier).load(cuda::memory_order_relaxed) >> 31;
+  const unsigned counter = split_arrival_of(block_rank_in_grid(), grid_blocks()).counter;
+  const unsigned value =
+      device_atomic<const unsigned>(counter_of(barrier_lines_of(slot), counter).counter).load(cuda::memory_order_relaxed);
+  return (value >> generation_shift) & 1u;
+}
+
+// Acquire polls, as NVIDIA's barrier's: each one invalidates the SM's L1
+// (CCTL.IVALL), which also paces the loop; relaxed polls, with or without a
+// fence after the loop or a nanosleep in it, measured slower on an H200.
+__device__ inline void wait_for_flip(const grid_arrival& a) {
+  device_atomic<unsigned> word(*a.word);
+  while (((word.load(cuda::memory_order_acquire) ^ a.seen) & phase_bit) == 0) {
+  }
+}
+
+// The first warp's lanes poll one counter's flag each (several each in a
+// block of fewer threads), so that the polls overlap: a counter is done when
+// its flag has left the generation seen on arriving (it may be one ahead,
+// never further, since no counter completes a second phase before this block
+// arrives there). Relaxed polls, then one acquire fence per lane: its reads
+// of flags published after release fences give every lane, and after
+// __syncthreads every thread, all writes made before the phase's arrivals.
+// (Acquire polls, an L1 invalidation each, with an acq_rel fence in the
+// completing block, the previous form, measured 0.703x NVIDIA's time at 1056
+// blocks against this form's 0.698x, and 0.393x against 0.383x at 2112:
+// medians of three runs on an H200, this form ahead by a hair everywhere.)
+__device__ inline bool counter_done(counter_line& flag, unsigned seen) {
+  return ((device_atomic<unsigned>(flag.counter).load(cuda::memory_order_relaxed) - seen) & generation_mask) != 0;
+}
+
+// From a block's replica of counter 0's flag to its replica of counter 1's.
+inline constexpr unsigned flag_stride = barrier_replicas * barrier_line_stride;
+
+__device__ inline void wait_for_counters(counter_line* flags, unsigned seen) {
+  const unsigned lanes = existing_lanes(), width = __popc(lanes), lane = lane_id();
+  if (lanes == all_lanes) {
+    // A whole warp: a lane per counter and a vote. The general loop below
+    // does the same work, but on full warps it measured 0.92x NVIDIA's time
+    // at 1056 blocks against this form's 0.71x (H200).
+    bool done = lane >= barrier_counters;
+    counter_line& mine = flags[(done ? 0 : lane) * flag_stride];
+    while (!__all_sync(all_lanes, done))
+      if (!done) done = counter_done(mine, seen);
+    fence_acquire();
+    return;
+  }
+  unsigned pending = 0;
+  for (unsigned c = lane; c < barrier_counters; c += width) pending |= 1u << c;
+  while (__any_sync(lanes, pending != 0)) {
+    for (unsigned left = pending; left != 0; left &= left - 1) {
+      const unsigned c = __ffs(static_cast<int>(left)) - 1;
+      if (counter_done(flags[c * flag_stride], seen)) pending &= ~(1u << c);
+    }
+  }
+  fence_acquire();
+}
+
+// No message from the device: a printf (any call) anywhere in a kernel makes
+// ptxas put a MEMBAR.ALL.CTA before every MEMBAR.ALL.GPU of the barrier, which
+// cost NVIDIA's protocol 0.95x -> 0.87x and the split counters 0.94x -> 0.77x
+// of NVIDIA's time (H200), and it raised a grid.sync() loop from 11 to 24
+// registers. The host names the likely cause when it reports the trap
+// (runtime_check.hpp's hint_for).
+[[noreturn]] __device__ __forceinline__ void trap_not_cooperative() {
+  __trap();
+  __builtin_unreachable();
+}
+
+// The barrier as a grid_group holds it: the launch's workspace (null outside a
+// cooperative launch) and, in the block leader's copy on a grid of split
+// counters, its slot. An aggregate, so that thread_group can keep one in its
+// payload union.
+struct grid_barrier {
+  driver_workspace* workspace;
+  barrier_slot* slot;
+
+  __device__ bool valid() const { return workspace != nullptr; }
+
+  // Every thread of the block calls arrive() and then wait(), as __syncthreads requires.
+  __device__ grid_arrival arrive() const {
+    if (!workspace) trap_not_cooperative();
+    __syncthreads();
+    if (!is_block_leader()) return {nullptr, nullptr, 0};
+    return arrive_at(*workspace, slot);
+  }
+
+  __device__ void wait(const grid_arrival& a) const {
+    if (!workspace) trap_not_cooperative();
+    if (!uses_split_counters()) {
+      if (is_block_leader()) wait_for_flip(a);
+    } else if (block_rank() < warp_lanes) {
+      // The leader's arrival, for the whole first warp (its lane 0 is the leader).
+      const unsigned lanes = existing_lanes();
+      const auto flags = reinterpret_cast<counter_line*>(
+          __shfl_sync(lanes, reinterpret_cast<unsigned long long>(a.flags), 0));
+      if (flags)
+        wait_for_counters(flags, __shfl_sync(lanes, a.seen, 0));
+      else if (is_block_leader())
+        wait_for_flip(a);  // no slot: NVIDIA's protocol
+    }
+    __syncthreads();
+  }
+
+  __device__ void sync() const { wait(arrive()); }
+};
+
+// The calling thread's handle on this launch's grid barrier. Only the block
+// leader of a grid of split counters needs the slot, so only it looks it up.
+__device__ inline grid_barrier current_grid_barrier() {
+  driver_workspace* ws = grid_workspace();
+  barrier_slot* slot =
+      ws && is_block_leader() && uses_split_counters() ? find_slot(ws, block_rank_in_grid()) : nullptr;
+  return {ws, slot};
+}
+
+}  // namespace cohort::detail::gpu

@@ -1,0 +1,68 @@
+// Which implementation each group takes for the collectives of reduce.hpp,
+// scan.hpp and invoke.hpp: tiles of up to 32 threads and coalesced groups
+// stay in their warp, tiles wider than a warp and blocks fold over whole
+// warps through shared memory, and the grid exchanges block totals through
+// its barrier slot.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <type_traits>
+
+#include "cohort/detail/cuda/coalesced.hpp"
+#include "cohort/detail/cuda/fold.hpp"
+#include "cohort/detail/cuda/grid_fold.hpp"
+#include "cohort/detail/cuda/wide_tile_barrier.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/groups/thread_block.hpp"
+#include "cohort/detail/cuda/tiles.hpp"
+
+namespace cohort::detail::gpu {
+
+template <class G>
+inline constexpr bool is_collective_group = false;
+template <unsigned N, class P>
+inline constexpr bool is_collective_group<thread_block_tile<N, P>> = true;
+template <>
+inline constexpr bool is_collective_group<coalesced_group> = true;
+template <>
+inline constexpr bool is_collective_group<thread_block> = true;
+template <>
+inline constexpr bool is_collective_group<grid_group> = true;
+
+// Groups the collectives accept: tiles, coalesced groups, blocks and grids.
+template <class G>
+concept collective_group = is_collective_group<std::remove_cvref_t<G>>;
+
+struct block_sync {
+  __device__ void operator()() const { __syncthreads(); }
+};
+template <unsigned N>
+struct wide_tile_sync_of {
+  __device__ void operator()() const { wide_tile_sync(N); }
+};
+
+template <fold_kind Kind, unsigned N, class P, class T, class Op, class Update>
+__device__ T fold(const thread_block_tile<N, P>&, const T& v, Op& op, Update& update) {
+  if constexpr (N <= warp_lanes)
+    return fold_segment<Kind, N>(tile_segment<N>(), v, op, update);
+  else
+    return fold_warps<Kind>(tile_span(N), broadcast_area(N, tile_base(N)), wide_tile_sync_of<N>{}, v, op, update);
+}
+
+template <fold_kind Kind, class T, class Op, class Update>
+__device__ T fold(const coalesced_group& g, const T& v, Op& op, Update& update) {
+  return fold_coalesced<Kind>(coalesced_access::lanes(g), v, op, update);
+}
+
+template <fold_kind Kind, class T, class Op, class Update>
+__device__ T fold(const thread_block&, const T& v, Op& op, Update& update) {
+  return fold_warps<Kind>(block_span(), broadcast_area(1024, 0), block_sync{}, v, op, update);
+}
+
+template <fold_kind Kind, class T, class Op, class Update>
+__device__ T fold(const grid_group& g, const T& v, Op& op, Update& update) {
+  return fold_grid<Kind>(g, v, op, update);
+}
+
+}  // namespace cohort::detail::gpu

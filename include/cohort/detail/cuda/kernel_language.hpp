@@ -1,0 +1,4 @@
+// The kernel language on the CUDA backend is CUDA's own.
+#pragma once
+
+#include <cuda_runtime.h>

@@ -1,0 +1,56 @@
+// CUDA's kernel-language spelling for a host compiler: qualifiers, built-in
+// index variables, __syncthreads(), atomics and fences, and the warp
+// intrinsics. Kernel code written for nvcc compiles unchanged with g++/clang++
+// against these.
+#pragma once
+
+#include <source_location>
+#include <type_traits>
+
+#include "cohort/detail/host/atomics.hpp"
+#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/vector_types.hpp"
+#include "cohort/detail/host/warp_intrinsics.hpp"
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+// Blocks of a launch never share an OS thread at the same time, and a block's
+// threads never leave theirs: a thread_local is exactly one block's copy.
+#define __shared__ static thread_local
+#define __constant__
+#define __align__(n) alignas(n)
+
+#define threadIdx (static_cast<const uint3&>(::cohort::detail::host::current_thread->index))
+#define blockIdx (static_cast<const uint3&>(::cohort::detail::host::current_block->block_index))
+#define blockDim (static_cast<const dim3&>(::cohort::detail::host::current_block->block_dim))
+#define gridDim (static_cast<const dim3&>(::cohort::detail::host::current_block->grid_dim))
+#define warpSize (static_cast<int>(::cohort::detail::host::current_block->warp_size))
+
+namespace cohort::detail::host {
+void block_sync(std::source_location where);
+}  // namespace cohort::detail::host
+
+inline void __syncthreads(std::source_location where = std::source_location::current()) {
+  ::cohort::detail::host::block_sync(where);
+}
+
+// CUDA's min and max for kernels (math_functions.hpp overloads them for every
+// pair of arithmetic types): the common type of the two, as its mixed-sign
+// overloads give. Where std::min also applies (same types, `using std::min`)
+// it is the more specialized template and wins.
+template <class A, class B>
+requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
+constexpr std::common_type_t<A, B> min(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
+}
+template <class A, class B>
+requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
+constexpr std::common_type_t<A, B> max(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
+}

@@ -1,0 +1,93 @@
+// The per-OS-thread state that kernel code reads on the host backend: which
+// GPU thread is running and which block it belongs to. The runtime (src/host)
+// owns these records; the fields here are the ones inline kernel-side code
+// touches, so that threadIdx & co. cost a thread-local load.
+#pragma once
+
+#include <cstdint>
+#include <source_location>
+
+#include "cohort/detail/host/vector_types.hpp"
+
+namespace cohort::detail::host {
+
+struct fiber;
+struct collective_slot;  // what a thread hands to a warp collective (detail/collective.hpp)
+struct block_runtime;  // the scheduler's private part of a block (src/host)
+struct launch_state;
+
+inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
+
+// What a started thread is doing: running or exited (none), woken and queued
+// to run (runnable), or parked at a barrier, a collective, or in
+// coalesced_threads() (converge). A started thread that is none and not the
+// running one has exited: exits themselves write nothing.
+enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrier, collective, converge };
+
+// Index and rank are written when a worker meets a new block shape (a thread
+// record serves the same rank of every block the worker runs); the rest is
+// written when the thread waits or arrives somewhere, which keeps barrier-free
+// kernels cheap.
+struct thread_record {
+  uint3 index;                 // threadIdx
+  unsigned rank;               // linear rank in the block
+  fiber* home = nullptr;       // the fiber this thread runs on, recorded when it parks
+  wait_kind waiting = wait_kind::none;
+  std::source_location wait_site{};
+  std::uint64_t wait_phase = 0;
+  // The barrier phase this thread has arrived at and not yet seen complete,
+  // so that its exit can take the arrival back.
+  std::uint64_t block_arrival = no_arrival;
+  std::uint64_t grid_arrival = no_arrival;
+  // A spin-wait: the address of this thread's last atomic and the value it
+  // saw, and how many atomics in a row saw that same value there (atomics.hpp).
+  const void* poll_address = nullptr;
+  std::uint64_t poll_value = 0;
+  unsigned poll_count = 0;
+  std::uint64_t poll_block = 0;  // the block (its serial) and time the spin's streak began
+  std::int64_t poll_since = 0;
+  std::source_location poll_site{};
+};
+
+struct block_record {
+  uint3 block_index;
+  dim3 block_dim;
+  dim3 grid_dim;
+  unsigned warp_size;
+  unsigned thread_count;
+  unsigned next_unstarted;     // threads [0, next_unstarted) have started
+  unsigned live;               // started or unstarted threads that have not exited
+  unsigned parked;             // threads waiting at a collective or barrier
+  unsigned arrivals_pending;   // arrivals counted at barriers that have not completed
+  std::uint64_t serial;         // distinct for every block a worker runs
+  // While a runner runs threads with nothing waiting (a streak, thread_loop.hpp),
+  // next_unstarted and live are not stored per thread: they follow from the
+  // running thread's rank, and are settled when kernel code calls into the runtime.
+  unsigned streak_first;       // the streak's first rank
+  unsigned streak_live;        // live when it began
+  bool streak;
+  bool cooperative;
+  bool check_copies;           // COHORT_CHECK=memcpy: memcpy_async's checking mode
+  unsigned char* dynamic_shared;
+  thread_record* threads;
+  collective_slot* slots;      // one per thread: its input to and result of a collective
+  fiber* running;              // the fiber executing now
+  block_runtime* runtime;
+  launch_state* launch;
+};
+
+extern thread_local constinit block_record* current_block;
+extern thread_local constinit thread_record* current_thread;
+
+// Makes next_unstarted and live exact again during a streak: the running
+// thread and those before it have started, those of the streak before it have
+// exited. Every entry into the runtime from kernel code settles first.
+inline void settle_streak(block_record& b) {
+  if (!b.streak) return;
+  const unsigned rank = current_thread->rank;
+  b.next_unstarted = rank + 1;
+  b.live = b.streak_live - (rank - b.streak_first);
+  b.streak = false;
+}
+
+}  // namespace cohort::detail::host

@@ -1,0 +1,216 @@
+// Every public signature of cohort, named once: this file is compiled for the
+// host backend by the normal build and by nvcc in tests/cuda, and never run.
+// If the two backends' APIs drift apart (a function missing, a parameter or a
+// return type that differs) one of the two builds stops here.
+#include <cohort/cohort.hpp>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cg = cohort;
+
+namespace api_surface {
+
+template <class A, class B>
+inline constexpr bool same = std::is_same_v<A, B>;
+
+struct pair_value {
+  int a;
+  float b;
+};
+
+// The members every group has, and the free functions over any group.
+template <class Group>
+__device__ void group_basics(const Group& g) {
+  g.sync();
+  cg::sync(g);
+  static_assert(same<decltype(cg::thread_rank(g)), unsigned long long>);
+  static_assert(same<decltype(cg::group_size(g)), unsigned long long>);
+  (void)g.thread_rank();
+  (void)g.num_threads();
+  (void)g.size();
+}
+
+// What every tile and coalesced group offers: shuffles of any trivially
+// copyable value, votes, matches, and the collectives.
+template <class Group>
+__device__ void lane_operations(const Group& g, int* out) {
+  int v = static_cast<int>(g.thread_rank());
+  const pair_value p{v, 1.0f};
+  v += g.shfl(v, 0);
+  v += g.shfl(p, 0).a;
+  v += g.shfl_up(v, 1);
+  v += g.shfl_down(v, 1);
+  v += g.shfl_xor(v, 1);
+  static_assert(same<decltype(g.any(1)), int>);
+  static_assert(same<decltype(g.all(1)), int>);
+  v += g.any(v > 0) + g.all(v > 0);
+  int all_alike = 0;
+  auto voted = g.ballot(v > 0);
+  static_assert(same<decltype(g.match_any(v)), decltype(voted)>);
+  static_assert(same<decltype(g.match_all(v, all_alike)), decltype(voted)>);
+  (void)g.meta_group_rank();
+  (void)g.meta_group_size();
+  out[0] = v;
+}
+
+// reduce, the scans, their *_update and *_store forms and invoke_one on one group.
+template <class Group>
+__device__ void collectives(const Group& g, int* data, int* out) {
+  int v = static_cast<int>(g.thread_rank());
+  cg::atomic_ref<int, cg::thread_scope_device> total(out[1]);
+  static_assert(same<decltype(cg::reduce(g, v, cg::plus<int>())), int>);
+  v += cg::reduce(g, v, cg::plus<int>()) + cg::reduce(g, v, cg::less<int>()) + cg::reduce(g, v, cg::greater<int>());
+  v += cg::reduce(g, v, cg::bit_and<int>()) + cg::reduce(g, v, cg::bit_or<int>()) + cg::reduce(g, v, cg::bit_xor<int>());
+  cg::reduce_update_async(g, total, v, cg::plus<int>());
+  cg::reduce_store_async(g, total, v, cg::plus<int>());
+  cg::reduce_store_async(g, out + 2, v, cg::plus<int>());
+  static_assert(same<decltype(cg::inclusive_scan(g, v)), int>);
+  static_assert(same<decltype(cg::exclusive_scan(g, v, cg::plus<int>())), int>);
+  v += cg::inclusive_scan(g, v) + cg::inclusive_scan(g, v, cg::plus<int>());
+  v += cg::exclusive_scan(g, v) + cg::exclusive_scan(g, v, cg::plus<int>());
+  v += cg::inclusive_scan_update(g, total, v) + cg::inclusive_scan_update(g, total, v, cg::plus<int>());
+  v += cg::exclusive_scan_update(g, total, v) + cg::exclusive_scan_update(g, total, v, cg::plus<int>());
+  cg::invoke_one(g, [&] { out[3] = v; });
+  static_assert(same<decltype(cg::invoke_one_broadcast(g, [] { return 1; })), int>);
+  v += cg::invoke_one_broadcast(g, [&](int x) { return x + 1; }, v);
+  data[0] = v;
+}
+
+// memcpy_async and its waits, on every group but the grid.
+template <class Group>
+__device__ void copies(const Group& g, int* data) {
+  cg::memcpy_async(g, data, data + 64, sizeof(int) * 32);
+  cg::memcpy_async(g, data, data + 64, cg::aligned_size_t<16>(sizeof(int) * 32));
+  cg::wait_prior<1>(g);
+  cg::wait(g);
+}
+
+__global__ void kernel_side(int* data, int* out) {
+  cg::thread_block block = cg::this_thread_block();
+  static_assert(same<decltype(block.thread_rank()), unsigned>);
+  static_assert(same<decltype(block.num_threads()), unsigned>);
+  static_assert(same<decltype(block.group_index()), dim3>);
+  static_assert(same<decltype(block.thread_index()), dim3>);
+  static_assert(same<decltype(block.dim_threads()), dim3>);
+  static_assert(same<decltype(block.group_dim()), dim3>);
+  block.barrier_wait(block.barrier_arrive());
+  group_basics(block);
+  collectives(block, data, out);
+  copies(block, data);
+  static_assert(same<decltype(cg::dynamic_shared<int>()), int*>);
+  cg::dynamic_shared<int>()[0] = 0;
+
+  cg::grid_group grid = cg::this_grid();
+  static_assert(same<decltype(grid.is_valid()), bool>);
+  static_assert(same<decltype(grid.thread_rank()), unsigned long long>);
+  static_assert(same<decltype(grid.block_rank()), unsigned long long>);
+  static_assert(same<decltype(grid.cluster_rank()), unsigned long long>);
+  static_assert(same<decltype(grid.num_blocks()), unsigned long long>);
+  static_assert(same<decltype(grid.num_clusters()), unsigned long long>);
+  static_assert(same<decltype(grid.dim_blocks()), dim3>);
+  static_assert(same<decltype(grid.dim_clusters()), dim3>);
+  static_assert(same<decltype(grid.block_index()), dim3>);
+  static_assert(same<decltype(grid.cluster_index()), dim3>);
+  static_assert(same<decltype(grid.group_dim()), dim3>);
+  grid.barrier_wait(grid.barrier_arrive());
+  group_basics(grid);
+  collectives(grid, data, out);
+
+  const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  const auto quad = cg::tiled_partition<4>(warp);
+  const cg::thread_block_tile<64> wide = cg::tiled_partition<64>(block);
+  const cg::thread_block_tile<256> wider = cg::tiled_partition<256>(block);
+  static_assert(same<decltype(wider.ballot(1)), cg::lane_mask<256>>);
+  static_assert(same<decltype(warp.ballot(1)), unsigned>);
+  static_assert(same<decltype(wide.ballot(1)), unsigned long long>);
+  group_basics(warp);
+  group_basics(quad);
+  group_basics(wide);
+  group_basics(wider);
+  lane_operations(warp, out);
+  lane_operations(quad, out);
+  lane_operations(wide, out);
+  lane_operations(wider, out);
+  collectives(warp, data, out);
+  collectives(wider, data, out);
+  copies(warp, data);
+  copies(wider, data);
+  group_basics(cg::this_thread());
+  cg::block_tile_memory<1024> scratch;
+  (void)cg::this_thread_block(scratch);
+
+  const cg::coalesced_group active = cg::coalesced_threads();
+  group_basics(active);
+  lane_operations(active, out);
+  collectives(active, data, out);
+  copies(active, data);
+  group_basics(cg::labeled_partition(active, out[0]));
+  group_basics(cg::labeled_partition(warp, out[0]));
+  group_basics(cg::binary_partition(active, out[0] > 0));
+  group_basics(cg::binary_partition(warp, out[0] > 0));
+  group_basics(cg::tiled_partition(active, 4));
+
+  const cg::thread_group any = cg::tiled_partition(block, 32);
+  group_basics(any);
+  group_basics(cg::tiled_partition(any, 4));
+  group_basics(cg::thread_group(grid));
+  group_basics(cg::thread_group(active));
+  (void)any.get_type();
+
+  cg::lane_mask<128> mask;
+  mask.set(3).reset(4);
+  out[5] = static_cast<int>(mask.count() + mask.test(3) + mask.any() + mask.none() + (mask == ~mask) +
+                            static_cast<int>((mask & mask | mask ^ mask).word(0)));
+}
+
+// The host side: launches, occupancy, device queries, memory, streams, errors.
+void host_side() {
+  const cg::launch_config config{dim3(2), dim3(64), 0, cg::stream_t{}};
+  cg::launch(kernel_side, config, static_cast<int*>(nullptr), static_cast<int*>(nullptr));
+  cg::launch_cooperative(kernel_side, config, static_cast<int*>(nullptr), static_cast<int*>(nullptr));
+  cg::launch<kernel_side>(config, static_cast<int*>(nullptr), static_cast<int*>(nullptr));
+  cg::launch_cooperative<kernel_side>(config, static_cast<int*>(nullptr), static_cast<int*>(nullptr));
+  static_assert(same<decltype(cg::max_active_blocks_per_sm(kernel_side, 64)), int>);
+  static_assert(same<decltype(cg::max_cooperative_grid(kernel_side, 64, 0)), int>);
+  cg::set_max_dynamic_shared_memory(kernel_side, 1024);
+
+  static_assert(same<decltype(cg::device_count()), int>);
+  static_assert(same<decltype(cg::get_device()), int>);
+  cg::set_device(0);
+  static_assert(same<decltype(cg::get_device_properties()), cg::device_properties>);
+  static_assert(same<decltype(cg::get_device_attribute(cg::device_attribute::warp_size)), long long>);
+  cg::device_synchronize();
+  static_assert(same<decltype(cg::this_backend), const cg::backend>);
+
+  cg::stream s;
+  cg::stream moved = std::move(s);
+  s = std::move(moved);
+  static_assert(!std::is_copy_constructible_v<cg::stream>);
+  static_assert(same<decltype(s.get()), cg::stream_t>);
+  s.synchronize();
+
+  int host[4] = {};
+  int* device = cg::malloc_device<int>(4);
+  cg::copy_to_device(device, host, 4);
+  cg::copy_to_host(host, device, 4);
+  cg::copy_on_device(device, device, 4);
+  cg::fill(device, 7, 4);
+  cg::free_device(device);
+
+  cg::device_buffer<int> buffer(4);
+  cg::device_buffer<int> from_values(std::vector<int>{1, 2});
+  buffer = std::move(from_values);
+  static_assert(same<decltype(buffer.data()), int*>);
+  static_assert(same<decltype(buffer.size()), std::size_t>);
+  static_assert(same<decltype(buffer.to_host()), std::vector<int>>);
+  buffer.from_host(std::vector<int>{3, 4});
+  buffer.fill(5);
+
+  static_assert(std::is_base_of_v<std::runtime_error, cg::error>);
+  static_assert(same<decltype(std::declval<const cg::error&>().kind()), cg::errc>);
+}
+
+}  // namespace api_surface
