@@ -53,6 +53,10 @@ std::string whereabouts(const thread_record& t) {
       return "at a block barrier (" + site(t.wait_site) + ")";
     case wait_kind::grid_barrier:
       return "at a grid barrier (" + site(t.wait_site) + ")";
+    case wait_kind::cluster_barrier:
+      return "at a cluster barrier (" + site(t.wait_site) + ")";
+    case wait_kind::multi_grid_barrier:
+      return "at a multi-grid barrier (" + site(t.wait_site) + ")";
     case wait_kind::collective: {
       const auto* other = reinterpret_cast<const rendezvous_record*>(t.wait_phase);
       return "in `" + std::string(other->op->name) + "` (" + site(t.wait_site) + ")";
@@ -63,6 +67,18 @@ std::string whereabouts(const thread_record& t) {
 }
 
 }  // namespace
+
+void shuffle_source_absent(const combine_context& c, unsigned lane, unsigned source) {
+  const block_runtime& rt = current_runtime();
+  const thread_record& reader = rt.record.threads[c.warp_base + lane];
+  std::ostringstream s;
+  s << "shuffle at " << site(c.site) << " in kernel `" << kernel_name(rt.launch->entry->kernel) << "`, block "
+    << index_text(rt.record.block_index) << ": thread " << index_text(reader.index) << " (lane " << lane
+    << ") reads lane " << source << ", which is not in the shuffle's mask or has exited; CUDA leaves that value "
+    << "undefined. Include every source lane in the mask (e.g. __activemask() or a full mask), or select the "
+    << "source from the lanes that take part";
+  fail_block(errc::invalid_argument, s.str());
+}
 
 void usage_error(errc kind, const std::string& what, std::source_location where) {
   const block_runtime& rt = current_runtime();

@@ -2,10 +2,12 @@
 // virtual device, then runs the grid on worker threads and rethrows the first
 // error any block raised.
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <thread>
 
+#include "cohort/detail/cluster_shape.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
 #include "cohort/detail/host/parallel_parts.hpp"
@@ -15,7 +17,9 @@
 #include "cohort/host/virtual_device.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"
+#include "memory_check.hpp"
 #include "scheduler.hpp"
+#include "virtual_devices.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::detail::host {
@@ -46,15 +50,40 @@ std::optional<std::uint64_t> shuffle_seed() {
               "COHORT_SCHEDULE=" + *v + " is not valid: expected `ordered`, `shuffle` or `shuffle:SEED`");
 }
 
-// COHORT_CHECK: memcpy_async's checking mode, with the guard (`memcpy`) or
-// without it (`memcpy-poison`: no page protection or signals, for debuggers).
-copy_checking copy_checks() {
+// COHORT_CHECK, a comma-separated list: memcpy_async's checking mode, with
+// the guard (`memcpy`) or without it (`memcpy-poison`: no page protection or
+// signals, for debuggers), and device memory's (`memory`, memory.cpp).
+struct checks {
+  copy_checking copies = copy_checking::off;
+  bool memory = false;
+};
+
+checks checking_modes() {
   const auto v = env_string("COHORT_CHECK");
-  if (!v || v->empty() || *v == "none") return copy_checking::off;
-  if (*v == "memcpy") return copy_checking::guarded;
-  if (*v == "memcpy-poison") return copy_checking::poisoned;
-  throw error(errc::invalid_argument,
-              "COHORT_CHECK=" + *v + " is not valid: expected `memcpy`, `memcpy-poison` or `none`");
+  checks mode;
+  if (!v) return mode;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t comma = v->find(',', from);
+    const std::string item = v->substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+    if (item == "memcpy")
+      mode.copies = copy_checking::guarded;
+    else if (item == "memcpy-poison")
+      mode.copies = copy_checking::poisoned;
+    else if (item == "memory")
+      mode.memory = true;
+    else if (item != "none" && !item.empty())
+      throw error(errc::invalid_argument, "COHORT_CHECK=" + *v + " is not valid: expected a comma-separated list of "
+                                          "`memory`, `memcpy`, `memcpy-poison` or `none`");
+    if (comma == std::string::npos) return mode;
+    from = comma + 1;
+  }
+}
+
+// COHORT_WATCHDOG: seconds a thread may spin on an unchanging value before
+// the launch fails with the spin named (0: never).
+std::chrono::nanoseconds spin_watchdog() {
+  return std::chrono::seconds(env_integer("COHORT_WATCHDOG", 10, 0, 1 << 30));
 }
 
 unsigned worker_count(unsigned long long blocks) {
@@ -64,6 +93,7 @@ unsigned worker_count(unsigned long long blocks) {
 thread_local cohort::host::launch_statistics last_statistics;
 
 void run_grid(launch_state& launch) {
+  if (launch.clusters.active()) return run_clusters(launch);
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
   run_on_threads(threads, [&launch, cooperative, threads](unsigned index) {
@@ -81,6 +111,7 @@ void run_grid(launch_state& launch) {
     if (cooperative) {
       run(index);
       count_fibers();
+      trim_worker_stacks();
       return;
     }
     // Runs of consecutive blocks, a few per worker: each worker's memory stays
@@ -91,26 +122,43 @@ void run_grid(launch_state& launch) {
          launch.worth_running(first); first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed))
       for (unsigned long long b = first; b < first + run_length && launch.worth_running(b); ++b) run(b);
     count_fibers();
+    trim_worker_stacks();
   });
 }
 
 }  // namespace
 
-void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
+namespace {
+
+void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooperative, multi_grid_launch* multi_grid,
+                unsigned grid_rank) {
   if (current_block != nullptr)  // the caller is a kernel's thread
     throw error(errc::invalid_argument,
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
                 "code");
+  raise_pending_memory_fault();
   const device_properties p = cohort::host::virtual_device();
   cohort::detail::validate_launch(p, cfg, kernel_shared_limit(entry.kernel, p));
   launch_state launch;
   launch.entry = &entry;
   launch.config = cfg;
   launch.cooperative = cooperative;
+  launch.multi_grid = multi_grid;
+  launch.grid_rank = grid_rank;
   launch.warp_size = static_cast<unsigned>(p.warp_size);
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = shuffle_seed();
-  launch.copy_checks = copy_checks();
+  const checks modes = checking_modes();
+  launch.copy_checks = modes.copies;
+  launch.watchdog = spin_watchdog();
+  if (cohort::detail::is_cluster_launch(cfg)) {
+    cohort::detail::validate_cluster_launch(cfg, cohort::detail::max_portable_cluster_blocks);
+    cohort::detail::check_cluster_fits(
+        cfg, static_cast<long long>(cohort::detail::compute_occupancy(p, static_cast<long long>(cohort::detail::volume(cfg.block)),
+                                                                      cfg.dynamic_shared_bytes)
+                                        .blocks_per_sm) *
+                 p.multiprocessor_count);
+  }
   if (cooperative) {
     const unsigned long long block_threads = cohort::detail::volume(cfg.block);
     const int per_sm = cohort::detail::compute_occupancy(p, static_cast<long long>(block_threads),
@@ -124,9 +172,22 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
     static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
     launch.grid_may_spin = launch.block_count <= cores;
   }
+  prepare_clusters(launch, worker_count(launch.block_count));
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load()};
   if (launch.first_error) throw *launch.first_error;
+  if (modes.memory) check_redzones_after(launch);
+}
+
+}  // namespace
+
+void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
+  run_launch(entry, cfg, cooperative, nullptr, 0);
+}
+
+void launch_grid_of(multi_grid_launch& multi_grid, unsigned grid_rank, const kernel_entry& entry,
+                    const launch_config& cfg) {
+  run_launch(entry, cfg, true, &multi_grid, grid_rank);
 }
 
 int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {
@@ -153,20 +214,12 @@ launch_statistics last_launch_statistics() { return detail::host::last_statistic
 
 namespace cohort {
 
-namespace {
-void check_device(int device) {
-  if (device != -1 && device != 0)
-    throw error(errc::invalid_argument, "device " + std::to_string(device) +
-                                            " does not exist: the host backend has one device, 0");
-}
-}  // namespace
-
 int multiprocessor_count_of_current_device() { return host::virtual_device().multiprocessor_count; }
-int device_count() { return 1; }
-int get_device() { return 0; }
-void set_device(int device) { check_device(device); }
+int device_count() { return detail::host::virtual_device_count(); }
+int get_device() { return detail::host::current_virtual_device(); }
+void set_device(int device) { detail::host::set_current_virtual_device(device); }
 device_properties get_device_properties(int device) {
-  check_device(device);
+  detail::host::check_virtual_device(device);
   return host::virtual_device();
 }
 long long get_device_attribute(device_attribute attribute, int device) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <mutex>
@@ -11,7 +12,9 @@
 
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/launch.hpp"
+#include "cluster_state.hpp"
 #include "grid_barrier.hpp"
+#include "multi_grid_state.hpp"
 
 namespace cohort::detail::host {
 
@@ -27,12 +30,16 @@ struct launch_state {
   unsigned long long block_count = 0;
   std::optional<std::uint64_t> shuffle_seed;       // COHORT_SCHEDULE=shuffle:SEED
   copy_checking copy_checks = copy_checking::off;  // COHORT_CHECK
+  std::chrono::nanoseconds watchdog{0};            // COHORT_WATCHDOG: how long a spin may see no change
 
   std::atomic<unsigned long long> next_block{0};
   std::atomic<unsigned long long> fibers_started{0};
   std::atomic<bool> aborted{false};
   grid_barrier grid;
   bool grid_may_spin = false;  // every block has a core: waiting at the grid barrier spins before sleeping
+  cluster_launch clusters;
+  multi_grid_launch* multi_grid = nullptr;  // set in a multi-device launch
+  unsigned grid_rank = 0;
 
   std::mutex error_mutex;
   std::optional<error> first_error;
@@ -56,6 +63,24 @@ struct launch_state {
       const bool keep = cooperative ? !first_error : block < lowest_failed_block.load(std::memory_order_relaxed);
       if (keep) {
         first_error.emplace(kind, message);
+        lowest_failed_block.store(block, std::memory_order_relaxed);
+      }
+    }
+    aborted.store(true, std::memory_order_release);
+    grid.wake_all();
+    clusters.wake_all();
+    if (multi_grid) multi_grid->abort();
+  }
+  // fail() for when no memory is left to word a message: a copy of an error
+  // made in advance allocates nothing.
+  void fail_without_memory(unsigned long long block) {
+    static const error out_of_memory(errc::out_of_memory,
+                                     "the host ran out of memory inside a kernel (std::bad_alloc while reporting an "
+                                     "error); reduce the launch's size or free memory");
+    {
+      std::lock_guard lock(error_mutex);
+      if (!first_error) {
+        first_error.emplace(out_of_memory);
         lowest_failed_block.store(block, std::memory_order_relaxed);
       }
     }
