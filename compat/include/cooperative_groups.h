@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <functional>
 #include <utility>
 
@@ -27,6 +26,7 @@ using cohort::group_size;
 using cohort::labeled_partition;
 using cohort::sync;
 using cohort::this_grid;
+using cohort::this_thread;
 using cohort::this_thread_block;
 using cohort::thread_rank;
 using cohort::tiled_partition;
@@ -52,37 +52,11 @@ using cohort::memcpy_async;
 using cohort::wait;
 using cohort::wait_prior;
 
-// NVIDIA's this_thread(): a group of one thread that is the only one of its
-// parent, meta rank 0 of 1 (cohort's own counts it among the block's threads).
-inline thread_block_tile<1> this_thread() { return cohort::tiled_partition<1>(cohort::this_thread()); }
-
 // NVIDIA's invoke_one on the grid: its rank 0 calls fn, without synchronizing,
 // so it needs no cooperative launch (cohort's own synchronizes the grid around the call).
 template <class Fn, class... Args>
 void invoke_one(const grid_group& grid, Fn&& fn, Args&&... args) {
   if (grid.thread_rank() == 0) std::invoke(std::forward<Fn>(fn), std::forward<Args>(args)...);
-}
-
-// NVIDIA's labeled_partition with a bool label is its binary_partition (meta
-// rank = the label), and a pointer label is the pointer's address.
-template <unsigned N, class P>
-coalesced_group labeled_partition(const thread_block_tile<N, P>& tile, bool label,
-                                  cohort::call_site where = cohort::call_site::current()) {
-  return cohort::binary_partition(tile, label, where);
-}
-inline coalesced_group labeled_partition(const coalesced_group& group, bool label,
-                                         cohort::call_site where = cohort::call_site::current()) {
-  return cohort::binary_partition(group, label, where);
-}
-template <unsigned N, class P, class T>
-coalesced_group labeled_partition(const thread_block_tile<N, P>& tile, T* label,
-                                  cohort::call_site where = cohort::call_site::current()) {
-  return cohort::labeled_partition(tile, reinterpret_cast<std::uintptr_t>(label), where);
-}
-template <class T>
-coalesced_group labeled_partition(const coalesced_group& group, T* label,
-                                  cohort::call_site where = cohort::call_site::current()) {
-  return cohort::labeled_partition(group, reinterpret_cast<std::uintptr_t>(label), where);
 }
 
 // NVIDIA's untyped form: bytes from void pointers.

@@ -33,6 +33,18 @@ __device__ void group_basics(const Group& g) {
   (void)g.size();
 }
 
+// Every group is a thread_group, as in NVIDIA's hierarchy: a reference binds to any.
+__device__ void through_base(cg::thread_group& g, const cg::thread_group& c) {
+  g.sync();
+  c.sync(cg::call_site::current());
+  static_assert(same<decltype(g.get_type()), cg::group_type>);
+  static_assert(same<decltype(c.thread_rank()), unsigned long long>);
+  static_assert(same<decltype(c.num_threads()), unsigned long long>);
+  static_assert(same<decltype(c.size()), unsigned long long>);
+  const unsigned type = g.get_type();
+  (void)type;
+}
+
 // What every tile and coalesced group offers: shuffles of any trivially
 // copyable value, votes, matches, and the collectives.
 template <class Group>
@@ -97,7 +109,10 @@ __global__ void kernel_side(int* data, int* out) {
   static_assert(same<decltype(block.dim_threads()), dim3>);
   static_assert(same<decltype(block.group_dim()), dim3>);
   block.barrier_wait(block.barrier_arrive());
+  static_assert(std::is_class_v<cg::thread_block::arrival_token>);
+  static_assert(same<decltype(cg::thread_block::thread_scope), const cg::thread_scope>);
   group_basics(block);
+  through_base(block, block);
   collectives(block, data, out);
   copies(block, data);
   static_assert(same<decltype(cg::dynamic_shared<int>()), int*>);
@@ -115,8 +130,13 @@ __global__ void kernel_side(int* data, int* out) {
   static_assert(same<decltype(grid.block_index()), dim3>);
   static_assert(same<decltype(grid.cluster_index()), dim3>);
   static_assert(same<decltype(grid.group_dim()), dim3>);
+  static_assert(same<decltype(grid.dim_threads()), dim3>);
+  static_assert(same<decltype(grid.thread_index()), dim3>);
+  static_assert(std::is_class_v<cg::grid_group::arrival_token>);
+  static_assert(same<decltype(cg::grid_group::thread_scope), const cg::thread_scope>);
   grid.barrier_wait(grid.barrier_arrive());
   group_basics(grid);
+  through_base(grid, grid);
   collectives(grid, data, out);
 
   const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
@@ -126,6 +146,13 @@ __global__ void kernel_side(int* data, int* out) {
   static_assert(same<decltype(wider.ballot(1)), cg::lane_mask<256>>);
   static_assert(same<decltype(warp.ballot(1)), unsigned>);
   static_assert(same<decltype(wide.ballot(1)), unsigned long long>);
+  static_assert(same<decltype(cg::thread_block_tile<32>::thread_scope), const cg::thread_scope>);
+  static_assert(decltype(quad)::num_threads() == 4 && cg::thread_block_tile<256>::size() == 256);
+  static_assert(same<decltype(decltype(quad)::meta_group_rank()), unsigned>);
+  static_assert(same<decltype(decltype(cg::tiled_partition<256>(block))::meta_group_size()), unsigned>);
+  static_assert(same<decltype(cg::this_thread().meta_group_rank()), unsigned>);
+  static_assert(same<decltype(cg::tiled_partition<8>(block)), cg::thread_block_tile<8, cg::thread_block>>);
+  through_base(const_cast<cg::thread_block_tile<32>&>(warp), wider);
   group_basics(warp);
   group_basics(quad);
   group_basics(wide);
@@ -152,13 +179,19 @@ __global__ void kernel_side(int* data, int* out) {
   group_basics(cg::binary_partition(active, out[0] > 0));
   group_basics(cg::binary_partition(warp, out[0] > 0));
   group_basics(cg::tiled_partition(active, 4));
+  static_assert(same<decltype(cg::coalesced_group::thread_scope), const cg::thread_scope>);
+  group_basics(cg::labeled_partition(warp, out[0] > 0));
+  group_basics(cg::labeled_partition(active, data));
+  group_basics(cg::labeled_partition(warp, static_cast<const int*>(data)));
+  cg::coalesced_group some = cg::coalesced_threads();
+  through_base(some, active);
 
   const cg::thread_group any = cg::tiled_partition(block, 32);
   group_basics(any);
   group_basics(cg::tiled_partition(any, 4));
   group_basics(cg::thread_group(grid));
   group_basics(cg::thread_group(active));
-  (void)any.get_type();
+  static_assert(same<decltype(any.get_type()), cg::group_type>);
 
   cg::lane_mask<128> mask;
   mask.set(3).reset(4);
@@ -169,6 +202,11 @@ __global__ void kernel_side(int* data, int* out) {
 // The host side: launches, occupancy, device queries, memory, streams, errors.
 void host_side() {
   const cg::launch_config config{dim3(2), dim3(64), 0, cg::stream_t{}};
+  const int shared_bytes = 256;
+  const cg::launch_config with_int_shared{dim3(2), dim3(64), shared_bytes};
+  const cg::launch_config shape_only{dim3(2), dim3(64)};
+  (void)with_int_shared;
+  (void)shape_only;
   cg::launch(kernel_side, config, static_cast<int*>(nullptr), static_cast<int*>(nullptr));
   cg::launch_cooperative(kernel_side, config, static_cast<int*>(nullptr), static_cast<int*>(nullptr));
   cg::launch<kernel_side>(config, static_cast<int*>(nullptr), static_cast<int*>(nullptr));

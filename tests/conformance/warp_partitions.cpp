@@ -48,9 +48,11 @@ unsigned long long parent_lanes(unsigned parent, unsigned lane, unsigned long lo
   return low_lanes(size) << (lane / size * size);
 }
 
-// Groups of equal keys, ranked by their lowest lane.
+// Groups of equal keys, ranked by their lowest lane; bool keys, as NVIDIA
+// ranks them, by the key (a binary partition) when the parent splits.
 void check_groups(const std::vector<unsigned>& got, unsigned threads, unsigned parent,
-                  const std::vector<unsigned long long>& masks, const std::vector<unsigned long long>& keys) {
+                  const std::vector<unsigned long long>& masks, const std::vector<unsigned long long>& keys,
+                  bool ranked_by_key) {
   const unsigned w = warp_size();
   for (unsigned t = 0; t < threads; ++t) {
     const unsigned lane = t % w, base = t - lane;
@@ -73,7 +75,7 @@ void check_groups(const std::vector<unsigned>& got, unsigned threads, unsigned p
     SCOPED_TRACE(testing::Message() << "parent " << parent << ", thread " << t);
     ASSERT_EQ(o[0], popcount(group));
     ASSERT_EQ(o[1], popcount(group & low_lanes(lane)));
-    ASSERT_EQ(o[2], popcount(seen_leader_of));
+    ASSERT_EQ(o[2], ranked_by_key && popcount(leaders) == 2 ? keys[t] : popcount(seen_leader_of));
     ASSERT_EQ(o[3], popcount(leaders));
     ASSERT_EQ(o[4], static_cast<unsigned>(__builtin_ctzll(group)));
   }
@@ -96,7 +98,7 @@ void check_labeled(unsigned salt, unsigned kinds) {
   for (unsigned parent = 0; parent < 3; ++parent) {
     auto out = cohort_test::poisoned<unsigned>(threads * fields, 0xDEADBEEF);
     cg::launch(labeled<Label>, {dim3(1), dim3(threads)}, d_masks.data(), d_labels.data(), parent, out.data());
-    check_groups(out.to_host(), threads, parent, masks, keys);
+    check_groups(out.to_host(), threads, parent, masks, keys, std::is_same_v<Label, bool>);
   }
 }
 

@@ -10,10 +10,10 @@
 
 namespace cohort {
 
-template <std::size_t N>
+template <std::size_t Alignment>
 struct aligned_size_t {
-  static_assert(N > 0 && (N & (N - 1)) == 0, "aligned_size_t<N>: N is a power of two");
-  static constexpr std::size_t align = N;
+  static_assert(Alignment > 0 && (Alignment & (Alignment - 1)) == 0, "aligned_size_t<Alignment>: Alignment is a power of two");
+  static constexpr std::size_t align = Alignment;
   std::size_t value;
   COHORT_HD constexpr explicit aligned_size_t(std::size_t size) : value(size) {}
   COHORT_HD constexpr operator std::size_t() const { return value; }
@@ -23,8 +23,8 @@ namespace detail {
 
 template <class L>
 struct layout_alignment : std::integral_constant<std::size_t, 0> {};  // 0: a plain count
-template <std::size_t N>
-struct layout_alignment<aligned_size_t<N>> : std::integral_constant<std::size_t, N> {};
+template <std::size_t Alignment>
+struct layout_alignment<aligned_size_t<Alignment>> : std::integral_constant<std::size_t, Alignment> {};
 
 // A size or count: an integer, or an aligned_size_t.
 template <class L>

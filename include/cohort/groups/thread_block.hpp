@@ -3,14 +3,18 @@
 #pragma once
 
 #include "cohort/backend.hpp"
+#include "cohort/groups/thread_group.hpp"
 #include "cohort/kernel_language.hpp"
+#include "cohort/memory/atomic_ref.hpp"
 
 #include COHORT_BACKEND_HEADER(implicit_groups.hpp)
 
 namespace cohort {
 
-class thread_block {
+class thread_block : public thread_group {
  public:
+  static constexpr cohort::thread_scope thread_scope = thread_scope_block;
+
   struct arrival_token {
     detail::impl::block_arrival_token arrival;
   };
@@ -32,7 +36,7 @@ class thread_block {
   COHORT_DEVICE static dim3 group_dim() { return dim_threads(); }
 
  private:
-  thread_block() = default;
+  COHORT_DEVICE thread_block() : thread_group(detail::group_kind::thread_block) {}
   friend COHORT_DEVICE thread_block this_thread_block();
 };
 
@@ -40,9 +44,9 @@ COHORT_DEVICE inline thread_block this_thread_block() { return {}; }
 
 // The block's dynamic shared memory (the launch's dynamic_shared_bytes),
 // aligned to 16 bytes, as extern __shared__ gives it on CUDA.
-template <class T = unsigned char>
-COHORT_DEVICE T* dynamic_shared() {
-  return reinterpret_cast<T*>(detail::impl::dynamic_shared_memory());
+template <class Element = unsigned char>
+COHORT_DEVICE Element* dynamic_shared() {
+  return reinterpret_cast<Element*>(detail::impl::dynamic_shared_memory());
 }
 
 }  // namespace cohort

@@ -1,14 +1,14 @@
-// The collectives of a tile of N <= 32 threads: one warp's lanes, with the
+// The collectives of a tile of Size <= 32 threads: one warp's lanes, with the
 // tile's lane mask, straight onto the *_sync intrinsics and shfl.sync.
 //
 // cohort's rules (docs/warp-level.md) differ from a bare shfl.sync in two
 // places, and neither costs a block without a partial tile anything:
-// - an argument of N or more (delta, xor mask) leaves the caller its own
+// - an argument of Size or more (delta, xor mask) leaves the caller its own
 //   value: shfl.sync reads only its low 5 bits, so such an argument becomes 0,
 //   which a constant argument folds away;
 // - a partial last tile has fewer members than its segment of the warp: the
 //   clamp of shfl.sync's c operand is set to its last member, so sources past
-//   it (shfl's after its wrap at N, shfl_down's, shfl_xor's) give the caller
+//   it (shfl's after its wrap at Size, shfl_down's, shfl_xor's) give the caller
 //   its own value. (An earlier rule wrapped shfl's source a second time, at
 //   the member count; the arithmetic it needed on every call cost 1.9x
 //   NVIDIA's shfl.)
@@ -45,26 +45,26 @@ __device__ __forceinline__ unsigned shfl_clamped(unsigned lanes, unsigned word,
   return r;
 }
 
-template <unsigned N> struct warp_tile_ops {
-  static_assert(N >= 1 && N <= warp_lanes);
+template <unsigned Size> struct warp_tile_ops {
+  static_assert(Size >= 1 && Size <= warp_lanes);
 
-  __device__ static unsigned lanes() { return tile_lanes(N); }
+  __device__ static unsigned lanes() { return tile_lanes(Size); }
   // Bit 0 of the tile's rank space is the lane this shift brings down.
   __device__ static unsigned first_lane() {
-    return N == warp_lanes ? 0 : lane_id() & ~(N - 1);
+    return Size == warp_lanes ? 0 : lane_id() & ~(Size - 1);
   }
   // shfl.sync's c operand: the lanes outside the segment (bits 8-12) and the
   // tile's last member (bits 0-4).
   __device__ static unsigned clamp() {
-    return (warp_lanes - N) << 8 | (tile_count(N) - 1);
+    return (warp_lanes - Size) << 8 | (tile_count(Size) - 1);
   }
   __device__ static unsigned in_tile(unsigned argument) {
-    return argument < N ? argument : 0;
+    return argument < Size ? argument : 0;
   }
 
   __device__ static void sync() { __syncwarp(lanes()); }
 
-  // shfl.sync reads a source's low bits within the segment (the wrap at N)
+  // shfl.sync reads a source's low bits within the segment (the wrap at Size)
   // and leaves the caller its own value past the clamp. When the block has no
   // partial tile (a uniform branch, which the compiler hoists out of loops)
   // the clamp is the segment's top, a constant that ptxas makes an immediate:
@@ -78,8 +78,8 @@ template <unsigned N> struct warp_tile_ops {
       return move_words(
           v, [&](unsigned w, unsigned) { return shfl_clamped<M>(m, w, b, c); });
     };
-    if (tiles_are_whole(N))
-      return with_clamp((warp_lanes - N) << 8 | (N - 1));
+    if (tiles_are_whole(Size))
+      return with_clamp((warp_lanes - Size) << 8 | (Size - 1));
     return with_clamp(clamp());
   }
 
@@ -87,7 +87,7 @@ template <unsigned N> struct warp_tile_ops {
     return shuffle<shfl_mode::idx>(v, src);
   }
   template <class T> __device__ static T shfl_up(const T &v, unsigned delta) {
-    return gpu::shfl_up<N>(lanes(), v, in_tile(delta));
+    return gpu::shfl_up<Size>(lanes(), v, in_tile(delta));
   }
   template <class T> __device__ static T shfl_down(const T &v, unsigned delta) {
     return shuffle<shfl_mode::down>(v, in_tile(delta));
@@ -112,7 +112,7 @@ template <unsigned N> struct warp_tile_ops {
   template <class T>
   __device__ static unsigned match_all(const T &v, int &pred) {
     pred = match_all_lanes(lanes(), v);
-    return pred ? low_bits(tile_count(N)) : 0u;
+    return pred ? low_bits(tile_count(Size)) : 0u;
   }
 };
 

@@ -1,4 +1,4 @@
-// The collectives of a tile of N > 32 threads (beyond NVIDIA, which offers
+// The collectives of a tile of Size > 32 threads (beyond NVIDIA, which offers
 // sync, any, all and an 8-byte shfl there): through the shared scratch of
 // wide_tile_barrier.hpp. An exchange is rounds of one 32-bit word: every
 // member writes its word to its slot, the tile synchronizes, each member reads
@@ -21,10 +21,10 @@
 
 namespace cohort::detail::gpu {
 
-// ballot() and match_*() of a tile of N: bit r for the member of rank r.
-template <unsigned N>
+// ballot() and match_*() of a tile of Size: bit r for the member of rank r.
+template <unsigned Size>
 using tile_mask_t =
-    std::conditional_t<(N <= 32), unsigned, std::conditional_t<(N <= 64), unsigned long long, lane_mask<N>>>;
+    std::conditional_t<(Size <= 32), unsigned, std::conditional_t<(Size <= 64), unsigned long long, lane_mask<Size>>>;
 
 // The first `count` ranks of a wide tile's mask.
 template <class Mask>
@@ -48,19 +48,19 @@ __device__ void set_mask_word(Mask& m, unsigned i, unsigned long long bits) {
     m.set_word(i, bits);
 }
 
-template <unsigned N>
+template <unsigned Size>
 struct wide_tile_ops {
-  static_assert(N > warp_lanes && N <= max_block_threads);
-  using mask_type = tile_mask_t<N>;
-  static constexpr unsigned warps = N / warp_lanes;
+  static_assert(Size > warp_lanes && Size <= max_block_threads);
+  using mask_type = tile_mask_t<Size>;
+  static constexpr unsigned warps = Size / warp_lanes;
 
-  __device__ static void sync() { wide_tile_sync(N); }
+  __device__ static void sync() { wide_tile_sync(Size); }
 
   // One round: the word of the member of rank source(rank, count).
   template <class Source>
   __device__ static unsigned exchange(unsigned word, Source&& source) {
     unsigned* slots = wide_scratch().words;
-    const unsigned base = tile_base(N), count = tile_count(N), rank = block_rank() - base;
+    const unsigned base = tile_base(Size), count = tile_count(Size), rank = block_rank() - base;
     slots[base + rank] = word;
     sync();
     const unsigned got = slots[base + source(rank, count)];
@@ -74,7 +74,7 @@ struct wide_tile_ops {
 
   template <class T>
   __device__ static T shfl(const T& v, unsigned src) {
-    return exchange_value(v, [t = src & (N - 1)](unsigned r, unsigned n) { return t < n ? t : r; });
+    return exchange_value(v, [t = src & (Size - 1)](unsigned r, unsigned n) { return t < n ? t : r; });
   }
   template <class T>
   __device__ static T shfl_up(const T& v, unsigned delta) {
@@ -93,7 +93,7 @@ struct wide_tile_ops {
   // warps the block lacks are 0. Two syncs, as an exchange.
   __device__ static void gather_warp_words(unsigned word, unsigned (&out)[warps]) {
     unsigned* slots = wide_scratch().words;
-    const unsigned base = tile_base(N), count = tile_count(N);
+    const unsigned base = tile_base(Size), count = tile_count(Size);
     if (lane_id() == 0) slots[block_rank()] = word;
     sync();
 #pragma unroll
@@ -126,7 +126,7 @@ struct wide_tile_ops {
   __device__ static mask_type match_any(const T& v) {
     static_assert(exchangeable<T>, "match_any compares trivially copyable types of at most 32 bytes");
     unsigned* slots = wide_scratch().words;
-    const unsigned base = tile_base(N), count = tile_count(N), me = block_rank();
+    const unsigned base = tile_base(Size), count = tile_count(Size), me = block_rank();
     const words_of<T> mine = to_words(v);
     mask_type same = first_ranks<mask_type>(count);
     for (unsigned i = 0; i < word_count<T>; ++i) {
@@ -154,7 +154,7 @@ struct wide_tile_ops {
 #pragma unroll
     for (unsigned i = 0; i < word_count<T>; ++i) equal &= a.w[i] == b.w[i];
     pred = all(equal);
-    return pred ? first_ranks<mask_type>(tile_count(N)) : mask_type{};
+    return pred ? first_ranks<mask_type>(tile_count(Size)) : mask_type{};
   }
 };
 

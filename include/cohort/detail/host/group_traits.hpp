@@ -24,10 +24,10 @@ inline member_set block_members() { return tile_members(std::bit_ceil(current_bl
 template <class Group>
 struct group_traits_of;
 
-template <unsigned N, class Parent>
-struct group_traits_of<thread_block_tile<N, Parent>> {
+template <unsigned Size, class Parent>
+struct group_traits_of<thread_block_tile<Size, Parent>> {
   using span = cohort::detail::host::in_block;
-  static member_set members(const thread_block_tile<N, Parent>&) { return tile_members(N); }
+  static member_set members(const thread_block_tile<Size, Parent>&) { return tile_members(Size); }
 };
 
 template <>

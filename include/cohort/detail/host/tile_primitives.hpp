@@ -1,0 +1,145 @@
+// The host backend's primitives under thread_block_tile and a tile's
+// thread_group (include/cohort/groups/): where a tile lies in its block and
+// its lane operations, each one collective (collective.hpp) of the tile's
+// members with its combine in group_ops.hpp. A tile of n is the aligned run of
+// n block ranks that holds the caller, cut short at the end of a block whose
+// size is not a multiple of n; tiles up to the warp size are a lane mask of
+// one warp, wider ones a span of block ranks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "cohort/backend.hpp"
+#include "cohort/detail/host/collective.hpp"
+#include "cohort/detail/host/group_ops.hpp"
+#include "cohort/detail/host/sync_points.hpp"
+#include "cohort/groups/lane_mask.hpp"
+
+namespace cohort::detail::host {
+
+inline unsigned tile_base(unsigned size) { return block_rank() & ~(size - 1); }
+inline unsigned tile_rank(unsigned size) { return block_rank() & (size - 1); }
+// size, or what exists of the block's last tile.
+inline unsigned tile_count(unsigned size) {
+  const unsigned left = current_block->thread_count - tile_base(size);
+  return left < size ? left : size;
+}
+inline member_set tile_members(unsigned size) {
+  const unsigned base = tile_base(size), count = tile_count(size);
+  if (size > warp_size()) return {base, count, 0};
+  const unsigned warp = warp_base();
+  return {warp, count, low_lanes(count) << (base - warp)};
+}
+inline void tile_sync(unsigned size, call_site where) { synchronize(tile_members(size), where); }
+
+// ballot() and match_*() of a tile of Size: bit r for the member of rank r.
+template <unsigned Size>
+using tile_mask_t =
+    std::conditional_t<(Size <= 32), unsigned, std::conditional_t<(Size <= 64), unsigned long long, lane_mask<Size>>>;
+
+// Ranks [0, count) set.
+template <class Mask>
+Mask first_ranks(unsigned count) {
+  if constexpr (std::is_integral_v<Mask>) {
+    return static_cast<Mask>(low_lanes(count));
+  } else {
+    Mask m{};
+    for (unsigned r = 0; r < count; ++r) m.set(r);
+    return m;
+  }
+}
+
+template <unsigned Size>
+struct tile_ops {
+  using mask_type = tile_mask_t<Size>;
+
+  static void sync(call_site where) { tile_sync(Size, where); }
+
+  template <class Value>
+  static Value shfl(const Value& var, unsigned src_rank, call_site where) {
+    return shuffle(group_ops::shfl_op<sizeof(Value)>, var, group_ops::shfl_arg(src_rank, Size), where);
+  }
+  template <class Value>
+  static Value shfl_up(const Value& var, unsigned delta, call_site where) {
+    return shuffle(group_ops::shfl_up_op<sizeof(Value)>, var, delta, where);
+  }
+  template <class Value>
+  static Value shfl_down(const Value& var, unsigned delta, call_site where) {
+    return shuffle(group_ops::shfl_down_op<sizeof(Value)>, var, delta, where);
+  }
+  template <class Value>
+  static Value shfl_xor(const Value& var, unsigned lane_mask, call_site where) {
+    return shuffle(group_ops::shfl_xor_op<sizeof(Value)>, var, lane_mask, where);
+  }
+
+  static int any(int predicate, call_site where) { return vote<int>(group_ops::any_op, predicate, where); }
+  static int all(int predicate, call_site where) { return vote<int>(group_ops::all_op, predicate, where); }
+  static mask_type ballot(int predicate, call_site where) {
+    return vote<mask_type>(group_ops::ballot_op<mask_type>, predicate, where);
+  }
+  template <class Value>
+  static mask_type match_any(const Value& val, call_site where) {
+    return collective<mask_type>(call(group_ops::match_any_op<sizeof(Value), mask_type>, where), val, 0);
+  }
+  template <class Value>
+  static mask_type match_all(const Value& val, int& pred, call_site where) {
+    pred = collective<int>(call(group_ops::match_all_op<sizeof(Value)>, where), val, 0);
+    return pred ? first_ranks<mask_type>(tile_count(Size)) : mask_type{};
+  }
+
+ private:
+  static collective_call call(const collective_op& op, call_site where, bool uniform_arg = false) {
+    return {tile_members(Size), &op, where, false, uniform_arg};
+  }
+  // A tile wider than a warp needs the same shuffle argument from every member.
+  template <class Value>
+  static Value shuffle(const collective_op& op, const Value& var, std::uint64_t arg, call_site where) {
+    return collective<Value>(call(op, where, Size > warp_size()), var, arg);
+  }
+  template <class Result>
+  static Result vote(const collective_op& op, int predicate, call_site where) {
+    return collective<Result>(call(op, where), predicate != 0);
+  }
+};
+
+// Partitioning a block into tiles needs no preparation on the host.
+inline void prepare_block_tiles(unsigned) {}
+
+// Tile sizes are powers of two from 1 to 1024.
+inline void check_tile_size(unsigned size, call_site where) {
+  if (size == 0 || size > 1024 || (size & (size - 1)) != 0)
+    usage_error(errc::invalid_argument,
+                "tiled_partition into tiles of " + std::to_string(size) +
+                    " threads: a tile size is a power of two from 1 to 1024",
+                where);
+}
+inline void check_tile_of_tile(unsigned size, unsigned parent_size, call_site where) {
+  if (size > parent_size)
+    usage_error(errc::invalid_argument,
+                "tiled_partition into tiles of " + std::to_string(size) + " threads of a tile of " +
+                    std::to_string(parent_size) + ": the tile size must divide the parent's",
+                where);
+}
+[[noreturn]] inline void grid_partition_error(call_site where) {
+  usage_error(errc::invalid_argument,
+              "tiled_partition of a grid_group: only thread blocks, tiles and coalesced groups can be partitioned",
+              where);
+}
+
+// NVIDIA's block_tile_memory is scratch for wide tiles on old GPUs; the host
+// needs none, keeps the call a collective of the whole block, as it is on a
+// GPU, and checks that the block fits.
+inline void block_tile_memory_check(unsigned max_block_size, call_site where) {
+  const unsigned threads = current_block->thread_count;
+  if (threads > max_block_size)
+    usage_error(errc::invalid_argument,
+                "this_thread_block(block_tile_memory<" + std::to_string(max_block_size) + ">) in a block of " +
+                    std::to_string(threads) + " threads: the memory serves blocks of at most " +
+                    std::to_string(max_block_size),
+                where);
+  block_sync(where);
+}
+
+}  // namespace cohort::detail::host
