@@ -17,3 +17,7 @@
 #include "cohort/memory/device_memory.hpp"
 #include "cohort/collectives/reduce.hpp"
 #include "cohort/collectives/scan.hpp"
+#include "cohort/groups/cluster_group.hpp"
+#include "cohort/groups/multi_grid_group.hpp"
+#include "cohort/launch/cluster_occupancy.hpp"
+#include "cohort/launch/multi_device.hpp"

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cohort/detail/cluster_shape.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
 #include "cohort/detail/host/parallel_parts.hpp"
@@ -16,6 +17,7 @@
 #include "env.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
+#include "virtual_devices.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::detail::host {
@@ -64,6 +66,7 @@ unsigned worker_count(unsigned long long blocks) {
 thread_local cohort::host::launch_statistics last_statistics;
 
 void run_grid(launch_state& launch) {
+  if (launch.clusters.active()) return run_clusters(launch);
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
   run_on_threads(threads, [&launch, cooperative, threads](unsigned index) {
@@ -96,7 +99,10 @@ void run_grid(launch_state& launch) {
 
 }  // namespace
 
-void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
+namespace {
+
+void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooperative, multi_grid_launch* multi_grid,
+                unsigned grid_rank) {
   if (current_block != nullptr)  // the caller is a kernel's thread
     throw error(errc::invalid_argument,
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
@@ -107,10 +113,20 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   launch.entry = &entry;
   launch.config = cfg;
   launch.cooperative = cooperative;
+  launch.multi_grid = multi_grid;
+  launch.grid_rank = grid_rank;
   launch.warp_size = static_cast<unsigned>(p.warp_size);
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = shuffle_seed();
   launch.copy_checks = copy_checks();
+  if (cohort::detail::is_cluster_launch(cfg)) {
+    cohort::detail::validate_cluster_launch(cfg, cohort::detail::max_portable_cluster_blocks);
+    cohort::detail::check_cluster_fits(
+        cfg, static_cast<long long>(cohort::detail::compute_occupancy(p, static_cast<long long>(cohort::detail::volume(cfg.block)),
+                                                                      cfg.dynamic_shared_bytes)
+                                        .blocks_per_sm) *
+                 p.multiprocessor_count);
+  }
   if (cooperative) {
     const unsigned long long block_threads = cohort::detail::volume(cfg.block);
     const int per_sm = cohort::detail::compute_occupancy(p, static_cast<long long>(block_threads),
@@ -124,9 +140,21 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
     static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
     launch.grid_may_spin = launch.block_count <= cores;
   }
+  prepare_clusters(launch, worker_count(launch.block_count));
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load()};
   if (launch.first_error) throw *launch.first_error;
+}
+
+}  // namespace
+
+void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
+  run_launch(entry, cfg, cooperative, nullptr, 0);
+}
+
+void launch_grid_of(multi_grid_launch& multi_grid, unsigned grid_rank, const kernel_entry& entry,
+                    const launch_config& cfg) {
+  run_launch(entry, cfg, true, &multi_grid, grid_rank);
 }
 
 int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {
@@ -153,20 +181,12 @@ launch_statistics last_launch_statistics() { return detail::host::last_statistic
 
 namespace cohort {
 
-namespace {
-void check_device(int device) {
-  if (device != -1 && device != 0)
-    throw error(errc::invalid_argument, "device " + std::to_string(device) +
-                                            " does not exist: the host backend has one device, 0");
-}
-}  // namespace
-
 int multiprocessor_count_of_current_device() { return host::virtual_device().multiprocessor_count; }
-int device_count() { return 1; }
-int get_device() { return 0; }
-void set_device(int device) { check_device(device); }
+int device_count() { return detail::host::virtual_device_count(); }
+int get_device() { return detail::host::current_virtual_device(); }
+void set_device(int device) { detail::host::set_current_virtual_device(device); }
 device_properties get_device_properties(int device) {
-  check_device(device);
+  detail::host::check_virtual_device(device);
   return host::virtual_device();
 }
 long long get_device_attribute(device_attribute attribute, int device) {

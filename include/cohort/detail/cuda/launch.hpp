@@ -16,6 +16,7 @@
 
 #include "cohort/detail/cuda/device_queries.hpp"
 #include "cohort/detail/cuda/runtime_check.hpp"
+#include "cohort/detail/cuda/cluster_launch.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/validate.hpp"
 #include "cohort/launch/device.hpp"
@@ -94,18 +95,26 @@ inline void launch_raw(const void* kernel, const launch_config& cfg, bool cooper
   const std::size_t shared_limit =
       cfg.dynamic_shared_bytes ? static_cast<std::size_t>(kernel_attributes(kernel).maxDynamicSharedSizeBytes) : 0;
   validate_launch(p, cfg, shared_limit);
-  if (cooperative) check_cooperative_fits(kernel, cfg, device, p);
+  const bool clusters = is_cluster_launch(cfg);
+  if (clusters)
+    check_cluster_launch(kernel, cfg, device, p, cooperative);
+  else if (cooperative)
+    check_cooperative_fits(kernel, cfg, device, p);
 
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeCooperative;
-  attribute.val.cooperative = 1;
+  cudaLaunchAttribute attributes[2]{};
+  unsigned attribute_count = 0;
+  if (cooperative) {
+    attributes[attribute_count].id = cudaLaunchAttributeCooperative;
+    attributes[attribute_count++].val.cooperative = 1;
+  }
+  if (clusters) attributes[attribute_count++] = cluster_attribute(cfg.cluster);
   cudaLaunchConfig_t config{};
   config.gridDim = cfg.grid;
   config.blockDim = cfg.block;
   config.dynamicSmemBytes = cfg.dynamic_shared_bytes;
   config.stream = cfg.stream;
-  config.attrs = cooperative ? &attribute : nullptr;
-  config.numAttrs = cooperative ? 1 : 0;
+  config.attrs = attribute_count ? attributes : nullptr;
+  config.numAttrs = attribute_count;
   const cudaError_t e = cudaLaunchKernelExC(&config, kernel, args);
   if (e != cudaSuccess) {
     cudaGetLastError();  // a refused launch leaves no sticky error; do not let it resurface later

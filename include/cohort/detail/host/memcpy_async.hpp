@@ -39,7 +39,7 @@ constexpr std::size_t common_alignment() {
 }
 
 template <class Group>
-concept copy_group = collective_group<Group> && !group_traits<Group>::grid;
+concept copy_group = collective_group<Group> && !group_traits<Group>::span::spans_blocks;
 
 // The checking mode's runtime (src/host/async_copy.cpp).
 void issue_checked_copy(const member_set& members, unsigned rank, void* dst, const void* src, std::size_t bytes,
