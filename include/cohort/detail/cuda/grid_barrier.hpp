@@ -131,6 +131,59 @@ __device__ inline unsigned grid_blocks() { return static_cast<unsigned>(dim_volu
 // Whether this launch's barrier runs on split counters (when it has a slot).
 __device__ inline bool uses_split_counters() { return grid_blocks() > barrier_flat_blocks; }
 
+// The split-counter path's own reads of the special registers, volatile so
+// that the compiler derives its counter, flag addresses and lane masks afresh
+// at each barrier. From threadIdx and blockIdx, which it treats as loop
+// invariants, it computed them once before a loop of grid.sync() calls and
+// held them in registers across the loop (cohort_bench_cuda's loop: 32
+// registers with the plain reads, 26 with these; NVIDIA's: 11). A few reads
+// and integer operations per barrier are small next to its round trips.
+// NVIDIA's protocol keeps the plain reads: it derives only its add and word
+// from them, and its instructions stay as measured.
+__device__ __forceinline__ dim3 fresh_block_index() {
+  unsigned x, y, z;
+  asm volatile("mov.u32 %0, %%ctaid.x;\n\tmov.u32 %1, %%ctaid.y;\n\tmov.u32 %2, %%ctaid.z;"
+               : "=r"(x), "=r"(y), "=r"(z));
+  return {x, y, z};
+}
+__device__ __forceinline__ dim3 fresh_thread_index() {
+  unsigned x, y, z;
+  asm volatile("mov.u32 %0, %%tid.x;\n\tmov.u32 %1, %%tid.y;\n\tmov.u32 %2, %%tid.z;" : "=r"(x), "=r"(y), "=r"(z));
+  return {x, y, z};
+}
+__device__ __forceinline__ dim3 fresh_grid_dim() {
+  unsigned x, y, z;
+  asm volatile("mov.u32 %0, %%nctaid.x;\n\tmov.u32 %1, %%nctaid.y;\n\tmov.u32 %2, %%nctaid.z;"
+               : "=r"(x), "=r"(y), "=r"(z));
+  return {x, y, z};
+}
+__device__ __forceinline__ dim3 fresh_block_dim() {
+  unsigned x, y, z;
+  asm volatile("mov.u32 %0, %%ntid.x;\n\tmov.u32 %1, %%ntid.y;\n\tmov.u32 %2, %%ntid.z;" : "=r"(x), "=r"(y), "=r"(z));
+  return {x, y, z};
+}
+__device__ __forceinline__ unsigned fresh_lane_id() {
+  unsigned lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+// The first warp's lanes that exist, and whether the caller is in that warp.
+struct barrier_warp {
+  unsigned lanes;
+  bool member;
+};
+__device__ __forceinline__ barrier_warp fresh_barrier_warp() {
+  const dim3 extent = fresh_block_dim();
+  const auto rank = static_cast<unsigned>(linear_index(fresh_thread_index(), extent));
+  return {low_bits(static_cast<unsigned>(dim_volume(extent))), rank < warp_lanes};
+}
+// The slot's address, hidden from the compiler at each barrier for the same
+// reason: the lines it derives from a known slot it would hold across the loop.
+__device__ __forceinline__ barrier_slot* fresh(barrier_slot* slot) {
+  asm volatile("" : "+l"(slot));
+  return slot;
+}
+
 __device__ inline unsigned home_slot(unsigned long long key) {
   return static_cast<unsigned>(((key >> 3) * 0x9E3779B97F4A7C15ull) >> 32) % barrier_pool_slots;
 }
@@ -222,9 +275,10 @@ __device__ inline void fence_acquire() { asm volatile("fence.acquire.gpu;" ::: "
 // has acquired every earlier arrival's writes; one release fence then covers
 // its relaxed stores of the new generation to the counter's flag replicas.
 __device__ inline grid_arrival arrive_split(barrier_slot& slot) {
-  const unsigned me = block_rank_in_grid();
-  const auto [counter, add] = split_arrival_of(me, grid_blocks());
-  counter_line* lines = barrier_lines_of(&slot);
+  const dim3 grid = fresh_grid_dim();
+  const auto me = static_cast<unsigned>(linear_index(fresh_block_index(), grid));
+  const auto [counter, add] = split_arrival_of(me, static_cast<unsigned>(dim_volume(grid)));
+  counter_line* lines = barrier_lines_of(fresh(&slot));
   const unsigned before = atomic_add_acq_rel(counter_of(lines, counter).counter, add);
   const unsigned generation = before >> generation_shift, next = (before + add) >> generation_shift;
   if (next != generation) {
@@ -290,8 +344,8 @@ __device__ inline bool counter_done(counter_line& flag, unsigned seen) {
 // From a block's replica of counter 0's flag to its replica of counter 1's.
 inline constexpr unsigned flag_stride = barrier_replicas * barrier_line_stride;
 
-__device__ inline void wait_for_counters(counter_line* flags, unsigned seen) {
-  const unsigned lanes = existing_lanes(), width = __popc(lanes), lane = lane_id();
+__device__ inline void wait_for_counters(counter_line* flags, unsigned seen, unsigned lanes) {
+  const unsigned width = __popc(lanes), lane = fresh_lane_id();
   if (lanes == all_lanes) {
     // A whole warp: a lane per counter and a vote. The general loop below
     // does the same work, but on full warps it measured 0.92x NVIDIA's time
@@ -347,13 +401,13 @@ struct grid_barrier {
     if (!workspace) trap_not_cooperative();
     if (!uses_split_counters()) {
       if (is_block_leader()) wait_for_flip(a);
-    } else if (block_rank() < warp_lanes) {
+    } else if (const barrier_warp warp = fresh_barrier_warp(); warp.member) {
       // The leader's arrival, for the whole first warp (its lane 0 is the leader).
-      const unsigned lanes = existing_lanes();
+      const unsigned lanes = warp.lanes;
       const auto flags = reinterpret_cast<counter_line*>(
           __shfl_sync(lanes, reinterpret_cast<unsigned long long>(a.flags), 0));
       if (flags)
-        wait_for_counters(flags, __shfl_sync(lanes, a.seen, 0));
+        wait_for_counters(flags, __shfl_sync(lanes, a.seen, 0), lanes);
       else if (is_block_leader())
         wait_for_flip(a);  // no slot: NVIDIA's protocol
     }
