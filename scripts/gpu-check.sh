@@ -22,7 +22,7 @@ logs=${OUT:-$build/logs}
 mkdir -p "$logs"
 command -v nvcc >/dev/null || export PATH=$PATH:/usr/local/cuda/bin
 
-status_build=FAILED status_tests=FAILED status_sanitize=skipped status_bench=FAILED
+status_build=FAILED status_tests=FAILED status_sanitize=skipped status_bench=skipped
 tests_line="(tests not run)"
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
@@ -70,14 +70,19 @@ if [ "${COHORT_SANITIZE:-0}" = 1 ] && [ -x "$build/tests/cuda/cohort_cuda_tests"
   done
 fi
 
-if [ -x "$build/bench/cuda/cohort_bench_cuda" ] && [ -x "$build/bench/cuda/cohort_bench_cuda_warp" ]; then
-  timeout 300 "$build/bench/cuda/cohort_bench_cuda" 2>&1 | tee "$logs/bench.log"
-  grid_status=${PIPESTATUS[0]}
-  timeout 300 "$build/bench/cuda/cohort_bench_cuda_warp" 2>&1 | tee "$logs/bench-warp.log"
-  warp_status=${PIPESTATUS[0]}
-  timeout 300 "$build/bench/cuda/cohort_bench_cuda_cluster" 2>&1 | tee "$logs/bench-cluster.log"
-  [ "$grid_status" -eq 0 ] && [ "$warp_status" -eq 0 ] && [ "${PIPESTATUS[0]}" -eq 0 ] && status_bench=ok
-fi
+# Every GPU benchmark: grid sync, warp operations, clusters, whole-array
+# algorithms against CUB, and the two whole cooperative programs.
+benches=(cohort_bench_cuda cohort_bench_cuda_warp cohort_bench_cuda_cluster cohort_bench_cuda_array
+         cohort_bench_cuda_programs)
+status_bench=ok
+for bench in "${benches[@]}"; do
+  if [ -x "$build/bench/cuda/$bench" ]; then
+    timeout 300 "$build/bench/cuda/$bench" 2>&1 | tee "$logs/$bench.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status_bench=FAILED
+  else
+    status_bench=FAILED
+  fi
+done
 
 echo
 echo "== gpu-check summary =="
@@ -86,7 +91,7 @@ echo "gpu tests:  $status_tests  $tests_line"
 [ -n "${gtest_counts:-}" ] && echo "$gtest_counts" | sed 's/^/            /'
 echo "sanitizers: $status_sanitize"
 echo "benchmarks: $status_bench"
-for log in "$logs/bench.log" "$logs/bench-warp.log" "$logs/bench-cluster.log"; do
-  [ -f "$log" ] && sed -n '/^== cohort vs NVIDIA/,$p' "$log"
+for bench in "${benches[@]}"; do
+  [ -f "$logs/$bench.log" ] && sed -n '/^== cohort vs /,$p' "$logs/$bench.log"
 done
 [ "$status_build" = ok ] && [ "$status_tests" = ok ] && [ "$status_bench" = ok ] && [ "$status_sanitize" != FAILED ]
