@@ -1,15 +1,15 @@
-// The launch API on the host backend: checks the configuration against the
-// virtual device, then runs the grid on worker threads and rethrows the first
-// error any block raised.
+// The launch primitives of the host backend: runs a checked grid on worker
+// threads and rethrows the first error any block raised; the kernels'
+// dynamic shared memory limits and the occupancy they give.
 #include <algorithm>
 #include <map>
 #include <mutex>
 #include <thread>
 
+#include "cohort/detail/host/launch.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
-#include "cohort/detail/validate.hpp"
-#include "cohort/detail/host/launch.hpp"
+#include "cohort/errors.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
 #include "env.hpp"
@@ -24,7 +24,7 @@ namespace {
 std::mutex attributes_mutex;
 std::map<const void*, std::size_t> max_dynamic_shared;  // kernels that opted in to more
 
-std::size_t kernel_shared_limit(const void* kernel, const device_properties& p) {
+std::size_t shared_limit(const void* kernel, const device_properties& p) {
   std::lock_guard lock(attributes_mutex);
   const auto it = max_dynamic_shared.find(kernel);
   return it == max_dynamic_shared.end() ? p.shared_memory_per_block : it->second;
@@ -93,7 +93,6 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
                 "code");
   const device_properties p = cohort::host::virtual_device();
-  cohort::detail::validate_launch(p, cfg, kernel_shared_limit(entry.kernel, p));
   launch_state launch;
   launch.entry = &entry;
   launch.config = cfg;
@@ -103,14 +102,6 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   launch.shuffle_seed = shuffle_seed();
   launch.copy_checks = copy_checks();
   if (cooperative) {
-    const unsigned long long block_threads = cohort::detail::volume(cfg.block);
-    const int per_sm = cohort::detail::compute_occupancy(p, static_cast<long long>(block_threads),
-                                                         cfg.dynamic_shared_bytes)
-                           .blocks_per_sm;
-    if (launch.block_count > static_cast<unsigned long long>(per_sm) * p.multiprocessor_count)
-      throw error(errc::cooperative_too_large,
-                  cohort::detail::cooperative_too_large(launch.block_count, per_sm, p.multiprocessor_count,
-                                                        block_threads, cfg.dynamic_shared_bytes));
     launch.grid.reset(launch.block_count);
     static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
     launch.grid_may_spin = launch.block_count <= cores;
@@ -120,18 +111,15 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   if (launch.first_error) throw *launch.first_error;
 }
 
-int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {
+int active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared_bytes) {
   const device_properties p = cohort::host::virtual_device();
-  if (dynamic_shared_bytes > kernel_shared_limit(kernel, p)) return 0;
+  if (dynamic_shared_bytes > shared_limit(kernel, p)) return 0;
   return cohort::detail::compute_occupancy(p, block_threads, dynamic_shared_bytes).blocks_per_sm;
 }
 
-void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
-  const device_properties p = cohort::host::virtual_device();
-  if (bytes > p.shared_memory_per_block_optin)
-    throw error(errc::shared_memory_limit, "cannot raise a kernel's dynamic shared memory to " +
-                                               std::to_string(bytes) + " bytes: the device allows at most " +
-                                               std::to_string(p.shared_memory_per_block_optin) + " per block");
+std::size_t kernel_shared_limit(const void* kernel) { return shared_limit(kernel, cohort::host::virtual_device()); }
+
+void set_kernel_shared_limit(const void* kernel, std::size_t bytes) {
   std::lock_guard lock(attributes_mutex);
   max_dynamic_shared[kernel] = bytes;
 }
@@ -141,28 +129,3 @@ void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
 namespace cohort::host {
 launch_statistics last_launch_statistics() { return detail::host::last_statistics; }
 }  // namespace cohort::host
-
-namespace cohort {
-
-namespace {
-void check_device(int device) {
-  if (device != -1 && device != 0)
-    throw error(errc::invalid_argument, "device " + std::to_string(device) +
-                                            " does not exist: the host backend has one device, 0");
-}
-}  // namespace
-
-int multiprocessor_count_of_current_device() { return host::virtual_device().multiprocessor_count; }
-int device_count() { return 1; }
-int get_device() { return 0; }
-void set_device(int device) { check_device(device); }
-device_properties get_device_properties(int device) {
-  check_device(device);
-  return host::virtual_device();
-}
-long long get_device_attribute(device_attribute attribute, int device) {
-  return attribute_of(get_device_properties(device), attribute);
-}
-void device_synchronize() {}
-
-}  // namespace cohort

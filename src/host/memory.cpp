@@ -47,7 +47,7 @@ void release_device(void* p) {
   std::free(p);
 }
 
-void check_device_range(const void* p, std::size_t bytes, const char* what) {
+void check_device_range(const void* p, std::size_t bytes, const std::string& what) {
   if (bytes == 0) return;
   const char* begin = static_cast<const char*>(p);
   std::lock_guard lock(allocations_mutex);
@@ -57,12 +57,12 @@ void check_device_range(const void* p, std::size_t bytes, const char* what) {
     const std::size_t offset = static_cast<std::size_t>(begin - it->first);
     if (offset < it->second || (offset == 0 && it->second == 0)) {
       if (offset + bytes <= it->second) return;
-      throw error(errc::invalid_argument, std::string(what) + ": " + std::to_string(bytes) + " bytes at offset " +
+      throw error(errc::invalid_argument, what + ": " + std::to_string(bytes) + " bytes at offset " +
                                               std::to_string(offset) + " overrun the allocation of " +
                                               std::to_string(it->second) + " bytes at " + address(it->first));
     }
   }
-  throw error(errc::invalid_argument, std::string(what) + ": " + address(p) +
+  throw error(errc::invalid_argument, what + ": " + address(p) +
                                           " is not inside any live allocation from cohort::malloc_device");
 }
 
