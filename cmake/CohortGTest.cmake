@@ -1,6 +1,6 @@
 # GoogleTest: the installed package where there is one (CI, this machine), otherwise its
 # sources from COHORT_GTEST_SOURCE_DIR (the GPU machine has no package manager: the source
-# tree travels with the build, see docs/gpu.md).
+# tree travels with the build, see scripts/gpu-check.sh and docs/cuda-backend.md).
 find_package(GTest QUIET)
 if(NOT GTest_FOUND)
   set(COHORT_GTEST_SOURCE_DIR "${PROJECT_SOURCE_DIR}/.deps/googletest" CACHE PATH "GoogleTest sources")

@@ -2,8 +2,8 @@
 # Installs the Debian packages cohort's host build, tests and tools need.
 # Skips apt entirely when everything is there already.
 set -euo pipefail
-packages=(cmake ninja-build g++ libboost-context-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
-          nlohmann-json3-dev)
+packages=(cmake ninja-build g++ python3 libboost-context-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
+          nlohmann-json3-dev libtbb-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

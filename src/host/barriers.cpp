@@ -45,34 +45,42 @@ void block_arrives_at_grid(block_runtime& rt) {
 }  // namespace
 
 // The entry points below share these bodies, inlined so that a wait is one
-// call deep between the kernel and the fiber switch.
-[[gnu::always_inline]] inline std::uint64_t arrive_at_block_barrier(std::source_location where) {
-  block_runtime& rt = current_runtime();
+// call deep between the kernel and the fiber switch. Each reads the
+// thread-locals once: every arrival of every thread passes here.
+[[gnu::always_inline]] inline std::uint64_t arrive_at_block_barrier(block_runtime& rt, thread_record& self,
+                                                                    std::source_location where) {
   if (rt.barrier_arrived == 0) {
     rt.barrier_site = where;
-    rt.barrier_first = current_thread;
-  } else if (!same_site(rt.barrier_site, where)) {
+    rt.barrier_first = &self;
+  } else if (!same_site(rt.barrier_site, where)) [[unlikely]] {
     mismatched_barrier(rt, "block barrier", rt.barrier_site, *rt.barrier_first, where);
   }
   const std::uint64_t phase = rt.barrier_phase;
-  current_thread->block_arrival = phase;
+  self.block_arrival = phase;
   rt.arrivals_recorded = true;
-  ++rt.barrier_arrived;
   ++rt.record.arrivals_pending;
-  if (rt.barrier_arrived == rt.record.live) release_block_barrier(rt);
+  if (++rt.barrier_arrived == rt.record.live) release_block_barrier(rt);
   return phase;
 }
 
-[[gnu::always_inline]] inline void wait_at_block_barrier(std::uint64_t phase, std::source_location where) {
-  block_runtime& rt = current_runtime();
+[[gnu::always_inline]] inline void wait_at_block_barrier(block_runtime& rt, thread_record& self, std::uint64_t phase,
+                                                         std::source_location where) {
   if (rt.barrier_phase != phase) return;
-  rt.barrier_waiters.push_back(current_thread);
-  park(wait_kind::block_barrier, where, phase);
+  rt.barrier_waiters.push_back(&self);
+  park(rt, self, wait_kind::block_barrier, where, phase);
 }
 
-std::uint64_t block_arrive(std::source_location where) { return arrive_at_block_barrier(where); }
-void block_wait(std::uint64_t phase, std::source_location where) { wait_at_block_barrier(phase, where); }
-void block_sync(std::source_location where) { wait_at_block_barrier(arrive_at_block_barrier(where), where); }
+std::uint64_t block_arrive(std::source_location where) {
+  return arrive_at_block_barrier(current_runtime(), *current_thread, where);
+}
+void block_wait(std::uint64_t phase, std::source_location where) {
+  wait_at_block_barrier(current_runtime(), *current_thread, phase, where);
+}
+void block_sync(std::source_location where) {
+  block_runtime& rt = current_runtime();
+  thread_record& self = *current_thread;
+  wait_at_block_barrier(rt, self, arrive_at_block_barrier(rt, self, where), where);
+}
 
 std::uint64_t grid_arrive(std::source_location where) {
   block_runtime& rt = current_runtime();

@@ -1,16 +1,16 @@
-// Fibers: one stack each, switched with Boost.Context's fcontext primitives.
-// fcontext (rather than boost::context::fiber) because a failed block's fibers
-// are abandoned where they stand: their stacks go back to the pool without
-// unwinding, which the fiber class would insist on.
+// Fibers: one stack each, switched by context_switch.hpp's primitives, which
+// know nothing of unwinding: a failed block's fibers are abandoned where they
+// stand, and their stacks serve the worker's next block.
 #pragma once
 
-#include <boost/context/detail/fcontext.hpp>
 #include <cstddef>
 #include <vector>
 
+#include "context_switch.hpp"
+
 namespace cohort::detail::host {
 
-namespace ctx = boost::context::detail;
+namespace ctx = ::cohort::detail::host::context;
 
 struct stack_area {
   char* base = nullptr;      // the guard page starts here
@@ -50,62 +50,18 @@ class stack_pool {
 // fiber that switched to it left off.
 inline void adopt_caller(ctx::transfer_t t) { static_cast<fiber*>(t.data)->context = t.fctx; }
 
-// jump_fcontext enters the resumed fiber with an indirect jmp, so the return
-// address its caller pushed stays on the CPU's return stack buffer, and the
-// resumed fiber's next ret is mispredicted: 12 ns a switch on this project's
-// machines, measured with a ring of fibers switching from one call level down
-// (6 ns a switch without that level). On x86-64 the call is made here, where
-// the return address is a known label: the switching fiber clears rcx, which
-// jump_fcontext leaves alone; a resumed fiber that finds it clear "returns" to
-// the label it stands at, a ret the buffer predicts, which pops the stale
-// address, and goes on with rcx set. A fiber entered by a jump that did not
-// clear rcx just goes on; either way the transfer is the same.
-inline ctx::transfer_t jump(ctx::fcontext_t to, void* data) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  register void* context asm("rdi") = to;
-  register void* payload asm("rsi") = data;
-  register void* from_context asm("rax");
-  register void* from_data asm("rdx");
-  asm volatile(
-      "mov %%rsp, %%rbx\n\t"
-      "sub $128, %%rsp\n\t"  // the red zone: the caller may keep data below its stack pointer
-      "and $-16, %%rsp\n\t"
-      "xor %%ecx, %%ecx\n\t"
-      "call jump_fcontext@PLT\n"
-      "1:\n\t"
-      "test %%rcx, %%rcx\n\t"
-      "jnz 2f\n\t"
-      "lea 1b(%%rip), %%rcx\n\t"
-      "push %%rcx\n\t"
-      "ret\n"
-      "2:\n\t"
-      "mov %%rbx, %%rsp"
-      : "+r"(context), "+r"(payload), "=r"(from_context), "=r"(from_data)
-      :
-      : "rbx", "rcx", "r8", "r9", "r10", "r11", "memory", "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",
-        "st(6)", "st(7)", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",
-        "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
-#if defined(__AVX512F__)
-        ,
-        "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",
-        "xmm28", "xmm29", "xmm30", "xmm31", "k1", "k2", "k3", "k4", "k5", "k6", "k7"
-#endif
-  );
-  return {from_context, from_data};
-#else
-  return ctx::jump_fcontext(to, data);
-#endif
-}
+// The one place a fiber switch is made (context_switch.hpp: the hand-written
+// switch, or fcontext where there is none).
+inline ctx::transfer_t jump(ctx::fcontext_t to, void* data) { return ctx::jump_context(to, data); }
 
 // Switches from the running fiber `from` to `to`; returns when some fiber
-// switches back to `from`. Inline: every call level between a kernel's wait
-// and the jump costs a mispredicted return after it (but for the one that
-// jump() takes back).
+// switches back to `from`. Inline, so that fibers parking at one barrier all
+// call the switch from one place, and its return is predicted.
 inline void switch_fiber(fiber& from, fiber& to) { adopt_caller(jump(to.context, &from)); }
 
 // Starts `to` as a fresh fiber running `entry` on its stack.
 inline void start_fiber(fiber& from, fiber& to, void (*entry)(ctx::transfer_t)) {
-  to.context = ctx::make_fcontext(to.stack.top(), to.stack.usable - to.stack.color, entry);
+  to.context = ctx::make_context(to.stack.top(), to.stack.usable - to.stack.color, entry);
   switch_fiber(from, to);
 }
 

@@ -9,6 +9,7 @@
 #include "cohort/detail/host/launch.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
+#include "cohort/detail/host/parallel_parts.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
@@ -57,9 +58,7 @@ copy_checking copy_checks() {
 }
 
 unsigned worker_count(unsigned long long blocks) {
-  static const unsigned configured = static_cast<unsigned>(
-      env_integer("COHORT_WORKERS", std::max(1u, std::thread::hardware_concurrency()), 1, 4096));
-  return static_cast<unsigned>(std::min<unsigned long long>(configured, blocks));
+  return static_cast<unsigned>(std::min<unsigned long long>(::cohort::detail::host::worker_threads(), blocks));
 }
 
 thread_local cohort::host::launch_statistics last_statistics;
@@ -67,21 +66,31 @@ thread_local cohort::host::launch_statistics last_statistics;
 void run_grid(launch_state& launch) {
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
-  run_on_threads(threads, [&launch, cooperative](unsigned index) {
-    const auto run = [&launch](unsigned long long block) {
+  run_on_threads(threads, [&launch, cooperative, threads](unsigned index) {
+    // Counted here and added once: an atomic add per block would bounce its
+    // cache line between the workers as often as they finish blocks.
+    std::size_t fibers = 0;
+    const auto run = [&launch, &fibers](unsigned long long block) {
       try {
-        run_block(launch, block);
+        fibers += run_block(launch, block);
       } catch (const error& e) {
         launch.fail(e.kind(), e.what(), block);
       }
     };
+    const auto count_fibers = [&] { launch.fibers_started.fetch_add(fibers, std::memory_order_relaxed); };
     if (cooperative) {
       run(index);
+      count_fibers();
       return;
     }
-    for (unsigned long long b = launch.next_block.fetch_add(1, std::memory_order_relaxed); launch.worth_running(b);
-         b = launch.next_block.fetch_add(1, std::memory_order_relaxed))
-      run(b);
+    // Runs of consecutive blocks, a few per worker: each worker's memory stays
+    // contiguous (a kernel indexing by blockIdx streams through its part),
+    // and a worker that the machine slows down leaves its later runs to others.
+    const unsigned long long run_length = std::max(1ull, launch.block_count / (4ull * threads));
+    for (unsigned long long first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed);
+         launch.worth_running(first); first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed))
+      for (unsigned long long b = first; b < first + run_length && launch.worth_running(b); ++b) run(b);
+    count_fibers();
   });
 }
 

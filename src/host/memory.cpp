@@ -15,7 +15,12 @@ namespace {
 constexpr std::size_t alignment = 256;  // what cudaMalloc guarantees
 
 std::mutex allocations_mutex;
-std::map<const char*, std::size_t> allocations;  // start -> size
+
+// start -> size. Built on first use: a program may allocate from a static initializer.
+std::map<const char*, std::size_t>& allocations() {
+  static std::map<const char*, std::size_t> by_start;
+  return by_start;
+}
 
 std::string address(const void* p) {
   std::ostringstream s;
@@ -31,7 +36,7 @@ void* allocate_device(std::size_t bytes) {
   if (!p)
     throw error(errc::out_of_memory, "cannot allocate " + std::to_string(bytes) + " bytes of device memory");
   std::lock_guard lock(allocations_mutex);
-  allocations[static_cast<const char*>(p)] = bytes;
+  allocations()[static_cast<const char*>(p)] = bytes;
   return p;
 }
 
@@ -39,7 +44,7 @@ void release_device(void* p) {
   if (!p) return;
   {
     std::lock_guard lock(allocations_mutex);
-    if (allocations.erase(static_cast<const char*>(p)) == 0)
+    if (allocations().erase(static_cast<const char*>(p)) == 0)
       throw error(errc::invalid_argument, "free_device(" + address(p) +
                                               "): not the start of a live allocation from cohort::malloc_device "
                                               "(freed twice, or never allocated there)");
@@ -51,8 +56,8 @@ void check_device_range(const void* p, std::size_t bytes, const std::string& wha
   if (bytes == 0) return;
   const char* begin = static_cast<const char*>(p);
   std::lock_guard lock(allocations_mutex);
-  auto it = allocations.upper_bound(begin);
-  if (it != allocations.begin()) {
+  auto it = allocations().upper_bound(begin);
+  if (it != allocations().begin()) {
     --it;
     const std::size_t offset = static_cast<std::size_t>(begin - it->first);
     if (offset < it->second || (offset == 0 && it->second == 0)) {

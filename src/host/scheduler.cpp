@@ -111,9 +111,10 @@ void runner_main(ctx::transfer_t t) {
 }
 
 
-fiber& start_runner(block_runtime& rt) {
+fiber& add_runner(block_runtime& rt) {
   fiber& f = rt.fibers.emplace_back();
   f.stack = rt.worker->stacks.acquire();
+  ++rt.fibers_used;
   return f;
 }
 
@@ -223,6 +224,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.live = r.thread_count;
   r.parked = 0;
   r.arrivals_pending = 0;
+  r.streak = false;
   r.cooperative = launch.cooperative;
   r.check_copies = launch.copy_checks != copy_checking::off;
   r.dynamic_shared = w.shared_memory(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));
@@ -238,7 +240,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.launch = &launch;
 
   rt.launch = &launch;
-  rt.fibers.clear();
+  rt.fibers_used = 0;
   rt.fibers.reserve(r.thread_count);
   rt.ready.clear();
   rt.ready_head = 0;
@@ -305,17 +307,16 @@ bool resolve_stall(block_runtime& rt) {
   return false;
 }
 
-void finish_block(worker_context& w, unsigned long long linear) {
+// Returns the fibers the block started.
+std::size_t finish_block(worker_context& w, unsigned long long linear) {
   block_runtime& rt = w.runtime;
-  rt.launch->fibers_started.fetch_add(rt.fibers.size(), std::memory_order_relaxed);
   rt.copies.finish_block(rt);
-  for (fiber& f : rt.fibers) w.stacks.release(f.stack);
-  rt.fibers.clear();
   if (rt.record.parked != 0 || rt.ready_head < rt.ready.size())  // a failed block leaves threads waiting: forget them
     for (unsigned i = 0; i < rt.record.next_unstarted; ++i) rt.record.threads[i].waiting = wait_kind::none;
   if (rt.launch->cooperative) rt.launch->grid.block_exited(rt.grid_phases_arrived, linear);
   current_block = nullptr;
   current_thread = nullptr;
+  return rt.fibers_used;
 }
 
 }  // namespace
@@ -329,7 +330,7 @@ worker_context::worker_context() : signal_stack(new char[64 * 1024]) {
   runtime.worker = this;
 }
 
-void run_block(launch_state& launch, unsigned long long linear) {
+std::size_t run_block(launch_state& launch, unsigned long long linear) {
   worker_context& w = worker();
   start_block(w, launch, linear);
   block_runtime& rt = w.runtime;
@@ -347,14 +348,13 @@ void run_block(launch_state& launch, unsigned long long linear) {
                     std::to_string(stack_pool::stack_size()) +
                     " bytes of stack; set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=1M)",
                 linear);
-    finish_block(w, linear);
-    return;
+    return finish_block(w, linear);
   }
   w.escape_armed = 1;
   switch_away(rt);
   while (resolve_stall(rt)) switch_away(rt);
   w.escape_armed = 0;
-  finish_block(w, linear);
+  return finish_block(w, linear);
 }
 
 }  // namespace cohort::detail::host

@@ -29,7 +29,12 @@ struct block_runtime {
   launch_state* launch = nullptr;
   worker_context* worker = nullptr;  // the OS thread's, which holds this
   fiber main;
-  std::vector<fiber> fibers;  // reserved to the thread count: addresses stay put
+  // The worker's runner fibers, kept with their stacks from block to block
+  // (a block's runners are all over when it ends, run to the end or
+  // abandoned): the block's first `fibers_used` run it. Reserved to the
+  // thread count before a block starts, so that addresses stay put.
+  std::vector<fiber> fibers;
+  std::size_t fibers_used = 0;
   std::vector<thread_record*> ready;
   std::size_t ready_head = 0;
   bool failed = false;
@@ -61,12 +66,23 @@ struct block_runtime {
   void wake(std::vector<thread_record*>& waiters);
 };
 
-inline block_runtime& current_runtime() { return *current_block->runtime; }
+// The block of the running thread, its counts settled: every entry from
+// kernel code into the runtime goes through here.
+inline block_runtime& current_runtime() {
+  block_record& b = *current_block;
+  settle_streak(b);
+  return *b.runtime;
+}
 
 // Entry of every runner fiber: runs unstarted threads until none is left.
 void runner_main(ctx::transfer_t t);
-// A fiber with a fresh stack, for a runner.
-fiber& start_runner(block_runtime& rt);
+// A new fiber with a stack from the pool, for a runner.
+fiber& add_runner(block_runtime& rt);
+// A fiber for a runner: the worker's next unused one, else a new one.
+inline fiber& start_runner(block_runtime& rt) {
+  if (rt.fibers_used < rt.fibers.size()) return rt.fibers[rt.fibers_used++];
+  return add_runner(rt);
+}
 
 // Leaves the running fiber (or main) for the next runnable one: a released
 // thread, else a fresh runner for unstarted threads, else main.
@@ -90,10 +106,9 @@ inline void switch_away(block_runtime& rt) {
   }
 }
 
-// Parks the current thread until another wakes it.
-inline void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
-  block_runtime& rt = current_runtime();
-  thread_record& t = *current_thread;
+// Parks the current thread `t` of block `rt` until another wakes it.
+inline void park(block_runtime& rt, thread_record& t, wait_kind kind, std::source_location where,
+                 std::uint64_t phase) {
   t.waiting = kind;
   t.wait_site = where;
   t.wait_phase = phase;
@@ -105,11 +120,15 @@ inline void park(wait_kind kind, std::source_location where, std::uint64_t phase
   t.waiting = wait_kind::none;
   rt.record.running = t.home;
 }
+inline void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
+  park(current_runtime(), *current_thread, kind, where, phase);
+}
 // Ends the block with an error raised by the current thread; never returns.
 [[noreturn]] void fail_block(errc kind, const std::string& message);
 // Ends the block because another block failed the launch; never returns.
 [[noreturn]] void abandon_block();
 
-void run_block(launch_state& launch, unsigned long long linear_block);
+// Runs a block to its end on the calling OS thread; returns the fibers it started.
+std::size_t run_block(launch_state& launch, unsigned long long linear_block);
 
 }  // namespace cohort::detail::host

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
@@ -112,14 +113,25 @@ std::set<std::pair<std::uint64_t, std::string>> rows_of(const json& doc) {
   return rows;
 }
 
+// The standard library's parallel algorithms are rows where the tool was built
+// with TBB (libstdc++ runs them on it): on every size, or on none.
+void add_parallel_stl_rows(const json& doc, const std::string& variant,
+                           std::set<std::pair<std::uint64_t, std::string>>& expected) {
+  const auto rows = rows_of(doc);
+  if (std::none_of(rows.begin(), rows.end(), [&](const auto& r) { return r.second == variant; })) return;
+  for (const auto& r : rows) expected.emplace(r.first, variant);
+}
+
 TEST(JsonSchema, Reduce) {
   const json doc = run_and_check("reduce", "--sizes 1024,65536", 2);
   EXPECT_EQ(doc["element"], "float32");
   EXPECT_EQ(doc["size_unit"], "elements");
   std::set<std::pair<std::uint64_t, std::string>> expected;
   for (const std::uint64_t size : {1024u, 65536u})
-    for (const char* v : {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative", "grid-reduce"})
+    for (const char* v : {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative", "grid-reduce",
+                          "host-array-reduce"})
       expected.emplace(size, v);
+  add_parallel_stl_rows(doc, "std-reduce-par-unseq", expected);
   EXPECT_EQ(rows_of(doc), expected);
   for (const json& r : doc["results"])
     if (r["variant"] == "copy") {
@@ -133,8 +145,11 @@ TEST(JsonSchema, Reduce) {
 TEST(JsonSchema, Scan) {
   const json doc = run_and_check("scan", "--sizes 4K", 1);
   EXPECT_EQ(doc["element"], "int32");
-  EXPECT_EQ(rows_of(doc), (std::set<std::pair<std::uint64_t, std::string>>{
-                              {4096, "copy"}, {4096, "three-kernel"}, {4096, "cooperative"}, {4096, "grid-scan"}}));
+  std::set<std::pair<std::uint64_t, std::string>> expected{{4096, "copy"},      {4096, "three-kernel"},
+                                                           {4096, "cooperative"}, {4096, "grid-scan"},
+                                                           {4096, "host-array-scan"}};
+  add_parallel_stl_rows(doc, "std-inclusive-scan-par-unseq", expected);
+  EXPECT_EQ(rows_of(doc), expected);
   for (const json& r : doc["results"]) EXPECT_EQ(r["bytes"], 2 * 4 * 4096) << r["variant"];
 }
 
@@ -159,8 +174,10 @@ TEST(Plot, IsAnSvgWithALinePerVariant) {
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
   std::size_t lines = 0;
   for (std::size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) ++lines;
-  EXPECT_EQ(lines, 7u) << "one line for the copy and one per reduction";
-  for (const char* v : {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative", "grid-reduce"})
+  const bool parallel_stl = svg.find(">std-reduce-par-unseq<") != std::string::npos;
+  EXPECT_EQ(lines, parallel_stl ? 9u : 8u) << "one line for the copy and one per reduction";
+  for (const char* v : {"copy", "atomic", "two-pass", "shared-tree", "warp-shuffle", "cooperative", "grid-reduce",
+                        "host-array-reduce"})
     EXPECT_NE(svg.find(std::string(">") + v + "<"), std::string::npos) << "legend lacks " << v;
 }
 

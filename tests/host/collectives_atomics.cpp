@@ -22,6 +22,7 @@ __global__ void std_atomics(int* counter, int* least, std::atomic<int>* owned, i
 TEST(CollectiveAtomics, StdAtomicRefAndStdAtomic) {
   cg::device_buffer<int> counter(std::vector<int>{100}), least(std::vector<int>{0}), offsets(64);
   cg::device_buffer<std::atomic<int>> owned(1);
+  owned.data()->store(0);  // device memory starts uninitialized
   cg::launch(std_atomics, {dim3(1), dim3(64)}, counter.data(), least.data(), owned.data(), offsets.data());
   EXPECT_EQ(counter.to_host()[0], 164);
   EXPECT_EQ(least.to_host()[0], -3);

@@ -12,3 +12,6 @@ run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${SCRATCH_DIR}/build -G ${GENE
     -DCMAKE_PREFIX_PATH=${SCRATCH_DIR}/prefix -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${SCRATCH_DIR}/build)
 run(${SCRATCH_DIR}/build/consumer)
+run(${SCRATCH_DIR}/build/cuda_consumer)
+run(${SCRATCH_DIR}/prefix/bin/cohort-cxx ${CONSUMER_SOURCE_DIR}/cuda_consumer.cu -o ${SCRATCH_DIR}/cuda_consumer_cxx)
+run(${SCRATCH_DIR}/cuda_consumer_cxx)

@@ -1,6 +1,7 @@
 // What cohort-cuda measures cohort against in the same run: CUB and NVIDIA's
 // cooperative groups (rivals_cuda.cpp, the only source that includes them).
-// The host build has no rivals (rivals_host.cpp): the lists are empty there.
+// The host build's (rivals_host.cpp) are the standard library's parallel
+// algorithms and the host's native whole-array reduce and scan.
 #pragma once
 
 #include <vector>

@@ -51,6 +51,12 @@ struct block_record {
   unsigned live;               // started or unstarted threads that have not exited
   unsigned parked;             // threads waiting at a collective or barrier
   unsigned arrivals_pending;   // arrivals counted at barriers that have not completed
+  // While a runner runs threads with nothing waiting (a streak, thread_loop.hpp),
+  // next_unstarted and live are not stored per thread: they follow from the
+  // running thread's rank, and are settled when kernel code calls into the runtime.
+  unsigned streak_first;       // the streak's first rank
+  unsigned streak_live;        // live when it began
+  bool streak;
   bool cooperative;
   bool check_copies;           // COHORT_CHECK=memcpy: memcpy_async's checking mode
   unsigned char* dynamic_shared;
@@ -63,5 +69,16 @@ struct block_record {
 
 extern thread_local constinit block_record* current_block;
 extern thread_local constinit thread_record* current_thread;
+
+// Makes next_unstarted and live exact again during a streak: the running
+// thread and those before it have started, those of the streak before it have
+// exited. Every entry into the runtime from kernel code settles first.
+inline void settle_streak(block_record& b) {
+  if (!b.streak) return;
+  const unsigned rank = current_thread->rank;
+  b.next_unstarted = rank + 1;
+  b.live = b.streak_live - (rank - b.streak_first);
+  b.streak = false;
+}
 
 }  // namespace cohort::detail::host

@@ -1,0 +1,98 @@
+// The CUDA runtime API on cohort's host backend (library cohort::cudart):
+// CUDA's names, error codes and sticky/non-sticky error semantics over
+// cohort's virtual device. The typed C++ overloads (launches through kernel
+// pointers, symbols, typed allocations) are in <cuda_runtime.h>.
+#pragma once
+
+#include <cstddef>
+
+#include "driver_types.h"
+#include "vector_functions.h"
+
+// The runtime this layer mirrors: CUDA 12's API, with the functions listed in
+// docs/cuda-compat.md.
+#define CUDART_VERSION 12000
+
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaDeviceReset();
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
+
+cudaError_t cudaMalloc(void** devPtr, size_t size);
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal);
+cudaError_t cudaMallocHost(void** ptr, size_t size);
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags);
+cudaError_t cudaFree(void* devPtr);
+cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** devPtr, void* hostPtr, unsigned int flags);
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream);
+cudaError_t cudaMemset(void* devPtr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream = 0);
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                  unsigned int flags);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
+
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+// Through a kernel's address: the kernel must be known to the runtime, which
+// it is when it was compiled by cohort-cxx (every __global__ function that is
+// not a template registers itself) or was used through its typed pointer
+// before (see cuda_runtime.h); otherwise cudaErrorInvalidDeviceFunction.
+cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem = 0,
+                             cudaStream_t stream = 0);
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
+                                        size_t sharedMem = 0, cudaStream_t stream = 0);
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func);
+cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value);
+cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig);
+cudaError_t cudaFuncSetSharedMemConfig(const void* func, cudaSharedMemConfig config);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                          size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned int flags);

@@ -1,0 +1,4 @@
+// threadIdx, blockIdx, blockDim, gridDim and warpSize: cohort's kernel language.
+#pragma once
+
+#include "cuda_runtime.h"

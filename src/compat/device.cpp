@@ -1,0 +1,241 @@
+// Device management on the host backend: one device, cohort's virtual device,
+// reported as compute capability 9.0 (what the virtual device mirrors, and
+// what makes `major >= 7` / `__CUDA_ARCH__ >= 700` guards take their real path).
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <unistd.h>
+
+#include "runtime_state.hpp"
+
+namespace cohort::compat::detail {
+
+namespace {
+
+constexpr int compute_major = 9;
+constexpr int compute_minor = 0;
+
+cudaError_t check_device(const char* call, int device) {
+  if (device == 0) return cudaSuccess;
+  return fail(cudaErrorInvalidDevice, std::string(call) + ": device " + std::to_string(device) +
+                                          " does not exist; the host backend has one device, 0");
+}
+
+cudaDeviceProp properties() {
+  const cohort::device_properties p = cohort::get_device_properties();
+  cudaDeviceProp prop{};
+  std::strncpy(prop.name, p.name.c_str(), sizeof(prop.name) - 1);
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  prop.totalGlobalMem = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * page;
+  prop.sharedMemPerBlock = p.shared_memory_per_block;
+  prop.regsPerBlock = 65536;
+  prop.warp_size = p.warp_size;
+  prop.memPitch = 2147483647;
+  prop.maxThreadsPerBlock = p.max_threads_per_block;
+  for (int i = 0; i < 3; ++i) {
+    prop.maxThreadsDim[i] = p.max_block_dim[i];
+    prop.maxGridSize[i] = p.max_grid_dim[i];
+  }
+  prop.clockRate = 1000000;  // kHz: clock64() counts nanoseconds
+  prop.totalConstMem = 65536;
+  prop.major = compute_major;
+  prop.minor = compute_minor;
+  prop.textureAlignment = 512;
+  prop.texturePitchAlignment = 32;
+  prop.deviceOverlap = 1;
+  prop.multiProcessorCount = p.multiprocessor_count;
+  prop.integrated = 1;
+  prop.canMapHostMemory = 1;
+  prop.computeMode = cudaComputeModeDefault;
+  prop.concurrentKernels = 1;
+  prop.asyncEngineCount = 1;
+  prop.unifiedAddressing = 1;
+  prop.memoryClockRate = 1000000;
+  prop.memoryBusWidth = 64;
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  prop.l2CacheSize = l2 > 0 ? static_cast<int>(l2) : 0;
+  prop.maxThreadsPerMultiProcessor = p.max_threads_per_multiprocessor;
+  prop.streamPrioritiesSupported = 1;
+  prop.globalL1CacheSupported = 1;
+  prop.localL1CacheSupported = 1;
+  prop.sharedMemPerMultiprocessor = p.shared_memory_per_multiprocessor;
+  prop.regsPerMultiprocessor = 65536;
+  prop.managedMemory = 1;
+  prop.hostNativeAtomicSupported = 1;
+  prop.pageableMemoryAccess = 1;
+  prop.concurrentManagedAccess = 1;
+  prop.canUseHostPointerForRegisteredMem = 1;
+  prop.cooperativeLaunch = p.cooperative_launch ? 1 : 0;
+  prop.sharedMemPerBlockOptin = p.shared_memory_per_block_optin;
+  prop.pageableMemoryAccessUsesHostPageTables = 1;
+  prop.directManagedMemAccessFromHost = 1;
+  prop.maxBlocksPerMultiProcessor = p.max_blocks_per_multiprocessor;
+  prop.reservedSharedMemPerBlock = p.reserved_shared_memory_per_block;
+  prop.hostRegisterSupported = 1;
+  prop.memoryPoolsSupported = 1;
+  prop.clusterLaunch = 0;
+  return prop;
+}
+
+// The attribute's value read off the properties record, so that both answer alike.
+bool attribute(const cudaDeviceProp& p, cudaDeviceAttr attr, int* value) {
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; return true;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; return true;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; return true;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; return true;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; return true;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; return true;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; return true;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); return true;
+    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); return true;
+    case cudaDevAttrWarpSize: *value = p.warp_size; return true;
+    case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); return true;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; return true;
+    case cudaDevAttrClockRate: *value = p.clockRate; return true;
+    case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); return true;
+    case cudaDevAttrGpuOverlap: *value = p.deviceOverlap; return true;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; return true;
+    case cudaDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; return true;
+    case cudaDevAttrIntegrated: *value = p.integrated; return true;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; return true;
+    case cudaDevAttrComputeMode: *value = p.computeMode; return true;
+    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; return true;
+    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; return true;
+    case cudaDevAttrPciBusId: *value = p.pciBusID; return true;
+    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; return true;
+    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; return true;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; return true;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; return true;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; return true;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; return true;
+    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; return true;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; return true;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; return true;
+    case cudaDevAttrStreamPrioritiesSupported: *value = p.streamPrioritiesSupported; return true;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); return true;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; return true;
+    case cudaDevAttrManagedMemory: *value = p.managedMemory; return true;
+    case cudaDevAttrHostNativeAtomicSupported: *value = p.hostNativeAtomicSupported; return true;
+    case cudaDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; return true;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; return true;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; return true;
+    case cudaDevAttrCooperativeMultiDeviceLaunch: *value = 0; return true;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); return true;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; return true;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); return true;
+    case cudaDevAttrMemoryPoolsSupported: *value = p.memoryPoolsSupported; return true;
+    case cudaDevAttrClusterLaunch: *value = p.clusterLaunch; return true;
+  }
+  return false;
+}
+
+std::mutex limits_mutex;
+size_t limit_values[3] = {1024, 1 << 20, 8 << 20};  // stack, printf FIFO, malloc heap: CUDA's defaults
+unsigned device_flags = 0;
+
+}  // namespace
+
+}  // namespace cohort::compat::detail
+
+using namespace cohort::compat::detail;
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  if (count == nullptr) return fail(cudaErrorInvalidValue, "cudaGetDeviceCount: null count");
+  *count = 1;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int* device) {
+  if (device == nullptr) return fail(cudaErrorInvalidValue, "cudaGetDevice: null device");
+  *device = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device) {
+  if (const cudaError_t e = sticky()) return e;
+  return check_device("cudaSetDevice", device);
+}
+
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) { return cudaGetDevice(device); }
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  if (prop == nullptr) return fail(cudaErrorInvalidValue, "cudaGetDeviceProperties: null prop");
+  if (const cudaError_t e = check_device("cudaGetDeviceProperties", device)) return e;
+  *prop = properties();
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (value == nullptr) return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: null value");
+  if (const cudaError_t e = check_device("cudaDeviceGetAttribute", device)) return e;
+  if (!attribute(properties(), attr, value))
+    return fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: attribute " + std::to_string(static_cast<int>(attr)) +
+                                           " is not supported on the host backend (docs/cuda-compat.md lists them)");
+  return cudaSuccess;
+}
+
+// Launches and copies have completed when they return: nothing to wait for.
+cudaError_t cudaDeviceSynchronize() { return sticky(); }
+
+cudaError_t cudaDeviceReset() {
+  release_device_regions();
+  clear_errors();
+  return cudaSuccess;
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  if (const cudaError_t e = sticky()) return e;
+  std::lock_guard lock(limits_mutex);
+  device_flags = flags;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+  if (flags == nullptr) return fail(cudaErrorInvalidValue, "cudaGetDeviceFlags: null flags");
+  std::lock_guard lock(limits_mutex);
+  *flags = device_flags;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
+  if (const cudaError_t e = sticky()) return e;
+  if (limit < cudaLimitStackSize || limit > cudaLimitMallocHeapSize)
+    return fail(cudaErrorNotSupported, "cudaDeviceSetLimit: limit " + std::to_string(static_cast<int>(limit)) +
+                                           " is not supported on the host backend");
+  std::lock_guard lock(limits_mutex);
+  limit_values[limit] = value;  // fibers' stacks are sized by COHORT_STACK_SIZE
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  if (value == nullptr || limit < cudaLimitStackSize || limit > cudaLimitMallocHeapSize)
+    return fail(cudaErrorInvalidValue, "cudaDeviceGetLimit: null value or unsupported limit");
+  std::lock_guard lock(limits_mutex);
+  *value = limit_values[limit];
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return sticky(); }
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  if (leastPriority != nullptr) *leastPriority = 0;
+  if (greatestPriority != nullptr) *greatestPriority = -5;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice) {
+  if (canAccessPeer == nullptr) return fail(cudaErrorInvalidValue, "cudaDeviceCanAccessPeer: null result");
+  if (const cudaError_t e = check_device("cudaDeviceCanAccessPeer", device)) return e;
+  if (const cudaError_t e = check_device("cudaDeviceCanAccessPeer", peerDevice)) return e;
+  *canAccessPeer = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int* version) {
+  if (version == nullptr) return fail(cudaErrorInvalidValue, "cudaDriverGetVersion: null version");
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int* version) { return cudaDriverGetVersion(version); }

@@ -1,0 +1,382 @@
+// Memory as the CUDA runtime hands it out on the host backend: device and
+// managed memory from cohort's tracked allocator, pinned host memory, and
+// __device__/__constant__ variables, all recorded as regions so that copies,
+// fills and frees are checked as CUDA checks them (a wrong pointer is
+// cudaErrorInvalidValue with a message saying which and why).
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <unistd.h>
+
+#include "runtime_state.hpp"
+
+namespace cohort::compat::detail {
+
+namespace {
+
+std::mutex regions_mutex;
+
+// By base address. Built on first use: a program may allocate from a static initializer.
+std::map<const char*, region>& regions() {
+  static std::map<const char*, region> by_base;
+  return by_base;
+}
+
+const char* bytes_of(const void* p) { return static_cast<const char*>(p); }
+
+const char* kind_name(cudaMemcpyKind kind) {
+  switch (kind) {
+    case cudaMemcpyHostToHost: return "cudaMemcpyHostToHost";
+    case cudaMemcpyHostToDevice: return "cudaMemcpyHostToDevice";
+    case cudaMemcpyDeviceToHost: return "cudaMemcpyDeviceToHost";
+    case cudaMemcpyDeviceToDevice: return "cudaMemcpyDeviceToDevice";
+    case cudaMemcpyDefault: return "cudaMemcpyDefault";
+  }
+  return "an unknown cudaMemcpyKind";
+}
+
+// The device side of a copy or fill must lie inside memory the runtime handed out.
+cudaError_t check_device_side(const char* call, const char* side, const void* p, std::size_t bytes) {
+  region r;
+  if (find_region(p, bytes, &r)) return cudaSuccess;
+  if (find_region(p, 1, &r))
+    return fail(cudaErrorInvalidValue, std::string(call) + ": the " + side + " " + address(p) + " + " +
+                                           std::to_string(bytes) + " bytes runs past the end of its allocation of " +
+                                           std::to_string(r.bytes) + " bytes at " + address(r.base));
+  return fail(cudaErrorInvalidValue, std::string(call) + ": the " + side + " " + address(p) +
+                                         " is not device memory: allocate it with cudaMalloc or cudaMallocManaged "
+                                         "(or pass cudaMemcpyDefault for host memory)");
+}
+
+cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
+                 cudaStream_t stream) {
+  if (const cudaError_t e = sticky()) return e;
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle, std::string(call) + ": stream " + address(stream) +
+                                                    " was not created by cudaStreamCreate or was destroyed");
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+    return fail(cudaErrorInvalidMemcpyDirection,
+                std::string(call) + ": kind " + std::to_string(static_cast<int>(kind)) + " is not a cudaMemcpyKind");
+  if (count == 0) return cudaSuccess;
+  if (dst == nullptr || src == nullptr)
+    return fail(cudaErrorInvalidValue, std::string(call) + ": null " + (dst == nullptr ? "destination" : "source") +
+                                           " for a copy of " + std::to_string(count) + " bytes");
+  const bool device_dst = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  const bool device_src = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  const std::string what = std::string(call) + "(" + kind_name(kind) + ")";
+  if (device_dst)
+    if (const cudaError_t e = check_device_side(what.c_str(), "destination", dst, count)) return e;
+  if (device_src)
+    if (const cudaError_t e = check_device_side(what.c_str(), "source", src, count)) return e;
+  std::memmove(dst, src, count);
+  return cudaSuccess;
+}
+
+// A 2-D copy: `height` rows of `width` bytes, rows `dpitch` and `spitch` apart.
+// The whole extent of each device side is checked first, so a bad copy changes nothing.
+cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                    std::size_t width, std::size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (const cudaError_t e = copy(call, dst, src, 0, kind, stream)) return e;  // sticky, stream and kind
+  if (width > dpitch || width > spitch)
+    return fail(cudaErrorInvalidPitchValue, std::string(call) + ": a row of " + std::to_string(width) +
+                                                " bytes is wider than its pitch (" + std::to_string(dpitch) +
+                                                " destination, " + std::to_string(spitch) + " source)");
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (dst == nullptr || src == nullptr) return fail(cudaErrorInvalidValue, std::string(call) + ": a null pointer");
+  const std::string what = std::string(call) + "(" + kind_name(kind) + ")";
+  if (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice)
+    if (const cudaError_t e = check_device_side(what.c_str(), "destination", dst, dpitch * (height - 1) + width))
+      return e;
+  if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice)
+    if (const cudaError_t e = check_device_side(what.c_str(), "source", src, spitch * (height - 1) + width))
+      return e;
+  for (std::size_t row = 0; row < height; ++row)
+    std::memmove(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width);
+  return cudaSuccess;
+}
+
+cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaStream_t stream) {
+  if (const cudaError_t e = sticky()) return e;
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle, std::string(call) + ": stream " + address(stream) +
+                                                    " was not created by cudaStreamCreate or was destroyed");
+  if (count == 0) return cudaSuccess;
+  if (const cudaError_t e = check_device_side(call, "destination", p, count)) return e;
+  std::memset(p, value, count);
+  return cudaSuccess;
+}
+
+cudaError_t allocate(const char* call, void** p, std::size_t bytes, memory_kind kind) {
+  if (const cudaError_t e = sticky()) return e;
+  if (p == nullptr) return fail(cudaErrorInvalidValue, std::string(call) + ": the pointer to store into is null");
+  *p = nullptr;
+  if (bytes == 0) return cudaSuccess;
+  try {
+    if (kind == memory_kind::pinned_host) {
+      *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+      if (*p == nullptr) throw cohort::error(cohort::errc::out_of_memory, "host allocation failed");
+    } else {
+      *p = cohort::malloc_device<unsigned char>(bytes);
+    }
+  } catch (const cohort::error& e) {
+    return fail(cudaErrorMemoryAllocation,
+                std::string(call) + ": " + std::to_string(bytes) + " bytes could not be allocated: " + e.what());
+  }
+  add_region({*p, bytes, kind});
+  return cudaSuccess;
+}
+
+}  // namespace
+
+std::string address(const void* p) {
+  std::ostringstream s;
+  s << p;
+  return s.str();
+}
+
+void add_region(const region& r) {
+  std::lock_guard lock(regions_mutex);
+  regions()[bytes_of(r.base)] = r;
+}
+
+bool find_region(const void* p, std::size_t bytes, region* found) {
+  std::lock_guard lock(regions_mutex);
+  auto it = regions().upper_bound(bytes_of(p));
+  if (it == regions().begin()) return false;
+  --it;
+  const region& r = it->second;
+  const std::size_t offset = static_cast<std::size_t>(bytes_of(p) - bytes_of(r.base));
+  if (offset >= r.bytes || bytes > r.bytes - offset) return false;
+  *found = r;
+  return true;
+}
+
+bool remove_region(const void* p, memory_kind kind, region* removed) {
+  std::lock_guard lock(regions_mutex);
+  const auto it = regions().find(bytes_of(p));
+  if (it == regions().end() || it->second.kind != kind) return false;
+  *removed = it->second;
+  regions().erase(it);
+  return true;
+}
+
+void release_device_regions() {
+  std::lock_guard lock(regions_mutex);
+  for (auto it = regions().begin(); it != regions().end();) {
+    const memory_kind k = it->second.kind;
+    if (k == memory_kind::device || k == memory_kind::managed) {
+      cohort::free_device(const_cast<void*>(it->second.base));
+      it = regions().erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+}  // namespace cohort::compat::detail
+
+namespace cohort::compat {
+
+using namespace detail;
+
+cudaError_t copy_to_symbol(void* symbol, std::size_t symbol_bytes, const void* src, std::size_t count,
+                           std::size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (offset > symbol_bytes || count > symbol_bytes - offset)
+    return fail(cudaErrorInvalidValue, "cudaMemcpyToSymbol: " + std::to_string(count) + " bytes at offset " +
+                                           std::to_string(offset) + " do not fit the symbol's " +
+                                           std::to_string(symbol_bytes) + " bytes");
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return fail(cudaErrorInvalidMemcpyDirection,
+                "cudaMemcpyToSymbol: the kind must be cudaMemcpyHostToDevice, DeviceToDevice or Default");
+  add_region({symbol, symbol_bytes, memory_kind::symbol});
+  return copy("cudaMemcpyToSymbol", static_cast<char*>(symbol) + offset, src, count,
+              kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, stream);
+}
+
+cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t symbol_bytes, std::size_t count,
+                             std::size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (offset > symbol_bytes || count > symbol_bytes - offset)
+    return fail(cudaErrorInvalidValue, "cudaMemcpyFromSymbol: " + std::to_string(count) + " bytes at offset " +
+                                           std::to_string(offset) + " do not fit the symbol's " +
+                                           std::to_string(symbol_bytes) + " bytes");
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return fail(cudaErrorInvalidMemcpyDirection,
+                "cudaMemcpyFromSymbol: the kind must be cudaMemcpyDeviceToHost, DeviceToDevice or Default");
+  add_region({symbol, symbol_bytes, memory_kind::symbol});
+  return copy("cudaMemcpyFromSymbol", dst, static_cast<const char*>(symbol) + offset, count,
+              kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost, stream);
+}
+
+cudaError_t symbol_address(void** address_out, const void* symbol, std::size_t symbol_bytes) {
+  if (const cudaError_t e = sticky()) return e;
+  if (address_out == nullptr) return fail(cudaErrorInvalidValue, "cudaGetSymbolAddress: the pointer to store into is null");
+  add_region({symbol, symbol_bytes, memory_kind::symbol});
+  *address_out = const_cast<void*>(symbol);
+  return cudaSuccess;
+}
+
+}  // namespace cohort::compat
+
+using namespace cohort::compat::detail;
+
+cudaError_t cudaMalloc(void** devPtr, size_t size) { return allocate("cudaMalloc", devPtr, size, memory_kind::device); }
+
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
+    return fail(cudaErrorInvalidValue, "cudaMallocManaged: flags must be cudaMemAttachGlobal or cudaMemAttachHost");
+  return allocate("cudaMallocManaged", devPtr, size, memory_kind::managed);
+}
+
+cudaError_t cudaMallocHost(void** ptr, size_t size) {
+  return allocate("cudaMallocHost", ptr, size, memory_kind::pinned_host);
+}
+
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
+  return allocate("cudaHostAlloc", ptr, size, memory_kind::pinned_host);
+}
+
+cudaError_t cudaFree(void* devPtr) {
+  if (const cudaError_t e = sticky()) return e;
+  if (devPtr == nullptr) return cudaSuccess;
+  region r;
+  if (!remove_region(devPtr, memory_kind::device, &r) && !remove_region(devPtr, memory_kind::managed, &r))
+    return fail(cudaErrorInvalidValue, "cudaFree: " + address(devPtr) +
+                                           " is not the start of a live allocation made by cudaMalloc or "
+                                           "cudaMallocManaged (already freed?)");
+  cohort::free_device(devPtr);
+  return cudaSuccess;
+}
+
+cudaError_t cudaFreeHost(void* ptr) {
+  if (const cudaError_t e = sticky()) return e;
+  if (ptr == nullptr) return cudaSuccess;
+  region r;
+  if (!remove_region(ptr, memory_kind::pinned_host, &r))
+    return fail(cudaErrorInvalidValue, "cudaFreeHost: " + address(ptr) +
+                                           " is not a live allocation made by cudaMallocHost or cudaHostAlloc");
+  std::free(ptr);
+  return cudaSuccess;
+}
+
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int) {
+  if (const cudaError_t e = sticky()) return e;
+  if (ptr == nullptr || size == 0) return fail(cudaErrorInvalidValue, "cudaHostRegister: a null or empty range");
+  region r;
+  if (find_region(ptr, 1, &r))
+    return fail(cudaErrorHostMemoryAlreadyRegistered,
+                "cudaHostRegister: " + address(ptr) + " lies in memory the runtime already knows");
+  add_region({ptr, size, memory_kind::registered_host});
+  return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void* ptr) {
+  if (const cudaError_t e = sticky()) return e;
+  region r;
+  if (!remove_region(ptr, memory_kind::registered_host, &r))
+    return fail(cudaErrorHostMemoryNotRegistered, "cudaHostUnregister: " + address(ptr) + " was not registered");
+  return cudaSuccess;
+}
+
+cudaError_t cudaHostGetDevicePointer(void** devPtr, void* hostPtr, unsigned int) {
+  if (const cudaError_t e = sticky()) return e;
+  region r;
+  if (devPtr == nullptr || !find_region(hostPtr, 1, &r))
+    return fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer: " + address(hostPtr) +
+                                           " is not pinned or registered host memory");
+  *devPtr = hostPtr;  // one address space
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
+  if (const cudaError_t e = sticky()) return e;
+  if (free == nullptr || total == nullptr) return fail(cudaErrorInvalidValue, "cudaMemGetInfo: a null pointer");
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  *total = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * page;
+  *free = static_cast<size_t>(sysconf(_SC_AVPHYS_PAGES)) * page;
+  return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  if (const cudaError_t e = sticky()) return e;
+  if (attributes == nullptr) return fail(cudaErrorInvalidValue, "cudaPointerGetAttributes: null attributes");
+  region r;
+  const bool known = find_region(ptr, 1, &r);
+  cudaMemoryType type = cudaMemoryTypeUnregistered;
+  if (known) {
+    switch (r.kind) {
+      case memory_kind::device:
+      case memory_kind::symbol: type = cudaMemoryTypeDevice; break;
+      case memory_kind::managed: type = cudaMemoryTypeManaged; break;
+      case memory_kind::pinned_host:
+      case memory_kind::registered_host: type = cudaMemoryTypeHost; break;
+    }
+  }
+  attributes->type = type;
+  attributes->device = known ? 0 : -2;
+  attributes->devicePointer = known ? const_cast<void*>(ptr) : nullptr;
+  attributes->hostPointer = type == cudaMemoryTypeDevice ? nullptr : const_cast<void*>(ptr);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  return copy("cudaMemcpy", dst, src, count, kind, nullptr);
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+  return copy("cudaMemcpyAsync", dst, src, count, kind, stream);
+}
+
+// Rows aligned as a GPU aligns them (512 bytes, cudaDevAttrTextureAlignment).
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+  if (pitch == nullptr) return fail(cudaErrorInvalidValue, "cudaMallocPitch: null pitch");
+  *pitch = (width + 511) / 512 * 512;
+  return allocate("cudaMallocPitch", devPtr, *pitch * height, memory_kind::device);
+}
+
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind) {
+  return copy_2d("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr);
+}
+
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream) {
+  return copy_2d("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, stream);
+}
+
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  if (const cudaError_t e = sticky()) return e;
+  if (width > pitch)
+    return fail(cudaErrorInvalidPitchValue, "cudaMemset2D: a row of " + std::to_string(width) +
+                                                " bytes is wider than the pitch " + std::to_string(pitch));
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (const cudaError_t e = check_device_side("cudaMemset2D", "destination", devPtr, pitch * (height - 1) + width))
+    return e;
+  for (size_t row = 0; row < height; ++row) std::memset(static_cast<char*>(devPtr) + row * pitch, value, width);
+  return cudaSuccess;
+}
+
+// Stream-ordered allocation: the stream's work has completed, so it is cudaMalloc.
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle, "cudaMallocAsync: stream " + address(stream) +
+                                                    " was not created by cudaStreamCreate or was destroyed");
+  return allocate("cudaMallocAsync", devPtr, size, memory_kind::device);
+}
+
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle, "cudaFreeAsync: stream " + address(stream) +
+                                                    " was not created by cudaStreamCreate or was destroyed");
+  return cudaFree(devPtr);
+}
+
+cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+  return fill("cudaMemset", devPtr, value, count, nullptr);
+}
+
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  return fill("cudaMemsetAsync", devPtr, value, count, stream);
+}

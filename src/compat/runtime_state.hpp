@@ -1,0 +1,45 @@
+// The CUDA runtime's state on the host backend, shared by the files of
+// cohort::cudart: error reporting, the registry of memory it handed out, and
+// stream handles.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include <cohort/cohort.hpp>
+
+#include "cuda_runtime.h"
+
+namespace cohort::compat::detail {
+
+// The sticky error (a kernel fault) if one happened, else cudaSuccess. Every
+// call that CUDA would refuse after a fault starts with it.
+cudaError_t sticky();
+// Records `code` as the calling thread's last error (and as the sticky error
+// when `is_sticky`), keeps `message` for cudaGetErrorString, returns `code`.
+cudaError_t fail(cudaError_t code, const std::string& message, bool is_sticky = false);
+// A cohort::error as the CUDA runtime reports it.
+cudaError_t fail(const cohort::error& e);
+void clear_errors();
+
+enum class memory_kind { device, managed, pinned_host, registered_host, symbol };
+
+struct region {
+  const void* base = nullptr;
+  std::size_t bytes = 0;
+  memory_kind kind = memory_kind::device;
+};
+
+void add_region(const region& r);
+// The region holding [p, p + bytes), if any.
+bool find_region(const void* p, std::size_t bytes, region* found);
+// Removes the region starting exactly at p; false if none does.
+bool remove_region(const void* p, memory_kind kind, region* removed);
+void release_device_regions();
+
+bool valid_stream(cudaStream_t stream);
+
+// "0x7f..." for messages.
+std::string address(const void* p);
+
+}  // namespace cohort::compat::detail

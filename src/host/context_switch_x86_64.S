@@ -1,0 +1,48 @@
+// cohort_jump_context(void* to /* rdi */, void* data /* rsi */) -> {from, data} in rax:rdx
+//
+// Saves the SysV callee-saved registers (rbp rbx r12-r15) on the running
+// fiber's stack; its stack pointer, now pointing at them, is the suspended
+// context, handed to the resumed fiber in rax with `data` in rdx (the
+// two-pointer transfer_t a function returns in registers). The x87 control
+// word and MXCSR are not saved: kernels have no floating-point environment.
+        .text
+        .globl  cohort_jump_context
+        .type   cohort_jump_context, @function
+        .p2align 4
+cohort_jump_context:
+        .cfi_startproc
+        pushq   %rbp
+        pushq   %rbx
+        pushq   %r12
+        pushq   %r13
+        pushq   %r14
+        pushq   %r15
+        movq    %rsp, %rax
+        movq    %rdi, %rsp
+        popq    %r15
+        popq    %r14
+        popq    %r13
+        popq    %r12
+        popq    %rbx
+        popq    %rbp
+        movq    %rsi, %rdx
+        ret
+        .cfi_endproc
+        .size   cohort_jump_context, .-cohort_jump_context
+
+// A fresh fiber's first return lands here: call the entry function that
+// make_context left in rbx with the transfer {rax, rdx} as its argument.
+        .globl  cohort_context_entry
+        .type   cohort_context_entry, @function
+        .p2align 4
+cohort_context_entry:
+        .cfi_startproc
+        .cfi_undefined rip
+        movq    %rax, %rdi
+        movq    %rdx, %rsi
+        callq   *%rbx
+        ud2                     // entry functions never return
+        .cfi_endproc
+        .size   cohort_context_entry, .-cohort_context_entry
+
+        .section .note.GNU-stack,"",@progbits

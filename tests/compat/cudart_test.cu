@@ -1,0 +1,343 @@
+// cohort::cudart's error semantics and checks, each error triggered and its
+// code and message asserted: sticky kernel faults, non-sticky configuration
+// errors, memory and handle checks, launches by address; and the device
+// builtins whose results are exact.
+#include <cooperative_groups.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "device_query.hpp"
+#include "shared_header.cuh"
+
+namespace cg = cooperative_groups;
+
+namespace {
+
+class Cudart : public ::testing::Test {
+ protected:
+  void TearDown() override { cudaDeviceReset(); }
+};
+
+std::string text(cudaError_t e) { return cudaGetErrorString(e); }
+
+__global__ void syncs_grid(int* out) {
+  cg::this_grid().sync();
+  *out = 1;
+}
+
+__global__ void traps() { __trap(); }
+
+__global__ void empty_kernel() {}
+
+template <class T>
+__global__ void template_kernel(T* out) {
+  *out = T(7);
+}
+
+extern __shared__ int namespace_scope_shared[];
+
+__global__ void uses_namespace_shared(int* out) {
+  namespace_scope_shared[threadIdx.x] = static_cast<int>(threadIdx.x) * 2;
+  __syncthreads();
+  out[threadIdx.x] = namespace_scope_shared[blockDim.x - 1 - threadIdx.x];
+}
+
+__global__ void votes(int* out) {
+  out[0] = __syncthreads_count(threadIdx.x % 3 == 0);
+  out[1] = __syncthreads_and(threadIdx.x < 1000);
+  out[2] = __syncthreads_or(threadIdx.x == 5);
+  out[3] = __syncthreads_and(threadIdx.x != 5);
+  atomicAdd_block(&out[4], 1);
+  atomicMax_system(&out[5], static_cast<int>(threadIdx.x));
+}
+
+__device__ int device_symbol[4];
+
+// A static initializer may allocate, as it may with CUDA's runtime.
+const cudaError_t allocated_at_static_initialization = [] {
+  int* p = nullptr;
+  return cudaMalloc(&p, 64);
+}();
+
+// NVIDIA's semantics through <cooperative_groups.h>: a bool label is a binary
+// partition (meta rank = the label), a pointer label its address; invoke_one on
+// the grid needs no cooperative launch; this_thread() is meta rank 0 of 1.
+__global__ void nvidia_partitions(int* out, int* const* labels) {
+  auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const bool odd = warp.thread_rank() % 2 == 1;
+  const bool first_is_odd_label = warp.thread_rank() == 0 || odd;  // lane 0 holds label true
+  cg::coalesced_group by_bool = cg::labeled_partition(warp, first_is_odd_label);
+  out[warp.thread_rank()] = static_cast<int>(by_bool.meta_group_rank() * 100 + by_bool.meta_group_size() * 10 +
+                                             (by_bool.size() == (first_is_odd_label ? 17u : 15u)));
+  cg::coalesced_group by_pointer = cg::labeled_partition(warp, labels[warp.thread_rank() % 3]);
+  out[32 + warp.thread_rank()] = static_cast<int>(by_pointer.size());
+  cg::invoke_one(cg::this_grid(), [&] { out[64] = 42; });  // no cooperative launch needed
+  const cg::thread_block_tile<1> self = cg::this_thread();
+  if (self.meta_group_rank() != 0 || self.meta_group_size() != 1 || self.thread_rank() != 0 || self.size() != 1)
+    atomicAdd(&out[65], 1);
+}
+
+TEST_F(Cudart, KernelFaultIsStickyUntilReset) {
+  int* out;
+  ASSERT_EQ(cudaMalloc(&out, sizeof(int)), cudaSuccess);
+  testing::internal::CaptureStderr();
+  syncs_grid<<<2, 32>>>(out);
+  const std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(printed.rfind("cohort: kernel fault (cudaErrorLaunchFailure): ", 0), 0u) << printed;
+  EXPECT_NE(printed.find("cooperative"), std::string::npos) << printed;
+  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);  // sticky: not reset by reading it
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+  int* other;
+  EXPECT_EQ(cudaMalloc(&other, 4), cudaErrorLaunchFailure);
+  EXPECT_NE(text(cudaErrorLaunchFailure).find("unspecified launch failure (cohort: "), std::string::npos);
+  EXPECT_NE(text(cudaErrorLaunchFailure).find("cooperative"), std::string::npos) << text(cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&other, 4), cudaSuccess);
+}
+
+TEST_F(Cudart, TrapIsALaunchFailure) {
+  traps<<<1, 1>>>();
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+  EXPECT_NE(text(cudaErrorLaunchFailure).find("__trap() called in a kernel"), std::string::npos)
+      << text(cudaErrorLaunchFailure);
+}
+
+TEST_F(Cudart, CooperativeLaunchTooLargeIsNotSticky) {
+  int sms = 0, per_sm = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, empty_kernel, 128, 0), cudaSuccess);
+  EXPECT_EQ(cudaLaunchCooperativeKernel(empty_kernel, dim3(sms * per_sm + 1), dim3(128), nullptr),
+            cudaErrorCooperativeLaunchTooLarge);
+  EXPECT_NE(std::string(cohort::compat::error_detail(cudaErrorCooperativeLaunchTooLarge)).find("max_cooperative_grid"),
+            std::string::npos)
+      << cohort::compat::error_detail(cudaErrorCooperativeLaunchTooLarge);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorCooperativeLaunchTooLarge);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaLaunchCooperativeKernel(empty_kernel, dim3(sms * per_sm), dim3(128), nullptr), cudaSuccess);
+}
+
+TEST_F(Cudart, BadConfigurationIsTheLastErrorOnce) {
+  empty_kernel<<<1, 4096>>>();
+  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorInvalidConfiguration), "cudaErrorInvalidConfiguration");
+}
+
+TEST_F(Cudart, CopiesCheckTheDeviceSide) {
+  int host[4] = {1, 2, 3, 4}, other[4];
+  int* device;
+  ASSERT_EQ(cudaMalloc(&device, sizeof host), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(other, host, sizeof host, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue).find("is not device memory"), std::string::npos) << text(cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(device, host, 2 * sizeof host, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue).find("runs past the end of its allocation of 16 bytes"), std::string::npos)
+      << text(cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(device, host, sizeof host, static_cast<cudaMemcpyKind>(9)), cudaErrorInvalidMemcpyDirection);
+  EXPECT_EQ(cudaMemcpy(nullptr, host, sizeof host, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemset(host, 0, sizeof host), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(device, host, sizeof host, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(other, device, sizeof host, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(other[3], 4);
+  EXPECT_EQ(cudaFree(device), cudaSuccess);
+  EXPECT_EQ(cudaFree(device), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue).find("already freed"), std::string::npos);
+  EXPECT_EQ(cudaFreeHost(host), cudaErrorInvalidValue);
+}
+
+TEST_F(Cudart, PitchedCopies) {
+  float* device;
+  size_t pitch = 0;
+  ASSERT_EQ(cudaMallocPitch(&device, &pitch, 10 * sizeof(float), 3), cudaSuccess);
+  EXPECT_EQ(pitch, 512u);
+  float host[3][10], back[3][10] = {};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 10; ++c) host[r][c] = r * 10.0f + c;
+  ASSERT_EQ(cudaMemset2D(device, pitch, 0, 10 * sizeof(float), 3), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy2D(device, pitch, host, sizeof host[0], sizeof host[0], 3, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy2D(back, sizeof back[0], device, pitch, sizeof back[0], 3, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back[2][9], 29.0f);
+  EXPECT_EQ(cudaMemcpy2D(device, pitch, host, 8, sizeof host[0], 3, cudaMemcpyHostToDevice), cudaErrorInvalidPitchValue);
+  EXPECT_NE(text(cudaErrorInvalidPitchValue).find("wider than its pitch"), std::string::npos);
+  EXPECT_EQ(cudaMemcpy2D(device, pitch, host, sizeof host[0], sizeof host[0], 4, cudaMemcpyHostToDevice),
+            cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue).find("runs past the end of its allocation"), std::string::npos);
+  float* pooled;
+  ASSERT_EQ(cudaMallocAsync(&pooled, 64, 0), cudaSuccess);
+  EXPECT_EQ(cudaFreeAsync(pooled, 0), cudaSuccess);
+}
+
+TEST_F(Cudart, PointerAttributes) {
+  int *device, *managed, *pinned;
+  ASSERT_EQ(cudaMalloc(&device, 64), cudaSuccess);
+  ASSERT_EQ(cudaMallocManaged(&managed, 64), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(&pinned, 64), cudaSuccess);
+  cudaPointerAttributes a;
+  ASSERT_EQ(cudaPointerGetAttributes(&a, device + 3), cudaSuccess);
+  EXPECT_EQ(a.type, cudaMemoryTypeDevice);
+  ASSERT_EQ(cudaPointerGetAttributes(&a, managed), cudaSuccess);
+  EXPECT_EQ(a.type, cudaMemoryTypeManaged);
+  ASSERT_EQ(cudaPointerGetAttributes(&a, pinned), cudaSuccess);
+  EXPECT_EQ(a.type, cudaMemoryTypeHost);
+  int local = 0;
+  ASSERT_EQ(cudaPointerGetAttributes(&a, &local), cudaSuccess);
+  EXPECT_EQ(a.type, cudaMemoryTypeUnregistered);
+  EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
+}
+
+TEST_F(Cudart, HandlesAreChecked) {
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(s), cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(s), cudaErrorInvalidResourceHandle);
+  empty_kernel<<<1, 1, 0, s>>>();
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidResourceHandle);
+  cudaEvent_t a, b;
+  ASSERT_EQ(cudaEventCreateWithFlags(&a, cudaEventDisableTiming), cudaSuccess);
+  ASSERT_EQ(cudaEventCreate(&b), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(a), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(b), cudaSuccess);
+  float ms;
+  EXPECT_EQ(cudaEventElapsedTime(&ms, a, b), cudaErrorInvalidResourceHandle);
+  EXPECT_NE(text(cudaErrorInvalidResourceHandle).find("cudaEventDisableTiming"), std::string::npos);
+  EXPECT_EQ(cudaSetDevice(1), cudaErrorInvalidDevice);
+  int value;
+  EXPECT_EQ(cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(12345), 0), cudaErrorInvalidValue);
+}
+
+TEST_F(Cudart, LaunchByAddressNeedsAKnownKernel) {
+  int* out;
+  ASSERT_EQ(cudaMalloc(&out, sizeof(int)), cudaSuccess);
+  void* args[] = {&out};
+  EXPECT_EQ(cudaLaunchKernel((void*)template_kernel<int>, dim3(1), dim3(1), args), cudaErrorInvalidDeviceFunction);
+  EXPECT_NE(text(cudaErrorInvalidDeviceFunction).find("unknown to cohort's runtime"), std::string::npos);
+  template_kernel<int><<<1, 1>>>(out);  // a typed use makes it known
+  EXPECT_EQ(cudaLaunchKernel((void*)template_kernel<int>, dim3(1), dim3(1), args), cudaSuccess);
+  EXPECT_EQ(cudaLaunchKernel((void*)empty_kernel, dim3(1), dim3(1), nullptr), cudaSuccess);  // registered by cohort-cxx
+  int got = 0;
+  ASSERT_EQ(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(got, 7);
+}
+
+TEST_F(Cudart, ClustersAreNotSupported) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(2);
+  config.blockDim = dim3(32);
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeClusterDimension;
+  attribute[0].val.clusterDim.x = 2;
+  attribute[0].val.clusterDim.y = 1;
+  attribute[0].val.clusterDim.z = 1;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  EXPECT_EQ(cudaLaunchKernelEx(&config, empty_kernel), cudaErrorNotSupported);
+}
+
+TEST_F(Cudart, Symbols) {
+  const int values[4] = {1, 2, 3, 4};
+  EXPECT_EQ(cudaMemcpyToSymbol(device_symbol, values, sizeof values, 4), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue).find("do not fit the symbol's 16 bytes"), std::string::npos);
+  ASSERT_EQ(cudaMemcpyToSymbol(device_symbol, values, 2 * sizeof(int), 2 * sizeof(int)), cudaSuccess);
+  int back[2];
+  ASSERT_EQ(cudaMemcpyFromSymbol(back, device_symbol, sizeof back, 2 * sizeof(int)), cudaSuccess);
+  EXPECT_EQ(back[0], 1);
+  EXPECT_EQ(back[1], 2);
+  size_t size = 0;
+  ASSERT_EQ(cudaGetSymbolSize(&size, device_symbol), cudaSuccess);
+  EXPECT_EQ(size, sizeof values);
+}
+
+TEST_F(Cudart, NamespaceScopeDynamicShared) {
+  int* out;
+  ASSERT_EQ(cudaMalloc(&out, 64 * sizeof(int)), cudaSuccess);
+  uses_namespace_shared<<<1, 64, 64 * sizeof(int)>>>(out);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  int got[64];
+  ASSERT_EQ(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(got[i], (63 - i) * 2);
+}
+
+TEST_F(Cudart, BlockVotesAndScopedAtomics) {
+  int* out;
+  ASSERT_EQ(cudaMalloc(&out, 6 * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMemset(out, 0, 6 * sizeof(int)), cudaSuccess);
+  votes<<<1, 100>>>(out);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  int got[6];
+  ASSERT_EQ(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(got[0], 34);
+  EXPECT_EQ(got[1], 1);
+  EXPECT_EQ(got[2], 1);
+  EXPECT_EQ(got[3], 0);
+  EXPECT_EQ(got[4], 100);
+  EXPECT_EQ(got[5], 99);
+}
+
+TEST_F(Cudart, HeadersWithLaunchesAndDynamicShared) {
+  int* data;
+  ASSERT_EQ(cudaMallocManaged(&data, 48 * sizeof(int)), cudaSuccess);
+  for (int i = 0; i < 48; ++i) data[i] = i;
+  reverse_on_device(data, 48);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int i = 0; i < 48; ++i) EXPECT_EQ(data[i], 47 - i);
+}
+
+TEST(HostSources, ReadCudaDevicePropFields) { EXPECT_EQ(queried_warp_size(), 32); }
+
+TEST_F(Cudart, NvidiaPartitionAndInvokeSemantics) {
+  int* out;
+  int** labels;
+  ASSERT_EQ(cudaMallocManaged(&out, 66 * sizeof(int)), cudaSuccess);
+  out[65] = 0;
+  ASSERT_EQ(cudaMallocManaged(&labels, 3 * sizeof(int*)), cudaSuccess);
+  static int targets[3];
+  for (int i = 0; i < 3; ++i) labels[i] = &targets[i];
+  nvidia_partitions<<<1, 32>>>(out, labels);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int lane = 0; lane < 32; ++lane) {
+    const bool label = lane == 0 || lane % 2 == 1;
+    EXPECT_EQ(out[lane], (label ? 100 : 0) + 20 + 1) << "lane " << lane;
+    EXPECT_EQ(out[32 + lane], lane % 3 == 2 ? 10 : 11) << "lane " << lane;
+  }
+  EXPECT_EQ(out[64], 42);
+  EXPECT_EQ(out[65], 0);  // this_thread(): rank 0 of 1, meta rank 0 of 1
+}
+
+TEST(StaticInitialization, MayAllocate) { EXPECT_EQ(allocated_at_static_initialization, cudaSuccess); }
+
+TEST(DeviceBuiltins, IntegerIntrinsicsMatchPtx) {
+  EXPECT_EQ(__byte_perm(0x33221100u, 0x77665544u, 0x5140u), 0x55114400u);
+  EXPECT_EQ(__funnelshift_l(0x80000000u, 0x1u, 1), 0x3u);
+  EXPECT_EQ(__funnelshift_r(0x2u, 0x1u, 1), 0x80000001u);
+  EXPECT_EQ(__mul24(-3, 5), -15);
+  EXPECT_EQ(__umulhi(0xffffffffu, 2u), 1u);
+  EXPECT_EQ(__sad(3, 10, 1u), 8u);
+  EXPECT_EQ(__float2int_rn(2.5f), 2);
+  EXPECT_EQ(__float2int_rn(3.5f), 4);
+  EXPECT_EQ(__float2int_rd(-1.5f), -2);
+  EXPECT_EQ(__float2int_ru(-1.5f), -1);
+  EXPECT_EQ(__float_as_int(1.0f), 0x3f800000);
+  EXPECT_EQ(__saturatef(1.5f), 1.0f);
+  EXPECT_EQ(__saturatef(-0.5f), 0.0f);
+}
+
+TEST(DeviceProperties, ReportComputeCapabilityNine) {
+  cudaDeviceProp prop;
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  EXPECT_EQ(prop.major, 9);
+  EXPECT_EQ(prop.minor, 0);
+  EXPECT_EQ(prop.cooperativeLaunch, 1);
+  int major = 0, coop = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, 0), cudaSuccess);
+  EXPECT_EQ(major, 9);
+  EXPECT_EQ(coop, 1);
+#if __CUDA_ARCH__ != 900
+#error "cohort-cxx defines __CUDA_ARCH__ as 900"
+#endif
+}
+
+}  // namespace

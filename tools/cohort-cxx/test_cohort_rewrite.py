@@ -1,0 +1,209 @@
+"""Unit tests of cohort_rewrite: the tokenizer and each rewrite."""
+
+import unittest
+
+import os
+import tempfile
+
+from cohort_rewrite import Project, RewriteError, rewrite, tokenize
+
+
+def significant(text):
+    return [t.text for t in tokenize(text) if t.kind not in ("space", "comment", "newline")]
+
+
+class Tokenizer(unittest.TestCase):
+    def test_comments_strings_and_chars_are_single_tokens(self):
+        tokens = tokenize('a /* k<<<1,1>>>() */ "x<<<y" \'<\' // <<<\n')
+        kinds = [t.kind for t in tokens if t.kind != "space"]
+        self.assertEqual(kinds, ["ident", "comment", "string", "char", "comment", "newline"])
+
+    def test_raw_strings_keep_quotes_and_parentheses(self):
+        text = 'auto s = R"delim(a)" <<< ")delim";'
+        self.assertIn('R"delim(a)" <<< ")delim"', significant(text))
+
+    def test_prefixed_literals(self):
+        self.assertEqual(significant('u8"a" L\'b\' U"c" uR"(d)"'), ['u8"a"', "L'b'", 'U"c"', 'uR"(d)"'])
+
+    def test_digit_separators_are_not_character_literals(self):
+        self.assertEqual(significant("int x = 1'000'000;"), ["int", "x", "=", "1'000'000", ";"])
+
+    def test_line_continuation_and_directives(self):
+        tokens = tokenize("#define K(x) \\\n  k<<<1, 1>>>(x)\n")
+        self.assertEqual(tokens[0].kind, "hash")
+        self.assertIn("<<<", [t.text for t in tokens])
+
+    def test_line_numbers(self):
+        tokens = tokenize("a\n/* x\ny */ b\n")
+        self.assertEqual([t.line for t in tokens if t.kind == "ident"], [1, 3])
+
+    def test_unterminated_literal_is_an_error(self):
+        with self.assertRaises(RewriteError):
+            tokenize('const char* s = "abc\n')
+
+
+class Launches(unittest.TestCase):
+    def test_plain_launch(self):
+        self.assertEqual(rewrite("k<<<g, b>>>(x, y);"), "::cohort::compat::chevron(k,g, b)(x, y);")
+
+    def test_all_four_configuration_arguments(self):
+        self.assertEqual(rewrite("k<<<g, b, s, st>>>();"), "::cohort::compat::chevron(k,g, b, s, st)();")
+
+    def test_qualified_template_kernel(self):
+        out = rewrite("ns::k<float, 4><<<dim3(2, 1), 256>>>(p);")
+        self.assertEqual(out, "::cohort::compat::chevron(ns::k<float, 4>,dim3(2, 1), 256)(p);")
+
+    def test_template_arguments_with_nested_angles(self):
+        out = rewrite("k<std::pair<int, int>><<<1, 1>>>(p);")
+        self.assertEqual(out, "::cohort::compat::chevron(k<std::pair<int, int>>,1, 1)(p);")
+
+    def test_configuration_with_templates_and_parentheses(self):
+        out = rewrite("k<<<f(a, b), std::max<int>(1, 2), sizeof(std::pair<int,int>)>>>(x);")
+        self.assertEqual(
+            out, "::cohort::compat::chevron(k,f(a, b), std::max<int>(1, 2), sizeof(std::pair<int,int>))(x);"
+        )
+
+    def test_configuration_ending_in_template_close(self):
+        out = rewrite("k<<<1, traits<float>::n + v<int>>>>(x);")
+        self.assertEqual(out, "::cohort::compat::chevron(k,1, traits<float>::n + v<int>)(x);")
+
+    def test_kernel_from_a_table_or_parentheses(self):
+        self.assertEqual(rewrite("t[i]<<<1, 1>>>();"), "::cohort::compat::chevron(t[i],1, 1)();")
+        self.assertEqual(rewrite("return (p)<<<1, 1>>>();"), "return ::cohort::compat::chevron((p),1, 1)();")
+
+    def test_global_qualification(self):
+        self.assertEqual(rewrite("::k<<<1, 1>>>();"), "::cohort::compat::chevron(::k,1, 1)();")
+
+    def test_arguments_spanning_lines_keep_line_count(self):
+        source = "k<<<1,\n 2>>>(a,\n b);\nint after;"
+        self.assertEqual(rewrite(source).count("\n"), source.count("\n"))
+
+    def test_launch_inside_a_macro(self):
+        out = rewrite("#define L(k) k<<<1, 1>>>()\n")
+        self.assertEqual(out, "#define L(k) ::cohort::compat::chevron(k,1, 1)()\n")
+
+    def test_launches_in_comments_and_strings_are_untouched(self):
+        source = '// k<<<1,1>>>()\nconst char* s = "k<<<1,1>>>()";\n'
+        self.assertEqual(rewrite(source), source)
+
+    def test_shift_and_closing_templates_are_untouched(self):
+        source = "std::vector<std::vector<std::pair<int,int>>> v; x = a << b >> c;"
+        self.assertEqual(rewrite(source), source)
+
+    def test_deduced_template_kernel_goes_through_a_thunk(self):
+        source = "template <class T> __global__ void k(T* p) {}\nvoid f() { k<<<1, 2>>>(p); k<int><<<1, 2>>>(p); }"
+        out = rewrite(source)
+        self.assertIn("::cohort::compat::chevron_deduced([](auto... cohort_a) { k(cohort_a...); },1, 2)(p);", out)
+        self.assertIn("::cohort::compat::chevron(k<int>,1, 2)(p);", out)
+
+    def test_missing_close_is_an_error(self):
+        with self.assertRaises(RewriteError):
+            rewrite("k<<<1, 1;")
+
+
+class SharedMemory(unittest.TestCase):
+    def test_block_scope_becomes_a_pointer(self):
+        out = rewrite("void f() { extern __shared__ float s[]; }")
+        self.assertEqual(out, "void f() { float* const s = ::cohort::dynamic_shared<float>(); }")
+
+    def test_alignment_and_multiword_types(self):
+        out = rewrite("void f() { extern __shared__ __align__(16) unsigned char s[]; }")
+        self.assertIn("unsigned char* const s = ::cohort::dynamic_shared<unsigned char>();", out)
+
+    def test_namespace_scope_becomes_an_accessor(self):
+        out = rewrite("namespace n { extern __shared__ int s[]; }")
+        self.assertIn("static constexpr ::cohort::compat::dynamic_shared_array<int> s{};", out)
+
+    def test_template_parameter_type(self):
+        out = rewrite("template <class T> struct S { operator T*() { extern __shared__ T s[]; return s; } };")
+        self.assertIn("T* const s = ::cohort::dynamic_shared<T>();", out)
+
+    def test_inside_a_macro_definition(self):
+        out = rewrite("#define SMEM(T) extern __shared__ T smem[]\nvoid f() { SMEM(float); }\n")
+        self.assertEqual(
+            out,
+            "#define SMEM(T) [[maybe_unused]] static constexpr ::cohort::compat::dynamic_shared_array<T> smem{}\n"
+            "void f() { SMEM(float); }\n",
+        )
+
+    def test_not_an_array_is_an_error(self):
+        with self.assertRaises(RewriteError):
+            rewrite("void f() { extern __shared__ float s; }")
+
+    def test_alignas_moves_before_shared(self):
+        out = rewrite("void f() { __shared__ alignas(16) float b[4]; }")
+        self.assertIn("alignas(16) __shared__ float b[4];", out)
+
+
+class Members(unittest.TestCase):
+    def test_macro_named_fields(self):
+        out = rewrite("p.warpSize; c->gridDim = x; c.blockDim = y; int w = warpSize;")
+        self.assertEqual(out, "p.warp_size; c->grid_dim = x; c.block_dim = y; int w = warpSize;")
+
+
+class Registration(unittest.TestCase):
+    def test_non_template_definition_registers(self):
+        out = rewrite("__global__ void k(int* p, int n = 3) { }")
+        self.assertIn("register_global(static_cast<void (*)(int * p , int n)>(&k))", out)
+
+    def test_templates_and_declarations_do_not(self):
+        self.assertNotIn("register_global", rewrite("template <class T> __global__ void k(T* p) { }"))
+        self.assertNotIn("register_global", rewrite("__global__ void k(int* p);"))
+
+    def test_launch_bounds_and_namespaces(self):
+        out = rewrite("namespace a { __global__ void __launch_bounds__(256, 2) k(float x) { } }")
+        self.assertIn("(&k)); }", out)
+
+    def test_host_sources_get_no_prelude(self):
+        self.assertEqual(rewrite("int w = p.warpSize;\n", "m.cpp", device=False), '#line 1 "m.cpp"\nint w = p.warp_size;\n')
+
+    def test_prelude(self):
+        out = rewrite("int x;\n", "dir/x.cu")
+        self.assertTrue(out.startswith("#ifndef __CUDA_ARCH__\n#define __CUDA_ARCH__ 900\n"))
+        self.assertIn('#include <cuda_runtime.h>\n#line 1 "dir/x.cu"\nint x;\n', out)
+
+
+class Headers(unittest.TestCase):
+    def test_quoted_headers_beside_the_file_are_rewritten(self):
+        with tempfile.TemporaryDirectory() as root:
+            os.makedirs(os.path.join(root, "src", "kernels"))
+
+            def write(name, text):
+                with open(os.path.join(root, "src", name), "w") as f:
+                    f.write(text)
+
+            write("main.cu", '#include "kernels/k.cuh"\n#include "plain.h"\n#include <vector>\nint main() {}\n')
+            write("kernels/k.cuh", '#include "util.h"\n__global__ void k() { extern __shared__ int s[]; }\n')
+            write("kernels/util.h", "int util();\n")
+            write("plain.h", "int plain();\n")
+            project = Project(os.path.join(root, "out"))
+            out = project.source(os.path.join(root, "src", "main.cu"))
+            header = [line for line in out.splitlines() if "k.cuh" in line][0]
+            self.assertIn(os.path.join(root, "out"), header)
+            self.assertIn('#include "%s"' % os.path.join(root, "src", "plain.h"), out)
+            self.assertIn("#include <vector>", out)
+            copy = header.split('"')[1]
+            with open(copy) as f:
+                text = f.read()
+            self.assertTrue(text.startswith('#line 1 "%s"' % os.path.join(root, "src", "kernels", "k.cuh")))
+            self.assertIn("int* const s = ::cohort::dynamic_shared<int>();", text)
+            self.assertIn('#include "%s"' % os.path.join(root, "src", "kernels", "util.h"), text)
+            self.assertEqual(len(project.read), 4)
+
+    def test_errors_name_the_file_they_are_in(self):
+        with tempfile.TemporaryDirectory() as root:
+            with open(os.path.join(root, "bad.cuh"), "w") as f:
+                f.write("void g() {\n  k<<<1, 1;\n}\n")
+            with open(os.path.join(root, "main.cu"), "w") as f:
+                f.write('#include "bad.cuh"\n')
+            with self.assertRaises(RewriteError) as caught:
+                Project(os.path.join(root, "out")).source(os.path.join(root, "main.cu"))
+            self.assertEqual(caught.exception.path, os.path.join(root, "bad.cuh"))
+            self.assertEqual(str(caught.exception), "2: error: '<<<' without a matching '>>>('")
+
+    def test_missing_headers_are_left_to_the_compiler(self):
+        self.assertEqual(rewrite('#include "nowhere.h"\n', None, lambda name: None), '#include "nowhere.h"\n')
+
+
+if __name__ == "__main__":
+    unittest.main()
