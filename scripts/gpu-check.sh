@@ -74,7 +74,9 @@ if [ -x "$build/bench/cuda/cohort_bench_cuda" ] && [ -x "$build/bench/cuda/cohor
   timeout 300 "$build/bench/cuda/cohort_bench_cuda" 2>&1 | tee "$logs/bench.log"
   grid_status=${PIPESTATUS[0]}
   timeout 300 "$build/bench/cuda/cohort_bench_cuda_warp" 2>&1 | tee "$logs/bench-warp.log"
-  [ "$grid_status" -eq 0 ] && [ "${PIPESTATUS[0]}" -eq 0 ] && status_bench=ok
+  warp_status=${PIPESTATUS[0]}
+  timeout 300 "$build/bench/cuda/cohort_bench_cuda_cluster" 2>&1 | tee "$logs/bench-cluster.log"
+  [ "$grid_status" -eq 0 ] && [ "$warp_status" -eq 0 ] && [ "${PIPESTATUS[0]}" -eq 0 ] && status_bench=ok
 fi
 
 echo
@@ -84,7 +86,7 @@ echo "gpu tests:  $status_tests  $tests_line"
 [ -n "${gtest_counts:-}" ] && echo "$gtest_counts" | sed 's/^/            /'
 echo "sanitizers: $status_sanitize"
 echo "benchmarks: $status_bench"
-for log in "$logs/bench.log" "$logs/bench-warp.log"; do
+for log in "$logs/bench.log" "$logs/bench-warp.log" "$logs/bench-cluster.log"; do
   [ -f "$log" ] && sed -n '/^== cohort vs NVIDIA/,$p' "$log"
 done
 [ "$status_build" = ok ] && [ "$status_tests" = ok ] && [ "$status_bench" = ok ] && [ "$status_sanitize" != FAILED ]

@@ -79,6 +79,24 @@ std::vector<check_result> device_checks(int device) {
 
 }  // namespace
 
+// What launch_cooperative_multi_device needs, and which devices reach each other's memory.
+check_result multi_device_check(int count) {
+  std::string peers;
+  bool all_peers = true;
+  for (int a = 0; a < count; ++a)
+    for (int b = 0; b < count; ++b)
+      if (a != b) {
+        const bool can = cohort::can_access_peer(a, b);
+        all_peers = all_peers && can;
+        peers += (peers.empty() ? "" : ", ") + std::to_string(a) + "->" + std::to_string(b) + (can ? " yes" : " no");
+      }
+  return {"multi-device", true,
+          std::to_string(count) + " device(s) for launch_cooperative_multi_device (one grid each, every grid "
+          "co-resident, one compute capability); peer access: " + (count == 1 ? std::string("n/a, one device") : peers) +
+          (all_peers ? "" : "; the multi-grid barrier needs none (pinned host memory), kernels reading other devices' "
+                            "buffers do")};
+}
+
 int run_doctor() {
   std::size_t total = 0, failed = 0;
   const auto tally = [&](const std::vector<check_result>& checks) {
@@ -103,6 +121,7 @@ int run_doctor() {
       tally({{"device " + std::to_string(d), false, e.what()}});
     }
   }
+  if (count > 0) tally({multi_device_check(count)});
   if (failed)
     std::printf("doctor: %zu of %zu checks failed\n", failed, total);
   else

@@ -1,8 +1,8 @@
-// A reduction by cohort's grid-level collective (docs/collectives.md): what
+// Reductions by cohort's whole-array algorithms (docs/algorithms.md): what
 // the cooperative kernel builds by hand from block sums, grid.sync()
-// and a last block, as one call. Each thread adds its grid-stride share, and
-// reduce_store_async folds the shares of the whole grid and has one thread
-// store the total, so no thread waits for a broadcast it does not need.
+// and a last block, as one call inside the user's cooperative kernel
+// (grid_reduce), and as one call from the host (device_reduce), whose grid
+// the library sizes itself.
 #pragma once
 
 #include <cstddef>
@@ -18,7 +18,7 @@ namespace cohort_cli {
 
 template <class T>
 __global__ void sum_grid_collective_kernel(T* out, const T* __restrict__ in, std::size_t n) {
-  cohort::reduce_store_async(cohort::this_grid(), out, cohort_examples::grid_stride_sum(in, n), cohort::plus<T>());
+  cohort::grid_reduce(cohort::this_grid(), in, n, out, cohort::plus<T>());
 }
 
 inline cohort_examples::reduce_plan plan_sum_grid_collective(std::size_t n) {
@@ -31,7 +31,13 @@ inline cohort_examples::reduce_plan plan_sum_grid_collective(std::size_t n) {
 }
 
 inline constexpr cohort_examples::reduce_variant sum_grid_collective{
-    "grid-reduce", "one cooperative kernel: grid-stride partials, then cohort::reduce_store_async over the grid",
-    &plan_sum_grid_collective};
+    "grid-reduce", "one cooperative kernel calling cohort::grid_reduce", &plan_sum_grid_collective};
+
+inline cohort_examples::reduce_plan plan_device_reduce(std::size_t n) {
+  return {"cohort::device_reduce", [n](const float* in, float* out) { cohort::device_reduce(in, n, out, cohort::plus<float>()); }};
+}
+
+inline constexpr cohort_examples::reduce_variant device_reduce{"device-reduce", "cohort::device_reduce from the host",
+                                                               &plan_device_reduce};
 
 }  // namespace cohort_cli

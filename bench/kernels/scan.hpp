@@ -3,8 +3,9 @@
 // owning a tile of whole chunks, summing it, learning the sum of the tiles
 // before its own, and scanning its tile chunk by chunk from that offset; they
 // differ in how the tile sums travel (three kernel launches, or one
-// cooperative launch with grid.sync()). The third leaves all of that to
-// cohort's grid-level scan collective (docs/collectives.md).
+// cooperative launch with grid.sync()). The others leave all of that to
+// cohort's whole-array scans (docs/algorithms.md): inside a cooperative
+// kernel, and from the host.
 #pragma once
 
 #include <cstddef>
@@ -152,26 +153,11 @@ __global__ void scan_cooperative_kernel(T* out, const T* __restrict__ in, std::s
   scan_tile_from(out, in, tile, block_sum_to_all(block, scratch, before));
 }
 
-// One cooperative launch built on cohort's grid scan: each thread owns a run
-// of consecutive elements, sums it, gets the sum of every run before its own
-// from exclusive_scan over the grid, and scans its run from there. Each
-// element is read twice, as in reduce-then-scan, and no shared memory or
-// barrier is written by hand. The price of that plainness on a GPU: a warp's
-// loads are strided by the run length, each lane its own run, and only the
-// L1 cache merges them, where the two kernels above stage chunks through
-// shared memory so that every load coalesces.
+// One cooperative launch built on cohort's whole-array grid scan
+// (docs/algorithms.md): a reduce-then-scan whose loads coalesce, in one call.
 template <class T>
 __global__ void scan_grid_collective_kernel(T* out, const T* __restrict__ in, std::size_t n) {
-  const cg::grid_group grid = cg::this_grid();
-  const std::size_t threads = grid.num_threads();
-  const std::size_t run = (n + threads - 1) / threads;
-  const std::size_t rank = grid.thread_rank();
-  const std::size_t begin = rank * run < n ? rank * run : n;
-  const std::size_t end = n - begin < run ? n : begin + run;
-  T sum = T(0);
-  for (std::size_t i = begin; i < end; ++i) sum += in[i];
-  T running = cg::exclusive_scan(grid, sum);
-  for (std::size_t i = begin; i < end; ++i) out[i] = running += in[i];
+  cohort::grid_inclusive_scan(cohort::this_grid(), in, out, n, cohort::plus<T>());
 }
 
 // A scan of int32 planned for one size, as reduce_plan is for reductions.
@@ -223,8 +209,15 @@ inline scan_plan plan_scan_grid_collective(std::size_t n) {
           }};
 }
 
+// The single-pass scan with decoupled look-back behind cohort::device_inclusive_scan.
+inline scan_plan plan_device_scan(std::size_t n) {
+  return {"cohort::device_inclusive_scan",
+          [n](const int* in, int* out) { cohort::device_inclusive_scan(in, out, n, cohort::plus<int>()); }};
+}
+
 inline constexpr scan_variant scan_variants[] = {{"three-kernel", &plan_scan_three_kernels},
                                                  {"cooperative", &plan_scan_cooperative},
-                                                 {"grid-scan", &plan_scan_grid_collective}};
+                                                 {"grid-scan", &plan_scan_grid_collective},
+                                                 {"device-scan", &plan_device_scan}};
 
 }  // namespace cohort_cli

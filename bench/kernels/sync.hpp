@@ -69,6 +69,41 @@ __global__ void grid_sync_kernel(unsigned* stamps, unsigned* mismatches, unsigne
   if (wrong) atomicAdd(mismatches, wrong);
 }
 
+// Block r of a cluster checks block r + 1's stamp, read through distributed
+// shared memory. Dynamic shared memory: 2 unsigned.
+template <class Groups>
+__global__ void cluster_sync_kernel(unsigned* mismatches, unsigned iterations) {
+  const auto cluster = Groups::cluster();
+  unsigned* stamps = cohort::dynamic_shared<unsigned>();
+  const unsigned* theirs = cluster.map_shared_rank(stamps, static_cast<int>((cluster.block_rank() + 1) % cluster.num_blocks()));
+  const bool leader = threadIdx.x == 0;
+  unsigned wrong = 0;
+  for (unsigned it = 1; it <= iterations; ++it) {
+    if (leader) stamps[it % 2] = it;
+    cluster.sync();
+    if (leader) wrong += theirs[it % 2] != it ? 1 : 0;
+  }
+  cluster.sync();  // no block leaves while its neighbour may still read its stamps
+  if (wrong) atomicAdd(mismatches, wrong);
+}
+
+// As grid_sync_kernel, with the barrier of a multi-device launch (cohort's
+// own: NVIDIA's CUDA 13 has none) over one grid per device.
+__global__ inline void multi_grid_sync_kernel(unsigned* stamps, unsigned* mismatches, unsigned iterations) {
+  const cohort::multi_grid_group mg = cohort::this_multi_grid();
+  const cohort::grid_group grid = cohort::this_grid();
+  const unsigned long long b = grid.block_rank(), blocks = grid.num_blocks();
+  const bool leader = cohort::this_thread_block().thread_rank() == 0;
+  unsigned wrong = 0;
+  for (unsigned it = 1; it <= iterations; ++it) {
+    unsigned* slots = stamps + (it % 2) * blocks;
+    if (leader) slots[b] = it;
+    mg.sync();
+    if (leader) wrong += slots[(b + 1) % blocks] != it ? 1 : 0;
+  }
+  if (wrong) atomicAdd(mismatches, wrong);
+}
+
 struct cohort_groups {
   static __device__ cohort::thread_block block() { return cohort::this_thread_block(); }
   template <unsigned N>
@@ -76,6 +111,7 @@ struct cohort_groups {
     return cohort::tiled_partition<N>(cohort::this_thread_block());
   }
   static __device__ cohort::grid_group grid() { return cohort::this_grid(); }
+  static __device__ cohort::cluster_group cluster() { return cohort::this_cluster(); }
 
   template <auto Kernel, class... A>
   static void launch(const cohort::launch_config& config, A... args) {
@@ -135,19 +171,56 @@ sync_plan plan_grid_sync(unsigned threads) {
           }};
 }
 
+// Every cluster of Size blocks that can be resident at once, each syncing on its own.
+template <class Groups, unsigned Size>
+sync_plan plan_cluster_sync(unsigned threads) {
+  cohort::launch_config config{dim3(Size), dim3(threads), 2 * sizeof(unsigned)};
+  config.cluster = dim3(Size);
+  const unsigned clusters = static_cast<unsigned>(cohort::max_active_clusters(cluster_sync_kernel<Groups>, config));
+  config.grid = dim3(clusters * Size);
+  return {cohort_examples::launch_text(clusters * Size, threads) + " in clusters of " + std::to_string(Size),
+          [config](unsigned* mismatches, unsigned iterations) {
+            Groups::template launch<cluster_sync_kernel<Groups>>(config, mismatches, iterations);
+          }};
+}
+
+// A grid of a block per SM on every device, in one multi-device launch.
+inline sync_plan plan_multi_grid_sync(unsigned threads) {
+  const int devices = cohort::device_count();
+  const unsigned blocks = static_cast<unsigned>(std::min(
+      cohort::get_device_properties().multiprocessor_count, cohort::max_cooperative_grid(multi_grid_sync_kernel, static_cast<int>(threads))));
+  std::vector<std::shared_ptr<cohort::device_buffer<unsigned>>> stamps;
+  std::vector<cohort::device_launch> grids;
+  for (int d = 0; d < devices; ++d) {
+    cohort::set_device(d);
+    stamps.push_back(std::make_shared<cohort::device_buffer<unsigned>>(2 * std::size_t{blocks}));
+    stamps.back()->fill(0);
+    grids.push_back({d, {dim3(blocks), dim3(threads)}});
+  }
+  cohort::set_device(0);
+  return {cohort_examples::launch_text(blocks, threads) + " on " + std::to_string(devices) + " device(s)",
+          [grids, stamps](unsigned* mismatches, unsigned iterations) {
+            cohort::launch_cooperative_multi_device(multi_grid_sync_kernel, grids, [&](unsigned i) {
+              return std::tuple{stamps[i]->data(), mismatches, iterations};
+            });
+          }};
+}
+
 template <class Groups, unsigned Tile>
 sync_variant tile_sync(const std::string& prefix) {
   return {prefix + "tile-sync-" + std::to_string(Tile), Tile, &plan_group_sync<Groups, Tile>};
 }
 
 // The barriers of one implementation, named with prefix: the block, a tile of
-// 32 (a warp on CUDA), a tile of several warps, the grid at a block per SM and
-// at full occupancy.
+// 32 (a warp on CUDA), a tile of several warps, clusters of 2 and 8 blocks,
+// the grid at a block per SM and at full occupancy.
 template <class Groups>
 std::vector<sync_variant> sync_variants(const std::string& prefix) {
   return {{prefix + "block-sync", 0, &plan_group_sync<Groups, 0>},
           tile_sync<Groups, 32>(prefix),
           tile_sync<Groups, 128>(prefix),
+          {prefix + "cluster-sync-2", 0, &plan_cluster_sync<Groups, 2>},
+          {prefix + "cluster-sync-8", 0, &plan_cluster_sync<Groups, 8>},
           {prefix + "grid-sync-sm", 0, &plan_grid_sync<Groups, grid_extent::block_per_sm>},
           {prefix + "grid-sync-full", 0, &plan_grid_sync<Groups, grid_extent::resident>}};
 }

@@ -2,6 +2,7 @@
 // their collectives.
 #pragma once
 
+#include "cohort/algorithms/algorithms.hpp"
 #include "cohort/memory/atomic_ref.hpp"
 #include "cohort/backend.hpp"
 #include "cohort/launch/device.hpp"
@@ -17,3 +18,7 @@
 #include "cohort/memory/device_memory.hpp"
 #include "cohort/collectives/reduce.hpp"
 #include "cohort/collectives/scan.hpp"
+#include "cohort/groups/cluster_group.hpp"
+#include "cohort/groups/multi_grid_group.hpp"
+#include "cohort/launch/cluster_occupancy.hpp"
+#include "cohort/launch/multi_device.hpp"

@@ -129,6 +129,7 @@ void thread_exit_slow(block_record& block, thread_record& thread) {
   }
   if (rt.barrier_arrived != 0 && rt.barrier_arrived == block.live) release_block_barrier(rt);
   if (rt.grid_arrived != 0 && rt.grid_arrived == block.live) block_arrives_at_grid(rt);
+  outer_levels_thread_exit(rt, thread);
   collectives_on_exit(rt, thread);
 }
 

@@ -53,6 +53,10 @@ std::string whereabouts(const thread_record& t) {
       return "at a block barrier (" + site(t.wait_site) + ")";
     case wait_kind::grid_barrier:
       return "at a grid barrier (" + site(t.wait_site) + ")";
+    case wait_kind::cluster_barrier:
+      return "at a cluster barrier (" + site(t.wait_site) + ")";
+    case wait_kind::multi_grid_barrier:
+      return "at a multi-grid barrier (" + site(t.wait_site) + ")";
     case wait_kind::collective: {
       const auto* other = reinterpret_cast<const rendezvous_record*>(t.wait_phase);
       return "in `" + std::string(other->op->name) + "` (" + site(t.wait_site) + ")";

@@ -6,7 +6,9 @@
 #include <mutex>
 #include <thread>
 
+#include "cohort/detail/cluster_shape.hpp"
 #include "cohort/detail/host/launch.hpp"
+#include "cohort/detail/launch_checks.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
 #include "cohort/detail/host/parallel_parts.hpp"
@@ -16,6 +18,7 @@
 #include "env.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
+#include "virtual_devices.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::detail::host {
@@ -64,6 +67,7 @@ unsigned worker_count(unsigned long long blocks) {
 thread_local cohort::host::launch_statistics last_statistics;
 
 void run_grid(launch_state& launch) {
+  if (launch.clusters.active()) return run_clusters(launch);
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
   run_on_threads(threads, [&launch, cooperative, threads](unsigned index) {
@@ -96,7 +100,10 @@ void run_grid(launch_state& launch) {
 
 }  // namespace
 
-void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
+namespace {
+
+void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooperative, multi_grid_launch* multi_grid,
+                unsigned grid_rank) {
   if (current_block != nullptr)  // the caller is a kernel's thread
     throw error(errc::invalid_argument,
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
@@ -106,6 +113,8 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   launch.entry = &entry;
   launch.config = cfg;
   launch.cooperative = cooperative;
+  launch.multi_grid = multi_grid;
+  launch.grid_rank = grid_rank;
   launch.warp_size = static_cast<unsigned>(p.warp_size);
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = shuffle_seed();
@@ -115,9 +124,34 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
     static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
     launch.grid_may_spin = launch.block_count <= cores;
   }
+  prepare_clusters(launch, worker_count(launch.block_count));
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load()};
   if (launch.first_error) throw *launch.first_error;
+}
+
+}  // namespace
+
+void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
+  run_launch(entry, cfg, cooperative, nullptr, 0);
+}
+
+// Each grid of a multi-device launch passes the checks a cooperative launch does.
+void launch_grid_of(multi_grid_launch& multi_grid, unsigned grid_rank, const kernel_entry& entry,
+                    const launch_config& cfg) {
+  cohort::detail::check_launch(entry.kernel, cfg, true);
+  run_launch(entry, cfg, true, &multi_grid, grid_rank);
+}
+
+void check_cluster_launch(const void* kernel, const launch_config& cfg, int device, const device_properties& p,
+                          bool cooperative) {
+  cohort::detail::validate_cluster_launch(cfg, cohort::detail::max_portable_cluster_blocks);
+  const long long per_sm =
+      cohort::detail::compute_occupancy(p, static_cast<long long>(cohort::detail::volume(cfg.block)),
+                                        cfg.dynamic_shared_bytes)
+          .blocks_per_sm;
+  cohort::detail::check_cluster_fits(cfg, per_sm * p.multiprocessor_count);
+  if (cooperative) cohort::detail::check_cooperative_fits(kernel, cfg, device, p);
 }
 
 int active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared_bytes) {

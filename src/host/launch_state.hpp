@@ -11,7 +11,9 @@
 
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/launch.hpp"
+#include "cluster_state.hpp"
 #include "grid_barrier.hpp"
+#include "multi_grid_state.hpp"
 
 namespace cohort::detail::host {
 
@@ -33,6 +35,9 @@ struct launch_state {
   std::atomic<bool> aborted{false};
   grid_barrier grid;
   bool grid_may_spin = false;  // every block has a core: waiting at the grid barrier spins before sleeping
+  cluster_launch clusters;
+  multi_grid_launch* multi_grid = nullptr;  // set in a multi-device launch
+  unsigned grid_rank = 0;
 
   std::mutex error_mutex;
   std::optional<error> first_error;
@@ -61,6 +66,8 @@ struct launch_state {
     }
     aborted.store(true, std::memory_order_release);
     grid.wake_all();
+    clusters.wake_all();
+    if (multi_grid) multi_grid->abort();
   }
 };
 

@@ -184,6 +184,8 @@ std::string describe_deadlock(const block_runtime& rt) {
     switch (g.kind) {
       case wait_kind::block_barrier: s << "a block barrier"; break;
       case wait_kind::grid_barrier: s << "a grid barrier its block has not completed arriving at"; break;
+      case wait_kind::cluster_barrier: s << "a cluster barrier its block has not completed arriving at"; break;
+      case wait_kind::multi_grid_barrier: s << "a multi-grid barrier its block has not completed arriving at"; break;
       default: s << "a collective"; break;
     }
     s << " (" << site(g.where) << "), first thread " << index_text(g.first->index);
@@ -230,7 +232,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.dynamic_shared = w.shared_memory(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));
   index_threads(w, b);
   if (rt.arrivals_recorded) {  // clear what the last block's threads left behind
-    for (thread_record& t : w.threads) t.block_arrival = t.grid_arrival = no_arrival;
+    for (thread_record& t : w.threads) t.block_arrival = t.grid_arrival = t.cluster_arrival = t.multi_grid_arrival = no_arrival;
     rt.arrivals_recorded = false;
   }
   r.threads = w.threads.data();
@@ -256,6 +258,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   rt.grid_phases_released = 0;
   rt.grid_first = nullptr;
   rt.grid_waiters.clear();
+  start_outer_levels(rt, linear);
 }
 
 void wake_released_grid_waiters(block_runtime& rt) {
@@ -286,6 +289,7 @@ std::string unreachable_grid_barrier(const block_runtime& rt, const thread_recor
 bool resolve_stall(block_runtime& rt) {
   launch_state& L = *rt.launch;
   if (rt.failed || rt.record.live == 0) return false;
+  if (const auto resolved = resolve_outer_stall(rt)) return *resolved;
   if (!rt.grid_waiters.empty()) {
     const auto oldest = std::min_element(rt.grid_waiters.begin(), rt.grid_waiters.end(),
                                          [](auto* a, auto* b) { return a->wait_phase < b->wait_phase; });
@@ -314,6 +318,7 @@ std::size_t finish_block(worker_context& w, unsigned long long linear) {
   if (rt.record.parked != 0 || rt.ready_head < rt.ready.size())  // a failed block leaves threads waiting: forget them
     for (unsigned i = 0; i < rt.record.next_unstarted; ++i) rt.record.threads[i].waiting = wait_kind::none;
   if (rt.launch->cooperative) rt.launch->grid.block_exited(rt.grid_phases_arrived, linear);
+  finish_outer_levels(rt);
   current_block = nullptr;
   current_thread = nullptr;
   return rt.fibers_used;

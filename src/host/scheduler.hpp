@@ -7,6 +7,7 @@
 #pragma once
 
 #include <csetjmp>
+#include <optional>
 #include <cstdint>
 #include <random>
 #include <source_location>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "async_copy.hpp"
+#include "cluster_state.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/state.hpp"
 #include "fiber.hpp"
@@ -56,6 +58,10 @@ struct block_runtime {
   std::source_location grid_site{};
   const thread_record* grid_first = nullptr;
   std::vector<thread_record*> grid_waiters;
+
+  // The block's cluster, and its part in the cluster's and the multi-grid's barriers.
+  cluster_part cluster;
+  spanning_part multi_grid;
 
   // Warp collectives and coalesced groups.
   collective_state collectives;
@@ -130,5 +136,12 @@ inline void park(wait_kind kind, std::source_location where, std::uint64_t phase
 
 // Runs a block to its end on the calling OS thread; returns the fibers it started.
 std::size_t run_block(launch_state& launch, unsigned long long linear_block);
+
+// The levels above the grid's barrier (clusters, the multi-device grid):
+// src/host/outer_levels.cpp.
+void start_outer_levels(block_runtime& rt, unsigned long long linear_block);
+std::optional<bool> resolve_outer_stall(block_runtime& rt);
+void finish_outer_levels(block_runtime& rt);
+void outer_levels_thread_exit(block_runtime& rt, thread_record& thread);
 
 }  // namespace cohort::detail::host

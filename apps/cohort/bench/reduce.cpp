@@ -1,5 +1,5 @@
-// `cohort bench reduce`: five classic reductions of float32 and one by cohort's
-// grid-level reduce (and, in cohort-cuda, CUB's and one with NVIDIA's
+// `cohort bench reduce`: five classic reductions of float32 and cohort's
+// whole-array reduce inside a kernel and from the host (and, in cohort-cuda, CUB's and one with NVIDIA's
 // cooperative groups) over each size, against a copy of the same size. Every
 // variant's first and last result is checked against a double-precision sum
 // of the input.
@@ -43,6 +43,7 @@ report run_reduce_bench(const bench_options& options) {
   std::vector<cohort_examples::reduce_variant> variants(cohort_examples::reduce_variants.begin(),
                                                         cohort_examples::reduce_variants.end());
   variants.push_back(sum_grid_collective);
+  variants.push_back(device_reduce);
   for (const auto& rival : reduce_rivals()) variants.push_back(rival);
   return run_throughput_bench("reduce", "float32", options, variants, &cohort_examples::random_floats, &expect_sum);
 }

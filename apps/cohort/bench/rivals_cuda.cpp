@@ -45,6 +45,13 @@ void launch_on_runtime(void (*kernel)(P...), const cohort::launch_config& config
                        std::type_identity_t<P>... args) {
   void* addresses[] = {static_cast<void*>(&args)...};
   const void* entry = reinterpret_cast<const void*>(kernel);
+  if (config.cluster.x * config.cluster.y * config.cluster.z != 1) {
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim = {config.cluster.x, config.cluster.y, config.cluster.z};
+    const cudaLaunchConfig_t ex{config.grid, config.block, config.dynamic_shared_bytes, config.stream, &cluster, 1};
+    return check(cudaLaunchKernelExC(&ex, entry, addresses), "cudaLaunchKernelEx with clusters");
+  }
   check(cooperative
             ? cudaLaunchCooperativeKernel(entry, config.grid, config.block, addresses, config.dynamic_shared_bytes,
                                           config.stream)
@@ -68,6 +75,7 @@ struct nvidia_groups {
     }
   }
   static __device__ ncg::grid_group grid() { return ncg::this_grid(); }
+  static __device__ ncg::cluster_group cluster() { return ncg::this_cluster(); }
 
   template <auto Kernel, class... A>
   static void launch(const cohort::launch_config& config, A... args) {

@@ -64,6 +64,7 @@ report run_sync_bench(const bench_options& options) {
       throw usage_error("--sizes: " + std::to_string(threads) + " threads per block is more than this device's " +
                         std::to_string(r.device.max_threads_per_block));
   std::vector<sync_variant> variants = sync_variants<cohort_groups>("");
+  variants.push_back({"multi-grid-sync", 0, &plan_multi_grid_sync});
   for (sync_variant& rival : sync_rivals()) variants.push_back(std::move(rival));
 
   std::size_t steps = 0;

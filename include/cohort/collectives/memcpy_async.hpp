@@ -46,9 +46,9 @@ struct common_alignment {
   static constexpr std::size_t value = d != 0 ? d : s;
 };
 
-// The grid has no memcpy_async: its members share no memory to copy into.
+// The groups whose members share a block's memory (not the grid, nor what spans blocks).
 template <class Group>
-concept copy_group = impl::collective_group<Group> && !std::is_same_v<std::remove_cvref_t<Group>, grid_group>;
+concept copy_group = impl::copy_group<Group>;
 
 }  // namespace detail
 

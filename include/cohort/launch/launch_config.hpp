@@ -1,4 +1,4 @@
-// How a kernel is launched: grid, block, dynamic shared memory and stream.
+// How a kernel is launched: grid, block, dynamic shared memory, stream and cluster shape.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +14,8 @@ struct launch_config {
   dim3 block{1, 1, 1};
   std::size_t dynamic_shared_bytes = 0;
   stream_t stream = {};
+  // Blocks per thread-block cluster (sm_90); the grid must be a whole number of clusters.
+  dim3 cluster{1, 1, 1};
 };
 
 }  // namespace cohort

@@ -66,3 +66,6 @@ __device__ T fold(const grid_group& g, const T& v, Op& op, Update& update) {
 }
 
 }  // namespace cohort::detail::gpu
+
+// Clusters take their own path, over the blocks' totals in distributed shared memory.
+#include "cohort/detail/cuda/cluster_fold.hpp"

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cohort/detail/cuda/cluster_launch.hpp"
 #include "cohort/detail/cuda/runtime_check.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/errors.hpp"
@@ -71,16 +72,20 @@ inline error launch_refused(cudaError_t e, const void* kernel, const launch_conf
 }
 
 inline void launch_addresses(const void* kernel, const launch_config& cfg, bool cooperative, void** args) {
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeCooperative;
-  attribute.val.cooperative = 1;
+  cudaLaunchAttribute attributes[2]{};
+  unsigned attribute_count = 0;
+  if (cooperative) {
+    attributes[attribute_count].id = cudaLaunchAttributeCooperative;
+    attributes[attribute_count++].val.cooperative = 1;
+  }
+  if (is_cluster_launch(cfg)) attributes[attribute_count++] = cluster_attribute(cfg.cluster);
   cudaLaunchConfig_t config{};
   config.gridDim = cfg.grid;
   config.blockDim = cfg.block;
   config.dynamicSmemBytes = cfg.dynamic_shared_bytes;
   config.stream = cfg.stream;
-  config.attrs = cooperative ? &attribute : nullptr;
-  config.numAttrs = cooperative ? 1 : 0;
+  config.attrs = attribute_count ? attributes : nullptr;
+  config.numAttrs = attribute_count;
   const cudaError_t e = cudaLaunchKernelExC(&config, kernel, args);
   if (e != cudaSuccess) {
     cudaGetLastError();  // a refused launch leaves no sticky error; do not let it resurface later

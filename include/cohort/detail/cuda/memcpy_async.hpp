@@ -18,8 +18,12 @@
 #include <type_traits>
 
 #include "cohort/detail/cuda/group_fold.hpp"
+#include "cohort/groups/grid_group.hpp"
 
 namespace cohort::detail::gpu {
+
+template <class Group>
+concept copy_group = collective_group<Group> && !std::is_same_v<std::remove_cvref_t<Group>, grid_group>;
 
 template <unsigned Bytes>
 struct chunk_of;

@@ -132,10 +132,10 @@ void fold_into(std::optional<T>& acc, const T& v, Op& op) {
 
 // A grid collective's blocks: returns what the blocks before this one fold
 // to (none for block 0) and replaces `total`, the block's, by the grid's.
-template <fold_kind Kind, class T, class Op>
+template <fold_kind Kind, class Span, class T, class Op>
 std::optional<T> across_blocks(const collective_op& self, std::source_location site, T& total, Op& op) {
-  const grid_entry* entries = grid_exchange(self, site, &total, sizeof(T));
-  const unsigned long long me = block_linear_rank(), blocks = blocks_in_grid();
+  const grid_entry* entries = Span::exchange(self, site, &total, sizeof(T));
+  const unsigned long long me = Span::rank(), blocks = Span::count();
   if constexpr (Kind == fold_kind::broadcast) {
     total = from_bytes<T>(entries[0].value);
     return std::nullopt;
@@ -150,30 +150,35 @@ std::optional<T> across_blocks(const collective_op& self, std::source_location s
   }
 }
 
-template <fold_kind Kind, class T, class Op, class Target, bool Grid>
+template <fold_kind Kind, class T, class Op, class Target, class Span>
 void fold_combine(const combine_context& c);
 
-template <fold_kind Kind, class T, class Op, class Target, bool Grid>
-inline constexpr collective_op fold_op{fold_name<Kind, Target::role>(), &fold_combine<Kind, T, Op, Target, Grid>,
+template <fold_kind Kind, class T, class Op, class Target, class Span>
+inline constexpr collective_op fold_op{fold_name<Kind, Target::role>(), &fold_combine<Kind, T, Op, Target, Span>,
                                        "atomic or pointer", true};
 
-template <fold_kind Kind, class T, class Op, class Target, bool Grid>
+template <fold_kind Kind, class T, class Op, class Target, class Span>
 void fold_combine(const combine_context& c) {
   const auto& params = *static_cast<const fold_params<Op, Target>*>(c.at(0).params);
   Op& op = *params.op;
-  const collective_op& self = fold_op<Kind, T, Op, Target, Grid>;
+  const collective_op& self = fold_op<Kind, T, Op, Target, Span>;
   T total = fold_members<Kind, T>(c, op);
   // What precedes the group's rank 0 in the scans: the atomic's old value,
   // then (on a grid) the blocks before this one.
   std::optional<T> before;
-  if constexpr (Grid) before = across_blocks<Kind, T>(self, c.site, total, op);
+  constexpr bool spans = Span::spans_blocks;
+  if constexpr (spans) before = across_blocks<Kind, Span, T>(self, c.site, total, op);
   if constexpr (Target::role != target_role::none) {
-    // One member applies the group's total: on a grid, block 0's.
+    // One member applies the group's total: on a grid or a cluster, block 0's.
     std::optional<T> old;
-    if (!Grid || block_linear_rank() == 0) old = params.target.apply(total, op);
+    if constexpr (spans) {
+      if (Span::rank() == 0) old = params.target.apply(total, op);
+    } else {
+      old = params.target.apply(total, op);
+    }
     if constexpr (Target::role == target_role::update && Kind != fold_kind::reduce) {
       // The scans start from the atomic's old value, which block 0 hands the other blocks.
-      if constexpr (Grid) old = from_bytes<T>(grid_exchange(self, c.site, old ? &*old : &total, sizeof(T))[0].value);
+      if constexpr (spans) old = from_bytes<T>(Span::exchange(self, c.site, old ? &*old : &total, sizeof(T))[0].value);
       before = before ? op(*old, *before) : *old;
     }
   }
@@ -202,8 +207,9 @@ T fold(const Group& g, const T* value, Op& op, const Target& target, std::source
                 "reduce, the scans and invoke_one_broadcast take trivially copyable types of at most "
                 "32 bytes");
   using traits = group_traits<Group>;
-  constexpr const collective_op& self = fold_op<Kind, T, Op, Target, traits::grid>;
-  if constexpr (traits::grid) require_cooperative(self.name, where);
+  using span = typename traits::span;
+  constexpr const collective_op& self = fold_op<Kind, T, Op, Target, span>;
+  if constexpr (span::spans_blocks) span::require(self.name, where);
   const fold_params<Op, Target> params{&op, target};
   collective_slot& slot = own_slot();
   if (value != nullptr) std::memcpy(slot.in, value, sizeof(T));

@@ -7,6 +7,8 @@
 #include <bit>
 #include <type_traits>
 
+#include "cohort/detail/host/block_spans.hpp"
+#include "cohort/groups/cluster_group.hpp"
 #include "cohort/detail/host/coalesced.hpp"
 #include "cohort/detail/host/collective.hpp"
 #include "cohort/groups/grid_group.hpp"
@@ -24,32 +26,38 @@ struct group_traits_of;
 
 template <unsigned N, class Parent>
 struct group_traits_of<thread_block_tile<N, Parent>> {
-  static constexpr bool grid = false;
+  using span = cohort::detail::host::in_block;
   static member_set members(const thread_block_tile<N, Parent>&) { return tile_members(N); }
 };
 
 template <>
 struct group_traits_of<coalesced_group> {
-  static constexpr bool grid = false;
+  using span = cohort::detail::host::in_block;
   static member_set members(const coalesced_group& g) { return coalesced_access::members(g); }
 };
 
 template <>
 struct group_traits_of<thread_block> {
-  static constexpr bool grid = false;
+  using span = cohort::detail::host::in_block;
   static member_set members(const thread_block&) { return block_members(); }
 };
 
 template <>
 struct group_traits_of<grid_group> {
-  static constexpr bool grid = true;
+  using span = cohort::detail::host::across_grid;
   static member_set members(const grid_group&) { return block_members(); }
+};
+
+template <>
+struct group_traits_of<cluster_group> {
+  using span = cohort::detail::host::across_cluster;
+  static member_set members(const cluster_group&) { return block_members(); }
 };
 
 template <class Group>
 using group_traits = group_traits_of<std::remove_cvref_t<Group>>;
 
-// Groups the collectives of this issue accept: tiles, coalesced groups, blocks and grids.
+// Groups the collectives accept: tiles, coalesced groups, blocks, clusters and grids.
 template <class Group>
 concept collective_group = requires(const Group& g) {
   group_traits<Group>::members(g);

@@ -1,13 +1,13 @@
 // The host backend's primitives under thread_block and grid_group
 // (include/cohort/groups/): the block's and the grid's shape, read off the
 // running block's record, and their barriers, which park the calling fiber
-// (src/host/barriers.cpp). A launch without clusters is a grid of 1x1x1
-// clusters.
+// (src/host/barriers.cpp), and the grid's clusters (src/host/cluster_shared.cpp).
 #pragma once
 
 #include <cstdint>
 
 #include "cohort/backend.hpp"
+#include "cohort/detail/host/cluster.hpp"
 #include "cohort/detail/host/kernel_language.hpp"
 #include "cohort/detail/host/state.hpp"
 #include "cohort/detail/host/sync_points.hpp"
@@ -28,8 +28,8 @@ inline dim3 this_block_dim() { return block().block_dim; }
 inline dim3 this_grid_dim() { return block().grid_dim; }
 inline dim3 this_thread_index() { return current_thread->index; }
 inline unsigned thread_rank_in_block() { return current_thread->rank; }
-inline dim3 this_cluster_index() { return this_block_index(); }
-inline dim3 this_cluster_grid_dim() { return this_grid_dim(); }
+inline dim3 this_cluster_index() { return cluster_index(); }
+inline dim3 this_cluster_grid_dim() { return cluster_grid_dim(); }
 
 // The block barrier's split form: the phase the arrival belongs to.
 using block_arrival_token = std::uint64_t;

@@ -13,6 +13,7 @@
 
 #include "cohort/detail/host/thread_loop.hpp"
 #include "cohort/detail/kernel_arguments.hpp"
+#include "cohort/launch/device.hpp"
 #include "cohort/launch/launch_config.hpp"
 
 namespace cohort::detail::host {
@@ -29,6 +30,9 @@ int active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dyna
 // The dynamic shared memory the kernel may use: the device's default, or what it opted in to.
 std::size_t kernel_shared_limit(const void* kernel);
 void set_kernel_shared_limit(const void* kernel, std::size_t bytes);
+// The checks of a launch with clusters: the shape, and that its clusters fit at once.
+void check_cluster_launch(const void* kernel, const launch_config& cfg, int device, const device_properties& p,
+                          bool cooperative);
 // Host kernels' static __shared__ variables take nothing from the dynamic budget.
 inline std::size_t kernel_static_shared(const void*) noexcept { return 0; }
 

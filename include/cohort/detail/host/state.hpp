@@ -22,7 +22,7 @@ inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
 // to run (runnable), or parked at a barrier, a collective, or in
 // coalesced_threads() (converge). A started thread that is none and not the
 // running one has exited: exits themselves write nothing.
-enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrier, collective, converge };
+enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrier, cluster_barrier, multi_grid_barrier, collective, converge };
 
 // Index and rank are written when a worker meets a new block shape (a thread
 // record serves the same rank of every block the worker runs); the rest is
@@ -39,6 +39,8 @@ struct thread_record {
   // so that its exit can take the arrival back.
   std::uint64_t block_arrival = no_arrival;
   std::uint64_t grid_arrival = no_arrival;
+  std::uint64_t cluster_arrival = no_arrival;
+  std::uint64_t multi_grid_arrival = no_arrival;
 };
 
 struct block_record {

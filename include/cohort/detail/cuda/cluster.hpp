@@ -1,0 +1,106 @@
+// The CUDA backend's cluster primitives, from sm_90's PTX: the cluster
+// barrier (barrier.cluster.arrive has release and .wait acquire semantics by
+// default, so a split barrier publishes shared and global writes alike), the
+// %cluster_* special registers, and distributed shared memory through mapa
+// (an address in another block's shared memory) and getctarank (whose it
+// is). Before sm_90 every cluster is the block itself.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cohort/backend.hpp"
+
+namespace cohort::detail::gpu {
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define COHORT_CLUSTERS 1
+#else
+#define COHORT_CLUSTERS 0
+#endif
+
+
+__device__ __forceinline__ std::uint64_t cluster_arrive(call_site) {
+#if COHORT_CLUSTERS
+  asm volatile("barrier.cluster.arrive;" ::: "memory");
+#endif
+  return 0;
+}
+
+__device__ __forceinline__ void cluster_wait(std::uint64_t, call_site) {
+#if COHORT_CLUSTERS
+  asm volatile("barrier.cluster.wait;" ::: "memory");
+#else
+  __syncthreads();
+#endif
+}
+
+__device__ __forceinline__ void cluster_sync(call_site where) { cluster_wait(cluster_arrive(where), where); }
+
+__device__ __forceinline__ unsigned cluster_block_rank() {
+#if COHORT_CLUSTERS
+  unsigned r;
+  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+#else
+  return 0;
+#endif
+}
+
+__device__ __forceinline__ unsigned cluster_block_count() {
+#if COHORT_CLUSTERS
+  unsigned n;
+  asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+  return n;
+#else
+  return 1;
+#endif
+}
+
+__device__ __forceinline__ dim3 cluster_block_index() {
+#if COHORT_CLUSTERS
+  unsigned x, y, z;
+  asm("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(x));
+  asm("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(y));
+  asm("mov.u32 %0, %%cluster_ctaid.z;" : "=r"(z));
+  return dim3(x, y, z);
+#else
+  return dim3(0, 0, 0);
+#endif
+}
+
+__device__ __forceinline__ dim3 cluster_dim() {
+#if COHORT_CLUSTERS
+  unsigned x, y, z;
+  asm("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(x));
+  asm("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(y));
+  asm("mov.u32 %0, %%cluster_nctaid.z;" : "=r"(z));
+  return dim3(x, y, z);
+#else
+  return dim3(1, 1, 1);
+#endif
+}
+
+__device__ __forceinline__ void* map_shared(void* addr, int rank, call_site) {
+#if COHORT_CLUSTERS
+  void* mapped;
+  asm("mapa.u64 %0, %1, %2;" : "=l"(mapped) : "l"(addr), "r"(rank));
+  return mapped;
+#else
+  return addr;
+#endif
+}
+
+__device__ __forceinline__ unsigned query_shared(const void* addr, call_site) {
+#if COHORT_CLUSTERS
+  unsigned rank;
+  asm("getctarank.u64 %0, %1;" : "=r"(rank) : "l"(addr));
+  return rank;
+#else
+  return 0;
+#endif
+}
+
+}  // namespace cohort::detail::gpu
+#undef COHORT_CLUSTERS

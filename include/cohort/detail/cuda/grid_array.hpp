@@ -1,0 +1,43 @@
+// The CUDA backend's whole-array grid algorithms inside a cooperative kernel
+// (cohort/algorithms/grid_algorithms.hpp): cohort's commutative operators
+// take the vectorized grid-stride fold; any other operator takes the
+// in-order tiles when the blocks are 1-D and of whole warps, and each
+// thread's run of consecutive elements otherwise.
+#pragma once
+
+#include <cstddef>
+
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/collectives/reduce.hpp"
+#include "cohort/detail/cuda/array_reduce.hpp"
+#include "cohort/detail/cuda/array_scan.hpp"
+#include "cohort/detail/grid_chunks.hpp"
+#include "cohort/detail/partial_value.hpp"
+
+namespace cohort::detail {
+
+// The tiles need a 1-D block of whole warps.
+__device__ __forceinline__ bool block_takes_tiles() {
+  return blockDim.y == 1 && blockDim.z == 1 && blockDim.x % 32 == 0;
+}
+
+template <class T, class Op>
+__device__ partial<T> grid_array_reduce(const grid_group& grid, const T* in, std::size_t n, Op op) {
+  if (n == 0) return absent<T>();
+  if constexpr (gpu::strided_fold_allowed<Op, T>) {
+    return {cohort::reduce(grid, gpu::strided_fold(in, n, op, grid.thread_rank(), grid.num_threads()), op), true};
+  } else {
+    return block_takes_tiles() ? gpu::ordered_grid_fold(grid, in, n, op) : chunked_reduce(grid, in, n, op);
+  }
+}
+
+template <bool Inclusive, class T, class Op>
+__device__ void grid_array_scan(const grid_group& grid, const T* in, T* out, std::size_t n, partial<T> init, Op op) {
+  if (n == 0) return;
+  if (block_takes_tiles())
+    gpu::tiled_grid_scan<Inclusive>(grid, in, out, n, init, op);
+  else
+    chunked_scan<Inclusive>(grid, in, out, n, init, op);
+}
+
+}  // namespace cohort::detail

@@ -1,0 +1,147 @@
+// cohort's multi-device cooperative launch on the CUDA runtime (CUDA 13 has
+// none): every check is made on every device before any grid is launched
+// (distinct devices, one kernel shape, the same compute capability, each grid
+// co-resident on its device), then each device gets its grid's context and
+// its cooperative launch. The barrier's memory (peer device memory where the
+// devices have peer access, else mapped pinned host memory) is allocated once
+// per process and cleared before each launch, so one multi-device launch may
+// run at a time.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "cohort/detail/cuda/device_queries.hpp"
+#include "cohort/detail/cuda/launch.hpp"
+#include "cohort/detail/kernel_arguments.hpp"
+#include "cohort/detail/launch_checks.hpp"
+#include "cohort/detail/cuda/runtime_check.hpp"
+#include "cohort/detail/cuda/multi_grid.hpp"
+#include "cohort/detail/messages.hpp"
+#include "cohort/errors.hpp"
+#include "cohort/launch/launch_config.hpp"
+
+namespace cohort::detail::gpu {
+
+// Where the barrier lives: in the first grid's device memory when every other
+// device of the launch can reach it (peer access, enabled here), else in
+// mapped pinned host memory, which every device reaches. One of each per
+// process, cleared before each launch.
+struct multi_grid_placement {
+  multi_grid_shared* device_view;
+  bool in_peer_memory;
+};
+
+inline multi_grid_shared* pinned_multi_grid_memory() {
+  static multi_grid_shared* memory = [] {
+    void* p = nullptr;
+    check(cudaHostAlloc(&p, sizeof(multi_grid_shared), cudaHostAllocMapped | cudaHostAllocPortable),
+          "allocating the multi-device barrier in pinned host memory");
+    return static_cast<multi_grid_shared*>(p);
+  }();
+  return memory;
+}
+
+inline multi_grid_shared* device_multi_grid_memory(int device) {
+  static std::vector<multi_grid_shared*> memory;
+  if (memory.size() <= static_cast<std::size_t>(device)) memory.resize(static_cast<std::size_t>(device) + 1, nullptr);
+  if (!memory[device]) {
+    check(cudaSetDevice(device), "launch_cooperative_multi_device");
+    check(cudaMalloc(reinterpret_cast<void**>(&memory[device]), sizeof(multi_grid_shared)),
+          "allocating the multi-device barrier in device memory");
+  }
+  return memory[device];
+}
+
+template <class Grids>
+multi_grid_placement place_multi_grid_barrier(const Grids& grids) {
+  const int owner = grids[0].device;
+  bool peers = true;
+  for (const auto& g : grids) {
+    int can = 1;
+    if (g.device != owner) check(cudaDeviceCanAccessPeer(&can, g.device, owner), "launch_cooperative_multi_device");
+    peers = peers && can;
+  }
+  if (!peers) {
+    multi_grid_shared* host = pinned_multi_grid_memory();
+    host->arrived = 0;
+    host->generation = 0;
+    multi_grid_shared* view = nullptr;
+    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&view), host, 0), "mapping the multi-device barrier");
+    return {view, false};
+  }
+  for (const auto& g : grids)
+    if (g.device != owner) {
+      check(cudaSetDevice(g.device), "launch_cooperative_multi_device");
+      const cudaError_t e = cudaDeviceEnablePeerAccess(owner, 0);
+      if (e == cudaErrorPeerAccessAlreadyEnabled)
+        cudaGetLastError();
+      else
+        check(e, "enabling peer access for the multi-device barrier");
+    }
+  multi_grid_shared* memory = device_multi_grid_memory(owner);
+  check(cudaMemset(memory, 0, 2 * 128), "clearing the multi-device barrier");
+  return {memory, true};
+}
+
+[[noreturn]] inline void invalid_multi_device(const std::string& what) {
+  throw error(errc::invalid_configuration, "multi-device cooperative launch: " + what);
+}
+
+template <class Grids>
+void check_multi_device(const void* kernel, const Grids& grids) {
+  if (grids.size() == 0) invalid_multi_device("no grids were given; pass one launch per device");
+  if (grids.size() > max_multi_grids)
+    invalid_multi_device(std::to_string(grids.size()) + " grids; at most " + std::to_string(max_multi_grids));
+  const auto& first = grids[0];
+  const device_properties& p0 = properties_of(checked_device(first.device, "launch_cooperative_multi_device"));
+  for (std::size_t i = 0; i < grids.size(); ++i) {
+    const auto& g = grids[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (grids[j].device == g.device)
+        invalid_multi_device("grids " + std::to_string(j) + " and " + std::to_string(i) + " are both on device " +
+                             std::to_string(g.device) + "; each device may run one grid of the launch");
+    const device_properties& p = properties_of(checked_device(g.device, "launch_cooperative_multi_device"));
+    if (p.compute_capability_major != p0.compute_capability_major ||
+        p.compute_capability_minor != p0.compute_capability_minor)
+      invalid_multi_device("device " + std::to_string(g.device) + " and device " + std::to_string(first.device) +
+                           " differ in compute capability; every device of the launch must have the same");
+    if (to_string(g.config.grid) != to_string(first.config.grid) ||
+        to_string(g.config.block) != to_string(first.config.block) ||
+        g.config.dynamic_shared_bytes != first.config.dynamic_shared_bytes)
+      invalid_multi_device("grid " + std::to_string(i) + " is " + to_string(g.config.grid) + " x " +
+                           to_string(g.config.block) + ", grid 0 " + to_string(first.config.grid) + " x " +
+                           to_string(first.config.block) + "; every grid must have the same shape and shared memory");
+    check(cudaSetDevice(g.device), "launch_cooperative_multi_device");
+    check_cooperative_fits(kernel, g.config, g.device, p);
+  }
+}
+
+template <class... P, class Grids, class ArgsOf>
+void launch_multi_device(void (*kernel)(P...), const Grids& grids, ArgsOf& args_of) {
+  const int caller_device = get_device();
+  check_multi_device(kernel_address(kernel), grids);
+  multi_grid_shared* const device_view = place_multi_grid_barrier(grids).device_view;
+  const unsigned long long per_grid = volume(grids[0].config.grid) * volume(grids[0].config.block);
+  for (std::size_t i = 0; i < grids.size(); ++i) {
+    const auto& g = grids[i];
+    check(cudaSetDevice(g.device), "launch_cooperative_multi_device");
+    const multi_grid_context context{device_view, static_cast<unsigned>(i), static_cast<unsigned>(grids.size()),
+                                     i * per_grid, per_grid * grids.size(), 1};
+    check(cudaMemcpyToSymbolAsync(multi_grid_context_of_launch<>, &context, sizeof context, 0, cudaMemcpyHostToDevice,
+                                  g.config.stream),
+          "setting a grid's multi-device context");
+    std::apply([&](auto&&... a) { raw_launch(kernel, g.config, true, a...); }, args_of(static_cast<unsigned>(i)));
+    // A later ordinary launch of the kernel must find no multi-device launch.
+    const multi_grid_context none{};
+    check(cudaMemcpyToSymbolAsync(multi_grid_context_of_launch<>, &none, sizeof none, 0, cudaMemcpyHostToDevice,
+                                  g.config.stream),
+          "clearing a grid's multi-device context");
+  }
+  check(cudaSetDevice(caller_device), "launch_cooperative_multi_device");
+}
+
+}  // namespace cohort::detail::gpu

@@ -1,0 +1,86 @@
+// The CUDA backend's multi-grid primitives. A multi-device launch
+// (multi_device_launch.hpp) hands each device's grid its context through a
+// __device__ variable of the translation unit that launches it (each device
+// has its own copy; the kernel must be defined in that translation unit, as
+// it is when launch and kernel share a file). The grids meet at a barrier on
+// system-scope atomics in the first grid's device memory where every device
+// has peer access to it, else in mapped pinned host memory, which every device
+// reaches: multi_grid.sync() is the grid's barrier, block 0's arrival at the
+// system barrier, and the grid's barrier again.
+#pragma once
+
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include "cohort/detail/cuda/device_error.hpp"
+#include "cohort/groups/grid_group.hpp"
+#include "cohort/backend.hpp"
+
+namespace cohort::detail::gpu {
+
+inline constexpr unsigned max_multi_grids = 64;
+
+// In peer device memory or mapped pinned host memory (multi_device_launch.hpp).
+struct multi_grid_shared {
+  alignas(128) unsigned arrived;
+  alignas(128) unsigned generation;
+  alignas(128) unsigned char slots[max_multi_grids][32];
+};
+
+struct multi_grid_context {
+  multi_grid_shared* shared;
+  unsigned grid_rank;
+  unsigned grids;
+  unsigned long long first_thread;
+  unsigned long long total_threads;
+  int valid;
+};
+
+template <int = 0>
+static __device__ multi_grid_context multi_grid_context_of_launch;
+
+__device__ __forceinline__ const multi_grid_context& multi_grid_here() { return multi_grid_context_of_launch<>; }
+
+__device__ __forceinline__ bool multi_grid_valid() { return multi_grid_here().valid != 0; }
+
+// The devices' part: one thread per grid arrives; the last to arrive opens the next generation.
+__device__ inline void system_barrier(multi_grid_shared* s, unsigned grids) {
+  cuda::atomic_ref<unsigned, cuda::thread_scope_system> arrived(s->arrived), generation(s->generation);
+  const unsigned g = generation.load(cuda::memory_order_acquire);
+  if (arrived.fetch_add(1, cuda::memory_order_acq_rel) == grids - 1) {
+    arrived.store(0, cuda::memory_order_relaxed);
+    generation.store(g + 1, cuda::memory_order_release);
+  } else {
+    while (generation.load(cuda::memory_order_acquire) == g) __nanosleep(64);
+  }
+}
+
+__device__ inline void multi_grid_sync(call_site) {
+  const multi_grid_context& c = multi_grid_here();
+  if (!c.valid)
+    usage_trap("multi_grid.sync() in a launch that was not a multi-device cooperative launch: launch the kernel with "
+               "cohort::launch_cooperative_multi_device (multi_grid_group::is_valid() tells which launch it got)");
+  const grid_group grid = this_grid();
+  grid.sync();
+  if (grid.thread_rank() == 0) {
+    __threadfence_system();  // the grid's writes, seen by this thread through the grid barrier, reach every device
+    system_barrier(c.shared, c.grids);
+  }
+  grid.sync();
+}
+
+__device__ __forceinline__ unsigned multi_grid_rank() { return multi_grid_valid() ? multi_grid_here().grid_rank : 0; }
+__device__ __forceinline__ unsigned multi_grid_count() { return multi_grid_valid() ? multi_grid_here().grids : 1; }
+__device__ __forceinline__ unsigned long long multi_grid_thread_rank() {
+  return (multi_grid_valid() ? multi_grid_here().first_thread : 0) + grid_group::thread_rank();
+}
+__device__ __forceinline__ unsigned long long multi_grid_thread_count() {
+  return multi_grid_valid() ? multi_grid_here().total_threads : grid_group::num_threads();
+}
+__device__ __forceinline__ void* multi_grid_slot(unsigned grid) {
+  const multi_grid_context& c = multi_grid_here();
+  if (!c.valid) usage_trap("a multi-grid collective in a launch that was not a multi-device cooperative launch");
+  return c.shared->slots[grid];
+}
+
+}  // namespace cohort::detail::gpu

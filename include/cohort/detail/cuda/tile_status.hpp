@@ -1,0 +1,150 @@
+// The decoupled look-back's record of each tile of a single-pass scan: the
+// tile's own total once it is known ("aggregate"), then the total of every
+// element up to its end ("inclusive"). A record counts only when it carries
+// the launch's epoch, so the array needs no clearing between launches (the
+// host gives each launch on a scratch buffer the next epoch).
+//
+// Values of at most 4 bytes share one 64-bit word with their flag and are
+// published with one store. Larger values go to their own slot (aggregate
+// and inclusive apart, so that a reader that saw "aggregate" never reads a
+// half-overwritten value), followed by the flag with release semantics.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstddef>
+#include <cstring>
+
+#include "cohort/detail/cuda/lanes.hpp"
+#include "cohort/detail/cuda/shuffle.hpp"
+
+namespace cohort::detail::gpu {
+
+template <class T>
+inline constexpr bool packed_status = sizeof(T) <= 4;
+
+template <class T>
+struct tile_record {
+  bool ready;
+  bool inclusive;
+  T value;
+};
+
+template <class T>
+struct tile_status {
+  void* base;
+  std::size_t tiles;
+  unsigned epoch;  // 1 .. 2^31 - 1
+
+  static std::size_t bytes(std::size_t tiles) {
+    return packed_status<T> ? tiles * 8 : flags_offset(tiles) + tiles * sizeof(unsigned);
+  }
+  __host__ __device__ static constexpr std::size_t flags_offset(std::size_t tiles) { return (2 * tiles * sizeof(T) + 7) / 8 * 8; }
+
+  __device__ unsigned tag(bool inclusive) const { return epoch << 1 | (inclusive ? 1u : 0u); }
+
+  __device__ void publish(std::size_t tile, const T& value, bool inclusive) const {
+    if constexpr (packed_status<T>) {
+      unsigned bits = 0;
+      std::memcpy(&bits, &value, sizeof(T));
+      const unsigned long long word = static_cast<unsigned long long>(tag(inclusive)) << 32 | bits;
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words()[tile]).store(word,
+                                                                                          cuda::memory_order_relaxed);
+    } else {
+      values(inclusive)[tile] = value;
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags()[tile]).store(tag(inclusive),
+                                                                                 cuda::memory_order_release);
+    }
+  }
+
+  __device__ tile_record<T> read(std::size_t tile) const {
+    tile_record<T> r{false, false, T{}};
+    if constexpr (packed_status<T>) {
+      const unsigned long long word =
+          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words()[tile]).load(cuda::memory_order_relaxed);
+      const unsigned t = static_cast<unsigned>(word >> 32), bits = static_cast<unsigned>(word);
+      r.ready = t >> 1 == epoch;
+      r.inclusive = t & 1;
+      std::memcpy(&r.value, &bits, sizeof(T));
+    } else {
+      const unsigned t =
+          cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags()[tile]).load(cuda::memory_order_acquire);
+      r.ready = t >> 1 == epoch;
+      r.inclusive = t & 1;
+      if (r.ready) r.value = load_from_l2(values(r.inclusive) + tile);
+    }
+    return r;
+  }
+
+ private:
+  __device__ unsigned long long* words() const { return static_cast<unsigned long long*>(base); }
+  // Laid out as [aggregates | inclusives | flags].
+  __device__ T* values(bool inclusive) const { return static_cast<T*>(base) + (inclusive ? tiles : 0); }
+  __device__ unsigned* flags() const { return reinterpret_cast<unsigned*>(static_cast<char*>(base) + flags_offset(tiles)); }
+
+  // A value written by another block in this launch: read past L1, which
+  // is not coherent with other SMs' writes.
+  __device__ static T load_from_l2(const T* p) {
+    T v;
+    if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+      unsigned w[sizeof(T) / 4];
+      for (unsigned i = 0; i < sizeof(T) / 4; ++i) w[i] = __ldcg(reinterpret_cast<const unsigned*>(p) + i);
+      std::memcpy(&v, w, sizeof(T));
+    } else {
+      unsigned char b[sizeof(T)];
+      for (unsigned i = 0; i < sizeof(T); ++i) b[i] = reinterpret_cast<const volatile unsigned char*>(p)[i];
+      std::memcpy(&v, b, sizeof(T));
+    }
+    return v;
+  }
+};
+
+// Windows of 32 records that warp 0 reads at once while looking back: the
+// inclusive totals advance by up to this many windows per round trip to L2.
+inline constexpr unsigned look_back_windows = 4;
+
+// The prefix of everything before `tile` (tile > 0), found by warp 0 of the
+// tile's block: look_back_windows x 32 predecessors at a time (lane l of
+// window w reads tile - 1 - 32w - l), nearest first, until one has its
+// inclusive total; the aggregates after it are folded in index order.
+template <class T, class Op>
+__device__ T look_back(const tile_status<T>& status, std::size_t tile, Op op) {
+  const unsigned lane = lane_id();
+  T prefix{};
+  bool have = false;
+  for (long long end = static_cast<long long>(tile);; end -= 32 * look_back_windows) {
+    tile_record<T> r[look_back_windows];
+#pragma unroll
+    for (unsigned w = 0; w < look_back_windows; ++w) r[w] = {false, false, T{}};
+    bool waiting;
+    do {
+      waiting = false;
+#pragma unroll
+      for (unsigned w = 0; w < look_back_windows; ++w) {
+        const long long index = end - 1 - static_cast<long long>(lane + 32 * w);
+        if (index < 0)
+          r[w].ready = true;  // before the array: tile 0, always inclusive, stops the fold first
+        else if (!r[w].ready)
+          r[w] = status.read(static_cast<std::size_t>(index));
+        waiting |= !r[w].ready;
+      }
+    } while (__any_sync(all_lanes, waiting));
+#pragma unroll
+    for (unsigned w = 0; w < look_back_windows; ++w) {
+      const unsigned inclusive = __ballot_sync(all_lanes, r[w].inclusive);
+      const unsigned stop = inclusive ? __ffs(inclusive) - 1 : 31;
+      T v = r[w].value;
+#pragma unroll
+      for (unsigned d = 1; d < 32; d *= 2) {
+        const T older = shfl_down(all_lanes, v, d);
+        if (lane + d <= stop) v = op(older, v);
+      }
+      const T window = shfl_idx(all_lanes, v, 0);
+      prefix = have ? op(window, prefix) : window;
+      have = true;
+      if (inclusive) return prefix;
+    }
+  }
+}
+
+}  // namespace cohort::detail::gpu

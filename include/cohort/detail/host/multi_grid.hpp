@@ -1,0 +1,22 @@
+// The host backend's multi-grid primitives (src/host/multi_grid.cpp): the
+// grids of a multi-device cooperative launch run at once, one per virtual
+// device, and their blocks meet at one barrier over every block of every grid.
+#pragma once
+
+#include <source_location>
+
+namespace cohort::detail::host {
+
+bool multi_grid_valid();
+void multi_grid_sync(std::source_location where);
+unsigned multi_grid_rank();
+unsigned multi_grid_count();
+unsigned long long multi_grid_thread_rank();
+unsigned long long multi_grid_thread_count();
+
+}  // namespace cohort::detail::host
+
+namespace cohort::detail::host {
+// Grid `grid`'s 32-byte slot for multi-grid collectives, which every grid reads.
+void* multi_grid_slot(unsigned grid);
+}  // namespace cohort::detail::host

@@ -1,0 +1,159 @@
+// Multi-device grids: a cooperative launch of one grid per device (every
+// device the backend has: the host's virtual devices, COHORT_DEVICE_COUNT of
+// them; the GPUs, one on a single-GPU machine as a degenerate multi-grid),
+// multi_grid_group's queries, multi_grid.sync() rounds, and reduce across the
+// grids, checked element by element.
+#include <cohort/cohort.hpp>
+
+#include <memory>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace cg = cohort;
+
+namespace {
+
+struct multi_view {
+  unsigned long long thread_rank, num_threads;
+  unsigned grid_rank, num_grids;
+  int valid;
+};
+
+__device__ int term(int round, unsigned long long rank) {
+  return static_cast<int>(cohort_test::mix(static_cast<unsigned>(rank * 131 + round)) % 1000) - 500;
+}
+
+// Each round every thread adds its term, the grids reduce across devices, and
+// every thread keeps the sum of the rounds' totals.
+__global__ void rounds_across_devices(multi_view* views, int* sums, int rounds) {
+  const cg::multi_grid_group mg = cg::this_multi_grid();
+  const unsigned long long g = cg::this_grid().thread_rank();
+  views[g] = {mg.thread_rank(), mg.num_threads(), mg.grid_rank(), mg.num_grids(), mg.is_valid() ? 1 : 0};
+  int sum = 0;
+  for (int r = 0; r < rounds; ++r) {
+    sum += cg::reduce(mg, term(r, mg.thread_rank()), cg::plus<int>());
+    mg.sync();
+  }
+  sums[g] = sum;
+}
+
+struct grid_buffers {
+  cg::device_buffer<multi_view> views;
+  cg::device_buffer<int> sums;
+};
+
+void run_on_every_device(dim3 grid, dim3 block, int rounds) {
+  const int devices = cg::device_count();
+  const unsigned long long per_grid = cohort_test::volume(grid) * cohort_test::volume(block);
+  std::vector<cg::device_launch> launches;
+  std::vector<std::unique_ptr<grid_buffers>> buffers;
+  for (int d = 0; d < devices; ++d) {
+    cg::set_device(d);
+    buffers.push_back(std::make_unique<grid_buffers>(
+        grid_buffers{cohort_test::poisoned<multi_view>(per_grid, multi_view{~0ull, 0, ~0u, 0, -1}),
+                     cohort_test::poisoned<int>(per_grid, 0x7eadbeef)}));
+    launches.push_back({d, {grid, block}});
+  }
+  cg::set_device(0);
+  cg::launch_cooperative_multi_device(rounds_across_devices, launches, [&](unsigned i) {
+    return std::tuple{buffers[i]->views.data(), buffers[i]->sums.data(), rounds};
+  });
+  const unsigned long long all = per_grid * static_cast<unsigned long long>(devices);
+  int expected = 0;
+  for (int r = 0; r < rounds; ++r)
+    for (unsigned long long t = 0; t < all; ++t)
+      expected += static_cast<int>(cohort_test::mix(static_cast<unsigned>(t * 131 + r)) % 1000) - 500;
+  for (int d = 0; d < devices; ++d) {
+    cg::set_device(d);
+    const auto views = buffers[d]->views.to_host();
+    const auto sums = buffers[d]->sums.to_host();
+    for (unsigned long long t = 0; t < per_grid; ++t) {
+      SCOPED_TRACE("grid " + std::to_string(d) + " thread " + std::to_string(t));
+      ASSERT_EQ(views[t].thread_rank, d * per_grid + t);
+      ASSERT_EQ(views[t].num_threads, all);
+      ASSERT_EQ(views[t].grid_rank, static_cast<unsigned>(d));
+      ASSERT_EQ(views[t].num_grids, static_cast<unsigned>(devices));
+      ASSERT_EQ(views[t].valid, 1);
+      ASSERT_EQ(sums[t], expected);
+    }
+  }
+  cg::set_device(0);
+}
+
+// The scans across every grid, and invoke_one's single call in the whole launch.
+__global__ void scans_across_devices(const int* values, int* inclusive, int* exclusive, unsigned* calls,
+                                     unsigned long long per_grid) {
+  const cg::multi_grid_group mg = cg::this_multi_grid();
+  const unsigned long long g = cg::this_grid().thread_rank();
+  const int v = values[mg.grid_rank() * per_grid + g];
+  inclusive[g] = cg::inclusive_scan(mg, v);
+  exclusive[g] = cg::exclusive_scan(mg, v, cg::plus<int>());
+  cg::invoke_one(mg, [&] { atomicAdd(calls, 1u); });
+}
+
+void scan_on_every_device(dim3 grid, dim3 block) {
+  const int devices = cg::device_count();
+  const unsigned long long per_grid = cohort_test::volume(grid) * cohort_test::volume(block);
+  const unsigned long long all = per_grid * static_cast<unsigned long long>(devices);
+  const auto values = cohort_test::random_vector<int>(all, cohort_test::test_seed(), -1000, 1000);
+  struct buffers {
+    cg::device_buffer<int> values, inclusive, exclusive;
+    cg::device_buffer<unsigned> calls;
+  };
+  std::vector<std::unique_ptr<buffers>> b;
+  std::vector<cg::device_launch> launches;
+  for (int d = 0; d < devices; ++d) {
+    cg::set_device(d);
+    b.push_back(std::make_unique<buffers>(buffers{cg::device_buffer<int>(values), cohort_test::poisoned<int>(per_grid, -7),
+                                                  cohort_test::poisoned<int>(per_grid, -7),
+                                                  cohort_test::poisoned<unsigned>(1, 0)}));
+    launches.push_back({d, {grid, block}});
+  }
+  cg::set_device(0);
+  cg::launch_cooperative_multi_device(scans_across_devices, launches, [&](unsigned i) {
+    return std::tuple{b[i]->values.data(), b[i]->inclusive.data(), b[i]->exclusive.data(), b[i]->calls.data(),
+                      per_grid};
+  });
+  int prefix = 0;
+  unsigned calls = 0;
+  for (int d = 0; d < devices; ++d) {
+    cg::set_device(d);
+    const auto inc = b[d]->inclusive.to_host(), exc = b[d]->exclusive.to_host();
+    calls += b[d]->calls.to_host()[0];
+    for (unsigned long long t = 0; t < per_grid; ++t) {
+      SCOPED_TRACE("grid " + std::to_string(d) + " thread " + std::to_string(t));
+      ASSERT_EQ(exc[t], prefix);
+      prefix += values[d * per_grid + t];
+      ASSERT_EQ(inc[t], prefix);
+    }
+  }
+  cg::set_device(0);
+  EXPECT_EQ(calls, 1u);
+}
+
+TEST(MultiGrid, ScansAndInvokeOne) { scan_on_every_device(dim3(3), dim3(40)); }
+
+TEST(MultiGrid, OneBlockPerGrid) { run_on_every_device(dim3(1), dim3(64), 20); }
+TEST(MultiGrid, SeveralBlocksPerGrid) { run_on_every_device(dim3(2, 2), dim3(33, 2), 10); }
+
+__global__ void queries_outside_a_multi_device_launch(multi_view* views) {
+  const cg::multi_grid_group mg = cg::this_multi_grid();
+  views[cg::this_grid().thread_rank()] = {mg.thread_rank(), mg.num_threads(), mg.grid_rank(), mg.num_grids(),
+                                          mg.is_valid() ? 1 : 0};
+}
+
+TEST(MultiGrid, AnOrdinaryLaunchIsOneInvalidGrid) {
+  auto views = cohort_test::poisoned<multi_view>(3 * 32, multi_view{~0ull, 0, ~0u, 0, -1});
+  cg::launch(queries_outside_a_multi_device_launch, {dim3(3), dim3(32)}, views.data());
+  const auto got = views.to_host();
+  for (unsigned t = 0; t < 3 * 32; ++t) {
+    ASSERT_EQ(got[t].thread_rank, t);
+    ASSERT_EQ(got[t].num_threads, 96u);
+    ASSERT_EQ(got[t].grid_rank, 0u);
+    ASSERT_EQ(got[t].num_grids, 1u);
+    ASSERT_EQ(got[t].valid, 0);
+  }
+}
+
+}  // namespace
