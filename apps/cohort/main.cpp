@@ -19,6 +19,7 @@
 #include "common/device_summary.hpp"
 #include "doctor.hpp"
 #include "info.hpp"
+#include "soak.hpp"
 #include "usage_error.hpp"
 
 namespace {
@@ -118,6 +119,18 @@ int main(int argc, char** argv) {
   CLI::App* info = app.add_subcommand("info", "backends built in, devices and their properties");
   CLI::App* doctor =
       app.add_subcommand("doctor", "check every precondition of cooperative launches; exit 1 if one fails");
+  CLI::App* soak = app.add_subcommand("soak", "run the grid barrier for a long time and verify every phase's data");
+  soak_options soak_args;
+  soak->add_option("--phases", soak_args.phases, "phases per launch, two grid barriers each")
+      ->check(CLI::Range(1LL, 1LL << 40))
+      ->capture_default_str();
+  soak->add_option("--launches", soak_args.launches, "launches of the whole grid")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  soak->add_option("--threads", soak_args.threads, "threads per block (the grid is the largest cooperative one)")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  soak->add_option("--seed", soak_args.seed, "seed of the published values")->capture_default_str();
   CLI::App* bench = app.add_subcommand("bench", "benchmark kernels on this device and verify every result");
   bench->require_subcommand(0, 1);
   // Each bench has its own arguments, so that each keeps its own defaults.
@@ -138,9 +151,10 @@ int main(int argc, char** argv) {
   try {
     if (*info) return run_info();
     if (*doctor) return run_doctor();
+    if (*soak) return run_soak(soak_args);
     if (bench->get_subcommands().empty())
       throw usage_error(*bench ? "bench needs a benchmark: reduce, scan or sync"
-                               : "a command is required: info, doctor or bench");
+                               : "a command is required: info, doctor, bench or soak");
     return run_bench(bench_commands[chosen], args[chosen]);
   } catch (const usage_error& e) {
     std::fprintf(stderr, "%s\nRun with --help for more information.\n", e.what());

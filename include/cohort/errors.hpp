@@ -25,6 +25,8 @@ enum class errc {
   out_of_memory,           // device allocation failed
   kernel_exception,        // kernel code threw (host backend)
   runtime,                 // an error reported by the CUDA runtime
+  memory_fault,            // a kernel thread touched memory it may not (host backend: a fault, or a write
+                           // outside an allocation found by COHORT_CHECK=memory)
 };
 
 class error : public std::runtime_error {

@@ -116,6 +116,7 @@ mapped map_kind(cohort::errc kind) {
     case cohort::errc::copy_in_flight:
     case cohort::errc::stack_overflow:
     case cohort::errc::kernel_exception: return {cudaErrorLaunchFailure, true};
+    case cohort::errc::memory_fault: return {cudaErrorIllegalAddress, true};
   }
   return {cudaErrorUnknown, false};
 }

@@ -47,8 +47,17 @@ void block_arrives_at_grid(block_runtime& rt) {
 // The entry points below share these bodies, inlined so that a wait is one
 // call deep between the kernel and the fiber switch. Each reads the
 // thread-locals once: every arrival of every thread passes here.
+[[noreturn]] static void arrived_twice(const block_runtime& rt, const char* what, const std::source_location& where) {
+  fail_block(errc::barrier_mismatch,
+             std::string("thread arrived twice at the ") + what + " " + position(*rt.launch, rt.record, *current_thread) +
+                 ", at " + site(where) + ", without waiting for the phase it arrived at first; each thread arrives "
+                 "once per phase: barrier_arrive(), then barrier_wait(token) before arriving again");
+}
+
 [[gnu::always_inline]] inline std::uint64_t arrive_at_block_barrier(block_runtime& rt, thread_record& self,
                                                                     std::source_location where) {
+  if (self.block_arrival == rt.barrier_phase) [[unlikely]]
+    arrived_twice(rt, "block barrier", where);
   if (rt.barrier_arrived == 0) {
     rt.barrier_site = where;
     rt.barrier_first = &self;
@@ -71,19 +80,25 @@ void block_arrives_at_grid(block_runtime& rt) {
 }
 
 std::uint64_t block_arrive(std::source_location where) {
+  require_kernel("a block barrier's arrive (thread_block::barrier_arrive)", where);
   return arrive_at_block_barrier(current_runtime(), *current_thread, where);
 }
 void block_wait(std::uint64_t phase, std::source_location where) {
+  require_kernel("thread_block::barrier_wait", where);
   wait_at_block_barrier(current_runtime(), *current_thread, phase, where);
 }
 void block_sync(std::source_location where) {
+  require_kernel("a block barrier (__syncthreads or thread_block::sync)", where);
   block_runtime& rt = current_runtime();
   thread_record& self = *current_thread;
   wait_at_block_barrier(rt, self, arrive_at_block_barrier(rt, self, where), where);
 }
 
 std::uint64_t grid_arrive(std::source_location where) {
+  require_kernel("a grid barrier (grid_group::sync or barrier_arrive)", where);
   block_runtime& rt = current_runtime();
+  if (current_thread->grid_arrival == rt.grid_phases_arrived) [[unlikely]]
+    arrived_twice(rt, "grid barrier", where);
   if (!rt.record.cooperative) {
     fail_block(errc::not_cooperative,
                "grid barrier at " + site(where) + " " + position(*rt.launch, rt.record, *current_thread) +
@@ -107,6 +122,7 @@ std::uint64_t grid_arrive(std::source_location where) {
 }
 
 void grid_wait(std::uint64_t phase, std::source_location where) {
+  require_kernel("grid_group::barrier_wait", where);
   block_runtime& rt = current_runtime();
   if (phase < rt.grid_phases_released) return;
   rt.grid_waiters.push_back(current_thread);

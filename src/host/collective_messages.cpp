@@ -68,6 +68,18 @@ std::string whereabouts(const thread_record& t) {
 
 }  // namespace
 
+void shuffle_source_absent(const combine_context& c, unsigned lane, unsigned source) {
+  const block_runtime& rt = current_runtime();
+  const thread_record& reader = rt.record.threads[c.warp_base + lane];
+  std::ostringstream s;
+  s << "shuffle at " << site(c.site) << " in kernel `" << kernel_name(rt.launch->entry->kernel) << "`, block "
+    << index_text(rt.record.block_index) << ": thread " << index_text(reader.index) << " (lane " << lane
+    << ") reads lane " << source << ", which is not in the shuffle's mask or has exited; CUDA leaves that value "
+    << "undefined. Include every source lane in the mask (e.g. __activemask() or a full mask), or select the "
+    << "source from the lanes that take part";
+  fail_block(errc::invalid_argument, s.str());
+}
+
 void usage_error(errc kind, const std::string& what, std::source_location where) {
   const block_runtime& rt = current_runtime();
   fail_block(kind, what + " at " + site(where) + " " + position(*rt.launch, rt.record, *current_thread));

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "cohort/detail/host/state.hpp"
+#include "scheduler.hpp"
 
 #if defined(__x86_64__) && defined(__linux__)
 #define COHORT_COPY_GUARD 1
@@ -170,7 +171,11 @@ constexpr greg_t trap_flag = 0x100;
     s.has_hit = false;
     if (s.pages == 0) s.tid = 0;
   }
-  report_guarded_access(hit);
+  try {
+    report_guarded_access(hit);
+  } catch (const fiber_unwind&) {  // the report's own frames are unwound; the kernel's cannot be
+  }
+  leave_failed_fiber();
 }
 
 void on_trap(int, siginfo_t*, void* context);

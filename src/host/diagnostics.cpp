@@ -1,6 +1,7 @@
 #include "diagnostics.hpp"
 
 #include <cxxabi.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -41,6 +42,23 @@ std::string index_text(const uint3& i) {
 std::string position(const launch_state& launch, const block_record& block, const thread_record& thread) {
   return "in kernel `" + kernel_name(launch.entry->kernel) + "`, block " + index_text(block.block_index) +
          ", thread " + index_text(thread.index);
+}
+
+}  // namespace cohort::detail::host
+
+namespace cohort::detail::host {
+
+void outside_kernel_fault() {
+  static const char text[] =
+      "cohort: kernel-side state (threadIdx, blockIdx, blockDim, gridDim, warpSize, a group or a warp intrinsic) was "
+      "used outside a kernel: host code has no current GPU thread; call it only from code that a launch runs\n";
+  [[maybe_unused]] const auto written = write(2, text, sizeof text - 1);
+}
+
+void outside_kernel(const char* what, const std::source_location& where) {
+  throw error(errc::invalid_argument, std::string(what) + " called outside a kernel at " + site(where) +
+                                          ": host code has no block or thread to synchronize; call it only from "
+                                          "code that a launch runs");
 }
 
 }  // namespace cohort::detail::host

@@ -28,5 +28,17 @@ inline bool same_site(const std::source_location& a, const std::source_location&
 std::string index_text(const uint3& i);
 // "in kernel `k(int*)`, block (1,0,0), thread (3,0,0)"
 std::string position(const launch_state& launch, const block_record& block, const thread_record& thread);
+// A fault (SIGSEGV) in kernel code at `address`, with what device memory lies near it.
+std::string memory_fault_message(const launch_state& launch, const block_record& block, const thread_record& thread,
+                                 const void* address);
+// A null-record read by host code (threadIdx & co. outside a kernel): says so
+// on stderr, from the signal handler, before the fault takes its course.
+void outside_kernel_fault();
+// Throws for a kernel-side call (a barrier, a collective) made outside a kernel.
+[[noreturn]] void outside_kernel(const char* what, const std::source_location& where);
+inline void require_kernel(const char* what, const std::source_location& where) {
+  if (current_block == nullptr) [[unlikely]]
+    outside_kernel(what, where);
+}
 
 }  // namespace cohort::detail::host

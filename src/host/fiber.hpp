@@ -1,22 +1,30 @@
 // Fibers: one stack each, switched by context_switch.hpp's primitives, which
-// know nothing of unwinding: a failed block's fibers are abandoned where they
-// stand, and their stacks serve the worker's next block.
+// know nothing of unwinding: the scheduler decides when a fiber is unwound (a
+// failed block's parked fibers are resumed once more and unwound by an
+// exception, scheduler.hpp), except a fiber whose stack overflowed or that
+// faulted, which is left where it stands.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "context_switch.hpp"
+#include "fiber_sanitizer.hpp"
 
 namespace cohort::detail::host {
 
 namespace ctx = ::cohort::detail::host::context;
 
 struct stack_area {
-  char* base = nullptr;      // the guard page starts here
-  std::size_t guard = 0;     // bytes of PROT_NONE at the bottom
+  char* base = nullptr;      // the guard zone starts here
+  std::size_t guard = 0;     // bytes below the usable part: PROT_NONE if `guarded`, else never used
   std::size_t usable = 0;    // bytes above the guard
   std::size_t color = 0;     // bytes left unused at the top, different for each stack
+  bool guarded = false;      // the guard zone is PROT_NONE (else it is left untouched)
   // Stacks are page-aligned, so without the color every fiber's saved
   // registers would sit at the same page offset and compete for the same few
   // cache sets; switching among many fibers would then miss on every switch.
@@ -25,30 +33,64 @@ struct stack_area {
     const char* a = static_cast<const char*>(address);
     return a >= base && a < base + guard;
   }
+  // An unguarded stack that overflowed into its guard zone: the stack pointer
+  // `sp`, taken at a switch, lies in the zone. (A canary would cost a page of
+  // memory per stack, and stacks go unguarded where there are hundreds of
+  // thousands of them.)
+  bool overflowed_unguarded(std::uintptr_t sp) const;
 };
 
 struct fiber {
   ctx::fcontext_t context = nullptr;
   stack_area stack;  // empty for the worker's own stack
+  sanitizer_fiber sanitizer;
 };
 
-// Stacks of COHORT_STACK_SIZE bytes (default 128 KiB) with a guard page,
-// pooled per OS thread: fibers never migrate, so neither do their stacks.
+// Stacks of COHORT_STACK_SIZE bytes (default 128 KiB) above a 64 KiB guard
+// zone, pooled per OS thread: fibers never migrate, so neither do their
+// stacks. They are carved from slabs, one mapping each; a guard made
+// PROT_NONE splits its slab, two mappings per stack, so guards are made only
+// within a process-wide budget of a quarter of vm.max_map_count. Past it (a
+// quarter million threads parked at once, or a program that uses most
+// mappings itself) stacks are unguarded and an overflow is caught only when a
+// switch finds the stack pointer in the guard zone. After a launch each pool keeps at most its share of a
+// process-wide number of stacks and unmaps the rest (trim).
 class stack_pool {
  public:
   ~stack_pool();
-  stack_area acquire();
+  // A stack, or nothing when no mapping could be made: failure() then says why.
+  std::optional<stack_area> acquire();
   void release(const stack_area& s) { free_.push_back(s); }
+  void trim();
   static std::size_t stack_size();
+  static std::size_t guard_size();
+  // Why the last acquire() failed: the mapping limit or memory, with the numbers.
+  std::string failure() const;
 
  private:
+  bool map_slab();
+  void unmap(const stack_area& s);
+
   std::vector<stack_area> free_;
   std::size_t made_ = 0;
+  std::size_t retained_ = 0;  // stacks of free_ counted in the process-wide retained total
+  int map_errno_ = 0;
 };
 
-// To be called first by a fresh fiber's entry function: records where the
-// fiber that switched to it left off.
-inline void adopt_caller(ctx::transfer_t t) { static_cast<fiber*>(t.data)->context = t.fctx; }
+// Stacks mapped, guarded and retained process-wide (for tests and messages).
+struct stack_census {
+  std::size_t mapped, guarded, retained;
+};
+stack_census stacks_in_use();
+
+// To be called first by a fiber resumed or entered: records where the fiber
+// that switched to it left off. `saved` is what the resumed fiber's switch
+// kept for the sanitizers (nullptr on a fresh fiber).
+inline void resumed(ctx::transfer_t t, void* saved) {
+  fiber* from = static_cast<fiber*>(t.data);
+  after_switch(saved, &from->sanitizer);
+  from->context = t.fctx;
+}
 
 // The one place a fiber switch is made (context_switch.hpp: the hand-written
 // switch, or fcontext where there is none).
@@ -56,12 +98,18 @@ inline ctx::transfer_t jump(ctx::fcontext_t to, void* data) { return ctx::jump_c
 
 // Switches from the running fiber `from` to `to`; returns when some fiber
 // switches back to `from`. Inline, so that fibers parking at one barrier all
-// call the switch from one place, and its return is predicted.
-inline void switch_fiber(fiber& from, fiber& to) { adopt_caller(jump(to.context, &from)); }
+// call the switch from one place, and its return is predicted. The one place
+// the sanitizers are told of a switch.
+inline void switch_fiber(fiber& from, fiber& to) {
+  void* saved = nullptr;
+  before_switch(&saved, to.sanitizer);
+  resumed(jump(to.context, &from), saved);
+}
 
 // Starts `to` as a fresh fiber running `entry` on its stack.
 inline void start_fiber(fiber& from, fiber& to, void (*entry)(ctx::transfer_t)) {
   to.context = ctx::make_context(to.stack.top(), to.stack.usable - to.stack.color, entry);
+  to.sanitizer.created(to.stack.base + to.stack.guard, to.stack.usable);
   switch_fiber(from, to);
 }
 

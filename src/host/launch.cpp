@@ -2,6 +2,7 @@
 // threads and rethrows the first error any block raised; the kernels'
 // dynamic shared memory limits and the occupancy they give.
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "cohort/host/virtual_device.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"
+#include "memory_check.hpp"
 #include "scheduler.hpp"
 #include "virtual_devices.hpp"
 #include "worker_pool.hpp"
@@ -49,15 +51,40 @@ std::optional<std::uint64_t> shuffle_seed() {
               "COHORT_SCHEDULE=" + *v + " is not valid: expected `ordered`, `shuffle` or `shuffle:SEED`");
 }
 
-// COHORT_CHECK: memcpy_async's checking mode, with the guard (`memcpy`) or
-// without it (`memcpy-poison`: no page protection or signals, for debuggers).
-copy_checking copy_checks() {
+// COHORT_CHECK, a comma-separated list: memcpy_async's checking mode, with
+// the guard (`memcpy`) or without it (`memcpy-poison`: no page protection or
+// signals, for debuggers), and device memory's (`memory`, memory.cpp).
+struct checks {
+  copy_checking copies = copy_checking::off;
+  bool memory = false;
+};
+
+checks checking_modes() {
   const auto v = env_string("COHORT_CHECK");
-  if (!v || v->empty() || *v == "none") return copy_checking::off;
-  if (*v == "memcpy") return copy_checking::guarded;
-  if (*v == "memcpy-poison") return copy_checking::poisoned;
-  throw error(errc::invalid_argument,
-              "COHORT_CHECK=" + *v + " is not valid: expected `memcpy`, `memcpy-poison` or `none`");
+  checks mode;
+  if (!v) return mode;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t comma = v->find(',', from);
+    const std::string item = v->substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+    if (item == "memcpy")
+      mode.copies = copy_checking::guarded;
+    else if (item == "memcpy-poison")
+      mode.copies = copy_checking::poisoned;
+    else if (item == "memory")
+      mode.memory = true;
+    else if (item != "none" && !item.empty())
+      throw error(errc::invalid_argument, "COHORT_CHECK=" + *v + " is not valid: expected a comma-separated list of "
+                                          "`memory`, `memcpy`, `memcpy-poison` or `none`");
+    if (comma == std::string::npos) return mode;
+    from = comma + 1;
+  }
+}
+
+// COHORT_WATCHDOG: seconds a thread may spin on an unchanging value before
+// the launch fails with the spin named (0: never).
+std::chrono::nanoseconds spin_watchdog() {
+  return std::chrono::seconds(env_integer("COHORT_WATCHDOG", 10, 0, 1 << 30));
 }
 
 unsigned worker_count(unsigned long long blocks) {
@@ -85,6 +112,7 @@ void run_grid(launch_state& launch) {
     if (cooperative) {
       run(index);
       count_fibers();
+      trim_worker_stacks();
       return;
     }
     // Runs of consecutive blocks, a few per worker: each worker's memory stays
@@ -95,6 +123,7 @@ void run_grid(launch_state& launch) {
          launch.worth_running(first); first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed))
       for (unsigned long long b = first; b < first + run_length && launch.worth_running(b); ++b) run(b);
     count_fibers();
+    trim_worker_stacks();
   });
 }
 
@@ -108,6 +137,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
     throw error(errc::invalid_argument,
                 "a kernel launched a kernel: the host backend does not support dynamic parallelism; launch from host "
                 "code");
+  raise_pending_memory_fault();
   const device_properties p = cohort::host::virtual_device();
   launch_state launch;
   launch.entry = &entry;
@@ -118,7 +148,9 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   launch.warp_size = static_cast<unsigned>(p.warp_size);
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = shuffle_seed();
-  launch.copy_checks = copy_checks();
+  const checks modes = checking_modes();
+  launch.copy_checks = modes.copies;
+  launch.watchdog = spin_watchdog();
   if (cooperative) {
     launch.grid.reset(launch.block_count);
     static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
@@ -128,6 +160,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load()};
   if (launch.first_error) throw *launch.first_error;
+  if (modes.memory) check_redzones_after(launch);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <mutex>
@@ -29,6 +30,7 @@ struct launch_state {
   unsigned long long block_count = 0;
   std::optional<std::uint64_t> shuffle_seed;       // COHORT_SCHEDULE=shuffle:SEED
   copy_checking copy_checks = copy_checking::off;  // COHORT_CHECK
+  std::chrono::nanoseconds watchdog{0};            // COHORT_WATCHDOG: how long a spin may see no change
 
   std::atomic<unsigned long long> next_block{0};
   std::atomic<unsigned long long> fibers_started{0};
@@ -68,6 +70,22 @@ struct launch_state {
     grid.wake_all();
     clusters.wake_all();
     if (multi_grid) multi_grid->abort();
+  }
+  // fail() for when no memory is left to word a message: a copy of an error
+  // made in advance allocates nothing.
+  void fail_without_memory(unsigned long long block) {
+    static const error out_of_memory(errc::out_of_memory,
+                                     "the host ran out of memory inside a kernel (std::bad_alloc while reporting an "
+                                     "error); reduce the launch's size or free memory");
+    {
+      std::lock_guard lock(error_mutex);
+      if (!first_error) {
+        first_error.emplace(out_of_memory);
+        lowest_failed_block.store(block, std::memory_order_relaxed);
+      }
+    }
+    aborted.store(true, std::memory_order_release);
+    grid.wake_all();
   }
 };
 

@@ -1,26 +1,61 @@
 // Device allocations on the host backend, tracked so that an access outside
-// every live allocation is reported instead of corrupting memory.
+// every live allocation is reported instead of corrupting memory. Each
+// allocation is surrounded by redzones holding a known byte, checked when it
+// is freed; under COHORT_CHECK=memory it also gets its own mapping between
+// PROT_NONE guard zones, its bytes are poisoned when allocated, and every
+// allocation's redzones are checked after each launch.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <sstream>
 
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/memory.hpp"
+#include "diagnostics.hpp"
+#include "env.hpp"
+#include "launch_state.hpp"
+#include "memory_check.hpp"
 
 namespace cohort::detail::host {
 
 namespace {
 
-constexpr std::size_t alignment = 256;  // what cudaMalloc guarantees
+constexpr std::size_t alignment = 256;     // what cudaMalloc guarantees
+constexpr std::size_t redzone = 256;       // before and after each allocation, by default
+constexpr std::size_t guard_zone = 64 * 1024;  // PROT_NONE on each side, under COHORT_CHECK=memory
+constexpr unsigned char redzone_byte = 0xFB;
+constexpr unsigned char poison_byte = 0xCD;  // fresh allocations under COHORT_CHECK=memory
+
+struct allocation {
+  std::size_t size;   // bytes asked for
+  char* region;       // what was allocated or mapped
+  std::size_t span;   // its length
+  char* low;          // redzone [low, start) and [start + size, high)
+  char* high;
+  bool mapped;
+};
 
 std::mutex allocations_mutex;
-
-// start -> size. Built on first use: a program may allocate from a static initializer.
-std::map<const char*, std::size_t>& allocations() {
-  static std::map<const char*, std::size_t> by_start;
+// start -> allocation. Built on first use: a program may allocate from a static initializer.
+std::map<const char*, allocation>& allocations() {
+  static std::map<const char*, allocation> by_start;
   return by_start;
 }
+
+// Damage found by free_device, which may run in a destructor and so cannot
+// throw: kept, as CUDA keeps an asynchronous error, for the next launch or
+// memory call to raise.
+std::mutex pending_mutex;
+std::optional<error> pending;
+std::atomic<bool> has_pending{false};
 
 std::string address(const void* p) {
   std::ostringstream s;
@@ -28,31 +63,129 @@ std::string address(const void* p) {
   return s.str();
 }
 
+std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+// The first byte of [from, to) that is not the redzone byte, or `to`.
+const char* first_written(const char* from, const char* to) {
+  return std::find_if(from, to, [](char c) { return static_cast<unsigned char>(c) != redzone_byte; });
+}
+
+// What a redzone check found, worded; empty when both redzones are intact.
+std::string redzone_damage(const char* start, const allocation& a) {
+  const char* end = start + a.size;
+  const char* after = first_written(end, a.high);
+  if (after != a.high)
+    return "the byte " + std::to_string(after - end) + " past the end of the allocation of " + std::to_string(a.size) +
+           " bytes at " + address(start) + " was overwritten";
+  const char* before = first_written(a.low, start);
+  if (before != start)
+    return "the byte " + std::to_string(start - before) + " before the start of the allocation of " +
+           std::to_string(a.size) + " bytes at " + address(start) + " was overwritten";
+  return {};
+}
+
+void* map_checked(std::size_t bytes, allocation& a) {
+  const std::size_t page = page_size();
+  const std::size_t body = round_up(std::max<std::size_t>(bytes, 1), alignment);
+  const std::size_t data = round_up(body + redzone, page);
+  a.span = guard_zone + data + guard_zone;
+  void* p = mmap(nullptr, a.span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  a.region = static_cast<char*>(p);
+  if (mprotect(a.region + guard_zone, data, PROT_READ | PROT_WRITE) != 0) {
+    munmap(p, a.span);
+    return nullptr;
+  }
+  a.mapped = true;
+  a.low = a.region + guard_zone;
+  a.high = a.low + data;
+  // Pushed against the guard zone above, as far as the alignment allows: an
+  // index just past the end hits the redzone, one further the guard.
+  char* start = a.high - body;
+  std::memset(a.low, redzone_byte, data);
+  std::memset(start, poison_byte, bytes);
+  return start;
+}
+
+void* allocate_plain(std::size_t bytes, allocation& a) {
+  const std::size_t body = round_up(std::max<std::size_t>(bytes, 1), alignment);
+  a.span = redzone + body + redzone;
+  a.region = static_cast<char*>(std::aligned_alloc(alignment, a.span));
+  if (!a.region) return nullptr;
+  a.mapped = false;
+  a.low = a.region;
+  a.high = a.region + a.span;
+  char* start = a.region + redzone;
+  std::memset(a.low, redzone_byte, redzone);
+  std::memset(start + bytes, redzone_byte, static_cast<std::size_t>(a.high - (start + bytes)));
+  return start;
+}
+
+void give_back(const allocation& a) {
+  if (a.mapped)
+    munmap(a.region, a.span);
+  else
+    std::free(a.region);
+}
+
 }  // namespace
 
+void raise_pending_memory_fault() {
+  if (!has_pending.load(std::memory_order_acquire)) return;
+  std::lock_guard lock(pending_mutex);
+  if (!pending) return;
+  const error e = *pending;
+  pending.reset();
+  has_pending.store(false, std::memory_order_release);
+  throw e;
+}
+
+bool memory_checking() {
+  const auto v = env_string("COHORT_CHECK");
+  return v && (*v == "memory" || v->find("memory,") == 0 || v->find(",memory") != std::string::npos);
+}
+
 void* allocate_device(std::size_t bytes) {
-  const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + alignment - 1) / alignment * alignment;
-  void* p = std::aligned_alloc(alignment, rounded);
+  raise_pending_memory_fault();
+  allocation a{};
+  a.size = bytes;
+  void* p = memory_checking() ? map_checked(bytes, a) : allocate_plain(bytes, a);
   if (!p)
     throw error(errc::out_of_memory, "cannot allocate " + std::to_string(bytes) + " bytes of device memory");
   std::lock_guard lock(allocations_mutex);
-  allocations()[static_cast<const char*>(p)] = bytes;
+  allocations()[static_cast<const char*>(p)] = a;
   return p;
 }
 
 void release_device(void* p) {
   if (!p) return;
+  allocation a;
   {
     std::lock_guard lock(allocations_mutex);
-    if (allocations().erase(static_cast<const char*>(p)) == 0)
+    const auto it = allocations().find(static_cast<const char*>(p));
+    if (it == allocations().end())
       throw error(errc::invalid_argument, "free_device(" + address(p) +
                                               "): not the start of a live allocation from cohort::malloc_device "
                                               "(freed twice, or never allocated there)");
+    a = it->second;
+    allocations().erase(it);
   }
-  std::free(p);
+  const std::string damage = redzone_damage(static_cast<const char*>(p), a);
+  give_back(a);
+  if (!damage.empty()) {
+    const std::string message = "free_device(" + address(p) + "): " + damage +
+                                ": a kernel or a copy wrote outside the allocation; run with COHORT_CHECK=memory to "
+                                "have the launch that did it report it";
+    std::fprintf(stderr, "cohort: %s (raised by the next launch or memory call)\n", message.c_str());
+    std::lock_guard lock(pending_mutex);
+    if (!pending) pending.emplace(errc::memory_fault, message);
+    has_pending.store(true, std::memory_order_release);
+  }
 }
 
 void check_device_range(const void* p, std::size_t bytes, const std::string& what) {
+  raise_pending_memory_fault();
   if (bytes == 0) return;
   const char* begin = static_cast<const char*>(p);
   std::lock_guard lock(allocations_mutex);
@@ -60,15 +193,57 @@ void check_device_range(const void* p, std::size_t bytes, const std::string& wha
   if (it != allocations().begin()) {
     --it;
     const std::size_t offset = static_cast<std::size_t>(begin - it->first);
-    if (offset < it->second || (offset == 0 && it->second == 0)) {
-      if (offset + bytes <= it->second) return;
+    const std::size_t size = it->second.size;
+    if (offset < size || (offset == 0 && size == 0)) {
+      if (offset + bytes <= size) return;
       throw error(errc::invalid_argument, what + ": " + std::to_string(bytes) + " bytes at offset " +
                                               std::to_string(offset) + " overrun the allocation of " +
-                                              std::to_string(it->second) + " bytes at " + address(it->first));
+                                              std::to_string(size) + " bytes at " + address(it->first));
     }
   }
   throw error(errc::invalid_argument, what + ": " + address(p) +
                                           " is not inside any live allocation from cohort::malloc_device");
+}
+
+void check_redzones_after(const launch_state& launch) {
+  std::lock_guard lock(allocations_mutex);
+  for (const auto& [start, a] : allocations()) {
+    const std::string damage = redzone_damage(start, a);
+    if (damage.empty()) continue;
+    // Reported once: the redzones are made whole again for the free.
+    std::memset(a.low, redzone_byte, static_cast<std::size_t>(start - a.low));
+    std::memset(const_cast<char*>(start) + a.size, redzone_byte, static_cast<std::size_t>(a.high - (start + a.size)));
+    throw error(errc::memory_fault, "kernel `" + kernel_name(launch.entry->kernel) + "` wrote outside device "
+                                          "memory: " + damage + " (COHORT_CHECK=memory; an index past the end "
+                                          "by more than the redzone faults in the guard zone and names the thread)");
+  }
+}
+
+std::string memory_fault_message(const launch_state& launch, const block_record& block, const thread_record& thread,
+                                 const void* address_hit) {
+  std::ostringstream s;
+  s << "invalid memory access at " << address_hit << " " << position(launch, block, thread);
+  const char* a = static_cast<const char*>(address_hit);
+  if (reinterpret_cast<std::uintptr_t>(a) < 4096) {
+    s << ": a null pointer was dereferenced";
+    return s.str();
+  }
+  std::lock_guard lock(allocations_mutex);
+  for (const auto& [start, al] : allocations()) {
+    if (a >= al.region && a < al.region + al.span) {
+      if (a >= start + al.size)
+        s << ": " << (a - (start + al.size)) << " bytes past the end of the allocation of " << al.size << " bytes at "
+          << static_cast<const void*>(start);
+      else
+        s << ": " << (start - a) << " bytes before the start of the allocation of " << al.size << " bytes at "
+          << static_cast<const void*>(start);
+      return s.str();
+    }
+  }
+  s << ": not inside any device allocation" << (memory_checking() ? "" : " (run with COHORT_CHECK=memory to have "
+                                                                        "accesses just outside an allocation "
+                                                                        "caught and named)");
+  return s.str();
 }
 
 }  // namespace cohort::detail::host

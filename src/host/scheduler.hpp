@@ -18,6 +18,7 @@
 #include "cluster_state.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/thread_loop.hpp"
 #include "fiber.hpp"
 #include "rendezvous.hpp"
 
@@ -82,18 +83,32 @@ inline block_runtime& current_runtime() {
 
 // Entry of every runner fiber: runs unstarted threads until none is left.
 void runner_main(ctx::transfer_t t);
-// A new fiber with a stack from the pool, for a runner.
-fiber& add_runner(block_runtime& rt);
+// A new fiber with a stack from the pool, for a runner; nullptr when no stack
+// could be mapped, with the block failed.
+fiber* add_runner(block_runtime& rt);
 // A fiber for a runner: the worker's next unused one, else a new one.
-inline fiber& start_runner(block_runtime& rt) {
-  if (rt.fibers_used < rt.fibers.size()) return rt.fibers[rt.fibers_used++];
+inline fiber* start_runner(block_runtime& rt) {
+  if (rt.fibers_used < rt.fibers.size()) return &rt.fibers[rt.fibers_used++];
   return add_runner(rt);
 }
+// An unguarded stack's overflow, found at a switch: fails the block.
+[[noreturn]] void overflowed_unguarded(block_runtime& rt);
+// Ends the block with an error raised by the current thread; never returns.
+[[noreturn]] void fail_block(errc kind, const std::string& message);
+// Ends the block because another block failed the launch; never returns.
+[[noreturn]] void abandon_block();
+// For a thread resumed by a signal handler into a report, whose frames below
+// the report have no caller to unwind to: once the report has unwound to its
+// own frame, the fiber is left as it stands.
+[[noreturn]] void leave_failed_fiber();
 
 // Leaves the running fiber (or main) for the next runnable one: a released
 // thread, else a fresh runner for unstarted threads, else main.
 inline void switch_away(block_runtime& rt) {
   fiber& self = *rt.record.running;
+  if (!self.stack.guarded && self.stack.base &&
+      self.stack.overflowed_unguarded(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0))))
+    overflowed_unguarded(rt);
   if (rt.ready_head < rt.ready.size()) {
     thread_record* t = rt.ready[rt.ready_head++];
     if (rt.ready_head == rt.ready.size()) {
@@ -102,10 +117,14 @@ inline void switch_away(block_runtime& rt) {
     }
     rt.record.running = t->home;
     switch_fiber(self, *t->home);
-  } else if (rt.record.next_unstarted < rt.record.thread_count) {
-    fiber& runner = start_runner(rt);
-    rt.record.running = &runner;
-    start_fiber(self, runner, &runner_main);
+  } else if (rt.record.next_unstarted < rt.record.thread_count && !rt.failed) {
+    fiber* runner = start_runner(rt);
+    if (!runner) {
+      if (&self == &rt.main) return;  // main finds the block failed
+      abandon_block();
+    }
+    rt.record.running = runner;
+    start_fiber(self, *runner, &runner_main);
   } else {
     rt.record.running = &rt.main;
     switch_fiber(self, rt.main);
@@ -125,17 +144,17 @@ inline void park(block_runtime& rt, thread_record& t, wait_kind kind, std::sourc
   current_thread = &t;
   t.waiting = wait_kind::none;
   rt.record.running = t.home;
+  if (rt.failed) throw fiber_unwind{};  // resumed only to unwind
 }
 inline void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
   park(current_runtime(), *current_thread, kind, where, phase);
 }
-// Ends the block with an error raised by the current thread; never returns.
-[[noreturn]] void fail_block(errc kind, const std::string& message);
-// Ends the block because another block failed the launch; never returns.
-[[noreturn]] void abandon_block();
 
 // Runs a block to its end on the calling OS thread; returns the fibers it started.
 std::size_t run_block(launch_state& launch, unsigned long long linear_block);
+// After a worker's last block of a launch: its fibers' stacks go back to its
+// pool, and those beyond its share of what the process keeps are unmapped.
+void trim_worker_stacks();
 
 // The levels above the grid's barrier (clusters, the multi-device grid):
 // src/host/outer_levels.cpp.

@@ -1,9 +1,13 @@
 #include "worker_pool.hpp"
 
+#include "cohort/errors.hpp"
+
 #include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -21,12 +25,15 @@ class worker {
  public:
   worker() : thread_([this] { loop(); }) {}
   ~worker() {
+    stop();
+    thread_.join();
+  }
+  void stop() {
     {
       std::lock_guard lock(mutex_);
       stopping_ = true;
     }
     wake_.notify_one();
-    thread_.join();
   }
   void assign(job_group* group, unsigned index) {
     {
@@ -50,6 +57,11 @@ class worker {
 
 class pool {
  public:
+  // Every worker is told to stop before the first is joined, so that they
+  // wind down together (a cooperative launch may have left thousands).
+  ~pool() {
+    for (const auto& w : all_) w->stop();
+  }
   static pool& instance() {
     static pool p;
     return p;
@@ -57,13 +69,20 @@ class pool {
   std::vector<worker*> take(unsigned n) {
     std::lock_guard lock(mutex_);
     std::vector<worker*> taken;
-    while (taken.size() < n) {
-      if (idle_.empty()) {
-        all_.push_back(std::make_unique<worker>());
-        idle_.push_back(all_.back().get());
+    try {
+      while (taken.size() < n) {
+        if (idle_.empty()) {
+          all_.push_back(std::make_unique<worker>());
+          idle_.push_back(all_.back().get());
+        }
+        taken.push_back(idle_.back());
+        idle_.pop_back();
       }
-      taken.push_back(idle_.back());
-      idle_.pop_back();
+    } catch (const std::system_error& e) {
+      idle_.insert(idle_.end(), taken.begin(), taken.end());
+      throw error(errc::out_of_memory, "cannot start OS thread " + std::to_string(all_.size() + 1) + " for a launch ("
+                                       + e.what() + "); lower COHORT_WORKERS, or, for a cooperative launch, which "
+                                       "gives every block an OS thread, launch fewer blocks");
     }
     return taken;
   }

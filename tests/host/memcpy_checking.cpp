@@ -14,6 +14,16 @@
 namespace cg = cohort;
 using cohort_test::launch_error;
 using cohort_test::scoped_env;
+
+// The guard lets an access to another byte of a guarded page through by
+// single-stepping it (the trap flag, then SIGTRAP); under ThreadSanitizer,
+// which intercepts signals, the trap ends the process, so tests that reach
+// that path are skipped there (docs/host-backend.md).
+#if defined(__SANITIZE_THREAD__)
+#define SKIP_WHERE_SINGLE_STEPPING_IS_UNAVAILABLE() GTEST_SKIP() << "the guard's single-stepping does not run under TSan"
+#else
+#define SKIP_WHERE_SINGLE_STEPPING_IS_UNAVAILABLE() (void)0
+#endif
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
@@ -170,6 +180,7 @@ __global__ void overlapping_copies(const int* src, int source_of_second) {
 }
 
 TEST(MemcpyChecking, CopiesWhoseDestinationsOverlap) {
+  SKIP_WHERE_SINGLE_STEPPING_IS_UNAVAILABLE();
   scoped_env check("COHORT_CHECK", "memcpy");
   cg::device_buffer<int> src(64);
   const cg::error e = launch_error([&] { cg::launch(overlapping_copies, {dim3(1), dim3(32)}, src.data(), 0); });
@@ -180,6 +191,7 @@ TEST(MemcpyChecking, CopiesWhoseDestinationsOverlap) {
 }
 
 TEST(MemcpyChecking, ACopyFromTheDestinationOfAnother) {
+  SKIP_WHERE_SINGLE_STEPPING_IS_UNAVAILABLE();
   scoped_env check("COHORT_CHECK", "memcpy");
   cg::device_buffer<int> src(64);
   const cg::error e = launch_error([&] { cg::launch(overlapping_copies, {dim3(1), dim3(32)}, src.data(), 1); });
@@ -204,6 +216,7 @@ __global__ void another_blocks_destination(const int* src, int* dst, int* out) {
 }
 
 TEST(MemcpyChecking, ADestinationAnotherBlockIsCopyingTo) {
+  SKIP_WHERE_SINGLE_STEPPING_IS_UNAVAILABLE();
   REQUIRE_GUARD();
   scoped_env check("COHORT_CHECK", "memcpy");
   cg::device_buffer<int> src(4096), dst(4096), out(32);
@@ -228,8 +241,8 @@ TEST(MemcpyChecking, TheVariableTakesNamedModesOnly) {
   cg::device_buffer<int> src(64), out(64);
   const cg::error e = launch_error([&] { cg::launch(copies_and_waits, {dim3(1), dim3(64)}, src.data(), out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
-  EXPECT_THAT(e.what(), HasSubstr("COHORT_CHECK=memcpy-everything is not valid: expected `memcpy`, `memcpy-poison` or "
-                                  "`none`"));
+  EXPECT_THAT(e.what(), HasSubstr("COHORT_CHECK=memcpy-everything is not valid: expected a comma-separated list of "
+                                  "`memory`, `memcpy`, `memcpy-poison` or `none`"));
 }
 
 }  // namespace

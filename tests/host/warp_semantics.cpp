@@ -142,17 +142,19 @@ TEST(CoalescedRule, TheSeedsDiscoveryPatternWithIntrinsics) {
 }
 
 // Intrinsics follow PTX: lanes that exited, or that a short warp lacks, are
-// not waited for; a source lane that takes no part leaves the caller its own
-// value (CUDA: undefined).
+// not waited for; a shuffle source that a short warp lacks leaves the caller
+// its own value. (A source lane that exists but takes no part is an error:
+// misuse_catalogue.cpp.)
 __global__ void after_lanes_leave(unsigned long long* out) {
   const unsigned lane = threadIdx.x % 32;
   if (lane >= 20) return;
   unsigned long long* o = out + threadIdx.x * 4;
   o[0] = __ballot_sync(0xFFFFFFFFu, 1);
   __syncwarp();
-  o[1] = __shfl_sync(0xFFFFFFFFu, static_cast<unsigned long long>(lane), 25);  // lane 25 exited
-  // Lanes 0-15 read lane 17, which is in another shuffle.
-  o[2] = __shfl_sync(lane < 16 ? 0x0000FFFFu : 0x000F0000u, 100ull + lane, lane < 16 ? 17 : 18);
+  // Warp 1 has 16 lanes: its lanes read lane 17, which it lacks; warp 0's read lane 17.
+  o[1] = __shfl_sync(0x000FFFFFu, static_cast<unsigned long long>(lane), 17);
+  // Lanes 0-15 read lane 15 of their own shuffle, 16-19 lane 18 of theirs.
+  o[2] = __shfl_sync(lane < 16 ? 0x0000FFFFu : 0x000F0000u, 100ull + lane, lane < 16 ? 15 : 18);
   o[3] = static_cast<unsigned long long>(__all_sync(0xFFFFFFFFu, lane < 20));
 }
 
@@ -167,8 +169,8 @@ TEST(IntrinsicRules, ExitedAndMissingLanesAreNotWaitedFor) {
     const unsigned long long* o = &got[t * 4];
     if (lane >= 20) continue;
     EXPECT_EQ(o[0], t < 32 ? 0xFFFFFull : 0xFFFFull) << t;
-    EXPECT_EQ(o[1], lane) << t;
-    EXPECT_EQ(o[2], lane < 16 ? 100ull + lane : 118ull) << t;
+    EXPECT_EQ(o[1], t < 32 ? 17ull : lane) << t;
+    EXPECT_EQ(o[2], lane < 16 ? 115ull : 118ull) << t;
     EXPECT_EQ(o[3], 1ull) << t;
   }
 }

@@ -8,7 +8,10 @@
 #pragma once
 
 #include <atomic>
+#include <source_location>
 #include <type_traits>
+
+#include "cohort/detail/host/atomics.hpp"
 
 namespace cohort {
 
@@ -52,7 +55,10 @@ class atomic_ref {
   }
   operator T() const { return load(); }
   void store(T v, memory_order order = memory_order_seq_cst) const { ref_.store(v, order); }
-  T load(memory_order order = memory_order_seq_cst) const { return ref_.load(order); }
+  T load(memory_order order = memory_order_seq_cst,
+         std::source_location where = std::source_location::current()) const {
+    return detail::host::observed(address_, ref_.load(order), where);  // a spin's poll (atomics.hpp)
+  }
   T exchange(T v, memory_order order = memory_order_seq_cst) const { return ref_.exchange(v, order); }
   bool compare_exchange_weak(T& expected, T desired, memory_order success, memory_order failure) const {
     return ref_.compare_exchange_weak(expected, desired, success, failure);

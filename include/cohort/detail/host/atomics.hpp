@@ -1,12 +1,47 @@
 // CUDA's atomic functions on the host: real atomics through std::atomic_ref,
 // with CUDA's return value (the old value) and CUDA's wrap-around rules for
 // atomicInc/atomicDec. Fences map to std::atomic_thread_fence.
+//
+// Every atomic, fence and __nanosleep is also a place where a spinning thread
+// lets the others of its block run: fibers are not preempted, so a thread
+// polling a flag that a later thread of its block sets would otherwise spin
+// forever. An atomic that sees, at the same address, the same value as the
+// thread's previous atomic counts as a poll; every 64th poll in a row yields
+// (and past COHORT_WATCHDOG seconds fails the launch, naming the spin).
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <source_location>
 #include <type_traits>
 
+#include "cohort/detail/host/state.hpp"
+
 namespace cohort::detail::host {
+
+void spin_yield(std::source_location where);
+
+template <unsigned Every = 64, class T>
+inline T observed(const void* address, T value, std::source_location where) {
+  thread_record* const t = current_thread;
+  if (t == nullptr) return value;  // host code
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T) < sizeof bits ? sizeof(T) : sizeof bits);
+  if (address == t->poll_address && bits == t->poll_value) {
+    if (++t->poll_count % Every == 0) [[unlikely]]
+      spin_yield(where);
+  } else {
+    t->poll_address = address;
+    t->poll_value = bits;
+    t->poll_count = 0;
+  }
+  return value;
+}
+
+// Fences and sleeps poll no address of their own: they count as polls of one.
+inline constexpr char fence_poll = 0;
+inline constexpr char sleep_poll = 0;
 
 template <class T>
 std::atomic_ref<T> atomic_at(T* address) {
@@ -26,52 +61,84 @@ T atomic_update(T* address, F next) {
 }  // namespace cohort::detail::host
 
 template <class T>
-inline T atomicAdd(T* address, std::type_identity_t<T> value) {
-  return ::cohort::detail::host::atomic_at(address).fetch_add(value);
+inline T atomicAdd(T* address, std::type_identity_t<T> value,
+                std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).fetch_add(value), where);
 }
 template <class T>
-inline T atomicSub(T* address, std::type_identity_t<T> value) {
-  return ::cohort::detail::host::atomic_at(address).fetch_sub(value);
+inline T atomicSub(T* address, std::type_identity_t<T> value,
+                std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).fetch_sub(value), where);
 }
 template <class T>
-inline T atomicExch(T* address, std::type_identity_t<T> value) {
-  return ::cohort::detail::host::atomic_at(address).exchange(value);
+inline T atomicExch(T* address, std::type_identity_t<T> value,
+                std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).exchange(value), where);
 }
 template <class T>
-inline T atomicMin(T* address, std::type_identity_t<T> value) {
-  return ::cohort::detail::host::atomic_update(address, [value](T old) { return value < old ? value : old; });
+inline T atomicMin(T* address, std::type_identity_t<T> value,
+                std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_update(address, [value](T old) { return value < old ? value : old; }),
+      where);
 }
 template <class T>
-inline T atomicMax(T* address, std::type_identity_t<T> value) {
-  return ::cohort::detail::host::atomic_update(address, [value](T old) { return old < value ? value : old; });
+inline T atomicMax(T* address, std::type_identity_t<T> value,
+                std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_update(address, [value](T old) { return old < value ? value : old; }),
+      where);
 }
 template <class T>
-inline T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> value) {
+inline T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> value,
+                   std::source_location where = std::source_location::current()) {
   ::cohort::detail::host::atomic_at(address).compare_exchange_strong(compare, value);
-  return compare;  // holds the old value whether or not the exchange happened
+  return ::cohort::detail::host::observed(address, compare, where);  // the old value, exchanged or not
 }
 template <class T>
-inline T atomicAnd(T* address, std::type_identity_t<T> value) {
-  return ::cohort::detail::host::atomic_at(address).fetch_and(value);
+inline T atomicAnd(T* address, std::type_identity_t<T> value,
+                std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).fetch_and(value), where);
 }
 template <class T>
-inline T atomicOr(T* address, std::type_identity_t<T> value) {
-  return ::cohort::detail::host::atomic_at(address).fetch_or(value);
+inline T atomicOr(T* address, std::type_identity_t<T> value,
+                std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).fetch_or(value), where);
 }
 template <class T>
-inline T atomicXor(T* address, std::type_identity_t<T> value) {
-  return ::cohort::detail::host::atomic_at(address).fetch_xor(value);
+inline T atomicXor(T* address, std::type_identity_t<T> value,
+                std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).fetch_xor(value), where);
 }
 // ((old >= limit) ? 0 : old + 1), as CUDA defines it.
-inline unsigned atomicInc(unsigned* address, unsigned limit) {
-  return ::cohort::detail::host::atomic_update(address, [limit](unsigned old) { return old >= limit ? 0u : old + 1; });
+inline unsigned atomicInc(unsigned* address, unsigned limit,
+                          std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(
+      address,
+      ::cohort::detail::host::atomic_update(address, [limit](unsigned old) { return old >= limit ? 0u : old + 1; }),
+      where);
 }
 // (((old == 0) || (old > limit)) ? limit : old - 1), as CUDA defines it.
-inline unsigned atomicDec(unsigned* address, unsigned limit) {
-  return ::cohort::detail::host::atomic_update(
-      address, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; });
+inline unsigned atomicDec(unsigned* address, unsigned limit,
+                          std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(
+      address,
+      ::cohort::detail::host::atomic_update(
+          address, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; }),
+      where);
 }
 
-inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence(std::source_location where = std::source_location::current()) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  ::cohort::detail::host::observed(&::cohort::detail::host::fence_poll, 0, where);
+}
+inline void __threadfence_block(std::source_location where = std::source_location::current()) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  ::cohort::detail::host::observed(&::cohort::detail::host::fence_poll, 0, where);
+}
+inline void __threadfence_system(std::source_location where = std::source_location::current()) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  ::cohort::detail::host::observed(&::cohort::detail::host::fence_poll, 0, where);
+}
+// A thread that sleeps waits for another: it lets the others run.
+inline void __nanosleep(unsigned, std::source_location where = std::source_location::current()) {
+  ::cohort::detail::host::observed<1>(&::cohort::detail::host::sleep_poll, 0, where);
+}

@@ -6,8 +6,9 @@
 // it. The sources are PTX's: idx reads lane first + (b & (width - 1)); up reads
 // lane - b if that stays in the segment; down reads lane + b if that stays in
 // the segment; xor reads lane ^ b if that is not above the segment. A source
-// outside that range, or a lane that takes no part (outside the mask, or
-// exited), leaves the caller its own value (CUDA: undefined for the latter).
+// outside that range, or a lane the block does not have (a partial last warp),
+// leaves the caller its own value; a source lane that exists but takes no part
+// (outside the mask, or exited) is an error: CUDA leaves the value undefined.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,11 @@
 #include <functional>
 
 #include "cohort/detail/host/collective.hpp"
+
+namespace cohort::detail::host {
+// Fails the block: lane `lane` of a shuffle read lane `source`, which takes no part.
+[[noreturn]] void shuffle_source_absent(const combine_context& c, unsigned lane, unsigned source);
+}  // namespace cohort::detail::host
 
 namespace cohort::detail::host::lane_ops {
 
@@ -31,6 +37,8 @@ void shuffle(const combine_context& c, Source source) {
     const unsigned first = lane & ~(width - 1);
     const long long j = source(lane, operand, width, first);
     const bool takes_part = j >= 0 && j < 64 && ((c.lanes >> j) & 1);
+    if (!takes_part && j >= 0 && c.warp_base + j < current_block->thread_count) [[unlikely]]
+      shuffle_source_absent(c, lane, static_cast<unsigned>(j));
     std::memcpy(me.out, takes_part ? c.slots[c.warp_base + j].in : me.in, Size);
   }
 }

@@ -41,6 +41,14 @@ struct thread_record {
   std::uint64_t grid_arrival = no_arrival;
   std::uint64_t cluster_arrival = no_arrival;
   std::uint64_t multi_grid_arrival = no_arrival;
+  // A spin-wait: the address of this thread's last atomic and the value it
+  // saw, and how many atomics in a row saw that same value there (atomics.hpp).
+  const void* poll_address = nullptr;
+  std::uint64_t poll_value = 0;
+  unsigned poll_count = 0;
+  std::uint64_t poll_block = 0;  // the block (its serial) and time the spin's streak began
+  std::int64_t poll_since = 0;
+  std::source_location poll_site{};
 };
 
 struct block_record {
@@ -53,6 +61,7 @@ struct block_record {
   unsigned live;               // started or unstarted threads that have not exited
   unsigned parked;             // threads waiting at a collective or barrier
   unsigned arrivals_pending;   // arrivals counted at barriers that have not completed
+  std::uint64_t serial;         // distinct for every block a worker runs
   // While a runner runs threads with nothing waiting (a streak, thread_loop.hpp),
   // next_unstarted and live are not stored per thread: they follow from the
   // running thread's rank, and are settled when kernel code calls into the runtime.

@@ -9,7 +9,13 @@
 namespace cohort::detail::host {
 
 void thread_exit_slow(block_record& block, thread_record& thread);
-[[noreturn]] void kernel_threw();
+// Records the exception a kernel thread let escape as the block's error.
+void kernel_threw();
+
+// Thrown by the runtime through a failed block's kernel frames, so that their
+// destructors run; not a std::exception, so that kernels' handlers for those
+// let it pass (one that swallows it meets it again at its next wait).
+struct fiber_unwind {};
 
 // Threads run in rank order. While nothing waits (no thread parked, no
 // arrival pending) a thread's exit is just one live thread fewer, so the loop
@@ -66,6 +72,7 @@ void run_threads(const Body& body) {
         if (others_ran) break;
       }
     }
+  } catch (const fiber_unwind&) {
   } catch (...) {
     kernel_threw();
   }

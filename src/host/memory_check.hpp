@@ -1,0 +1,14 @@
+// COHORT_CHECK=memory: device memory's checking mode (memory.cpp).
+#pragma once
+
+namespace cohort::detail::host {
+
+struct launch_state;
+
+bool memory_checking();
+// Throws the damage a free_device found (it cannot throw itself: it runs in destructors).
+void raise_pending_memory_fault();
+// Throws errc::memory_fault for the first allocation whose redzones a launch overwrote.
+void check_redzones_after(const launch_state& launch);
+
+}  // namespace cohort::detail::host

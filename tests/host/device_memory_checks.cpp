@@ -1,0 +1,123 @@
+// Out-of-bounds device memory and kernel-side calls from host code: each is
+// an error that says what happened and where, never a silent corruption, a
+// glibc abort or a bare SIGSEGV.
+#include <gmock/gmock.h>
+
+#include <sys/mman.h>
+
+#include <cohort/cohort.hpp>
+
+#include "host_support.hpp"
+#include "test_support.hpp"
+
+namespace cg = cohort;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+namespace {
+
+using cohort_test::launch_error;
+using cohort_test::scoped_env;
+
+__global__ void write_at(int* data, long index) {
+  if (threadIdx.x == 5) data[index] = 42;
+}
+
+// By default each allocation has redzones, checked when it is freed; the
+// damage is raised by the next launch or memory call (a destructor frees).
+TEST(DeviceMemoryChecks, TheNextCallRaisesWhatAFreeFound) {
+  for (const long index : {16L, 63L, -1L, -64L}) {
+    {
+      cg::device_buffer<int> small(16);
+      cg::launch(write_at, {dim3(1), dim3(32)}, small.data(), index);
+    }
+    const cg::error e = launch_error([] { cg::device_buffer<int> other(1); });
+    EXPECT_EQ(e.kind(), cg::errc::memory_fault) << index;
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("free_device"), HasSubstr(index < 0 ? "before the start" : "past the end"),
+                                HasSubstr("allocation of 64 bytes"), HasSubstr("COHORT_CHECK=memory")))
+        << index;
+  }
+}
+
+// COHORT_CHECK=memory: the launch that wrote outside names itself, and an
+// index far enough out to leave the redzone faults in a guard zone, which
+// names the thread.
+TEST(DeviceMemoryChecks, CheckingModeNamesTheLaunchThatWroteARedzone) {
+  const scoped_env check("COHORT_CHECK", "memory");
+  for (const long index : {16L, -1L}) {
+    cg::device_buffer<int> small(16);
+    const cg::error e = launch_error([&] { cg::launch(write_at, {dim3(1), dim3(32)}, small.data(), index); });
+    EXPECT_EQ(e.kind(), cg::errc::memory_fault) << index;
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("write_at(int*, long)` wrote outside device memory"),
+                                HasSubstr(index < 0 ? "before the start" : "past the end")))
+        << index;
+  }
+}
+
+TEST(DeviceMemoryChecks, CheckingModeTurnsAFarIndexIntoAFaultNamingTheThread) {
+  const scoped_env check("COHORT_CHECK", "memory");
+  for (const long index : {64L, 10000L, -1000L}) {
+    cg::device_buffer<int> small(16);
+    const cg::error e = launch_error([&] { cg::launch(write_at, {dim3(2), dim3(32)}, small.data(), index); });
+    EXPECT_EQ(e.kind(), cg::errc::memory_fault) << index;
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("invalid memory access"), HasSubstr("write_at(int*, long)"),
+                                HasSubstr("block (0,0,0), thread (5,0,0)"), HasSubstr("allocation of 64 bytes")))
+        << index;
+  }
+}
+
+TEST(DeviceMemoryChecks, CheckingModePoisonsFreshAllocations) {
+  const scoped_env check("COHORT_CHECK", "memory");
+  cg::device_buffer<unsigned char> fresh(100);
+  for (const unsigned char b : fresh.to_host()) ASSERT_EQ(b, 0xCD);
+}
+
+// Writes through whatever it is given, a null pointer included (a planted
+// fault: UBSan is told not to stop it first).
+[[gnu::no_sanitize("null")]] __global__ void null_write(int* data) { data[threadIdx.x] = 1; }
+
+TEST(DeviceMemoryChecks, ANullPointerInAKernelIsAnErrorNamingTheThread) {
+  const cg::error e = launch_error([] { cg::launch(null_write, {dim3(1), dim3(8)}, static_cast<int*>(nullptr)); });
+  EXPECT_EQ(e.kind(), cg::errc::memory_fault);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("invalid memory access"), HasSubstr("null_write(int*)"),
+                              HasSubstr("thread (0,0,0)"), HasSubstr("null pointer")));
+  // The worker that took the fault runs the next launch as usual.
+  cg::device_buffer<int> ok(8);
+  cg::launch(null_write, {dim3(1), dim3(8)}, ok.data());
+  EXPECT_EQ(ok.to_host()[7], 1);
+}
+
+TEST(DeviceMemoryChecks, AnUnmappedAddressInAKernelIsAnError) {
+  void* page = mmap(nullptr, 1 << 16, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(page, MAP_FAILED);
+  const cg::error e = launch_error([&] { cg::launch(null_write, {dim3(1), dim3(8)}, static_cast<int*>(page)); });
+  munmap(page, 1 << 16);
+  EXPECT_EQ(e.kind(), cg::errc::memory_fault);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("invalid memory access"), HasSubstr("not inside any device allocation")));
+}
+
+TEST(KernelSideCallsFromHostCode, BarriersThrow) {
+  try {
+    __syncthreads();
+    ADD_FAILURE() << "no error";
+  } catch (const cg::error& e) {
+    EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("__syncthreads"), HasSubstr("called outside a kernel")));
+  }
+  try {
+    cg::this_grid().sync();
+    ADD_FAILURE() << "no error";
+  } catch (const cg::error& e) {
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("grid barrier"), HasSubstr("called outside a kernel")));
+  }
+}
+
+TEST(KernelSideCallsFromHostCodeDeathTest, BuiltInsAndIntrinsicsSayWhy) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // Under UBSan its own report of the null record comes first.
+  const char* says = "used outside a kernel|null pointer of type '(struct )?(cohort::detail::host::)?(thread|block)_record'";
+  EXPECT_DEATH({ [[maybe_unused]] volatile unsigned x = threadIdx.x; }, says);
+  EXPECT_DEATH({ [[maybe_unused]] volatile int v = __shfl_sync(0xffffffffu, 1, 0); }, says);
+}
+
+}  // namespace

@@ -1,0 +1,98 @@
+// Spin-waits on the host backend: a thread polling a flag through atomics
+// lets the other threads of its block run (legal on sm_70+, where threads are
+// scheduled independently), and a spin no thread can ever end is turned into
+// an error naming the spinning thread and its line instead of a hang.
+#include <gmock/gmock.h>
+
+#include <cohort/cohort.hpp>
+
+#include "host_support.hpp"
+#include "test_support.hpp"
+
+namespace cg = cohort;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+namespace {
+
+using cohort_test::launch_error;
+using cohort_test::scoped_env;
+
+std::string at_line(int line) { return cohort_test::at_line("spin_waits.cpp", line); }
+
+// Thread 0 waits for thread 1 with no barrier between them.
+__global__ void waits_for_a_later_thread(int* flag, int* out) {
+  if (threadIdx.x == 0) {
+    while (atomicAdd(flag, 0) == 0) {
+    }
+    out[0] = 1;
+  } else if (threadIdx.x == 1) {
+    atomicExch(flag, 1);
+  }
+}
+
+TEST(SpinWaits, AThreadWaitingForALaterOneLetsItRun) {
+  cg::device_buffer<int> flag(std::vector<int>{0}), out(std::vector<int>{0});
+  cg::launch(waits_for_a_later_thread, {dim3(4), dim3(64)}, flag.data(), out.data());
+  EXPECT_EQ(out.to_host()[0], 1);
+}
+
+// The same through each way of polling: a CAS lock, atomic_ref's load, fences
+// over a volatile flag, __nanosleep.
+__global__ void spin_lock_counter(int* lock, int* counter) {
+  while (atomicCAS(lock, 0, 1) != 0) {
+  }
+  const int v = *counter;
+  __nanosleep(10);  // hold the lock across a yield
+  *counter = v + 1;
+  atomicExch(lock, 0);
+}
+
+TEST(SpinWaits, ASpinLockHeldAcrossAYieldStillCountsExactly) {
+  cg::device_buffer<int> lock(std::vector<int>{0}), counter(std::vector<int>{0});
+  cg::launch(spin_lock_counter, {dim3(3), dim3(96)}, lock.data(), counter.data());
+  EXPECT_EQ(counter.to_host()[0], 3 * 96);
+}
+
+__global__ void fence_and_ref_polls(int* flag, int* out) {
+  if (threadIdx.x == 0) {
+    while (cg::atomic_ref<int, cg::thread_scope_block>(flag[0]).load() == 0) {
+    }
+    while (*static_cast<volatile int*>(&flag[1]) == 0) __threadfence_block();
+    out[0] = 2;
+  } else if (threadIdx.x == blockDim.x - 1) {
+    atomicExch(&flag[0], 1);
+    atomicExch(&flag[1], 1);
+  }
+}
+
+TEST(SpinWaits, AtomicRefLoadsAndFencesYieldToo) {
+  cg::device_buffer<int> flag(std::vector<int>{0, 0}), out(std::vector<int>{0});
+  cg::launch(fence_and_ref_polls, {dim3(1), dim3(256)}, flag.data(), out.data());
+  EXPECT_EQ(out.to_host()[0], 2);
+}
+
+// Misuse: warp 0 spins on a flag warp 1 sets only after a barrier that warp 0
+// never reaches.
+constexpr int stalled_spin_line = __LINE__ + 3;
+__global__ void spins_past_a_barrier(int* flag) {
+  if (threadIdx.x < 32) {
+    while (atomicAdd(flag, 0) == 0) {
+    }
+  } else {
+    __syncthreads();
+    atomicExch(flag, 1);
+  }
+}
+
+TEST(SpinWaits, ASpinNoThreadCanEndIsAnErrorNamingIt) {
+  const scoped_env watchdog("COHORT_WATCHDOG", "1");
+  cg::device_buffer<int> flag(std::vector<int>{0});
+  const cg::error e = launch_error([&] { cg::launch(spins_past_a_barrier, {dim3(1), dim3(64)}, flag.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::deadlock);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("spin-wait without progress"), HasSubstr("spins_past_a_barrier(int*)"),
+                              HasSubstr("block (0,0,0), thread ("), HasSubstr(at_line(stalled_spin_line)),
+                              HasSubstr("COHORT_WATCHDOG")));
+}
+
+}  // namespace
