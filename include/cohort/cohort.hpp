@@ -14,6 +14,7 @@
 #include "cohort/launch/launch.hpp"
 #include "cohort/launch/launch_config.hpp"
 #include "cohort/collectives/memcpy_async.hpp"
+#include "cohort/memory/device_buffer.hpp"
 #include "cohort/memory/device_memory.hpp"
 #include "cohort/collectives/reduce.hpp"
 #include "cohort/collectives/scan.hpp"

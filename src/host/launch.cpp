@@ -1,6 +1,6 @@
-// The launch API on the host backend: checks the configuration against the
-// virtual device, then runs the grid on worker threads and rethrows the first
-// error any block raised.
+// The launch primitives of the host backend: runs a checked grid on worker
+// threads and rethrows the first error any block raised; the kernels'
+// dynamic shared memory limits and the occupancy they give.
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -8,11 +8,12 @@
 #include <thread>
 
 #include "cohort/detail/cluster_shape.hpp"
+#include "cohort/detail/host/launch.hpp"
+#include "cohort/detail/launch_checks.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
 #include "cohort/detail/host/parallel_parts.hpp"
-#include "cohort/detail/validate.hpp"
-#include "cohort/detail/host/launch.hpp"
+#include "cohort/errors.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
 #include "env.hpp"
@@ -29,7 +30,7 @@ namespace {
 std::mutex attributes_mutex;
 std::map<const void*, std::size_t> max_dynamic_shared;  // kernels that opted in to more
 
-std::size_t kernel_shared_limit(const void* kernel, const device_properties& p) {
+std::size_t shared_limit(const void* kernel, const device_properties& p) {
   std::lock_guard lock(attributes_mutex);
   const auto it = max_dynamic_shared.find(kernel);
   return it == max_dynamic_shared.end() ? p.shared_memory_per_block : it->second;
@@ -138,7 +139,6 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
                 "code");
   raise_pending_memory_fault();
   const device_properties p = cohort::host::virtual_device();
-  cohort::detail::validate_launch(p, cfg, kernel_shared_limit(entry.kernel, p));
   launch_state launch;
   launch.entry = &entry;
   launch.config = cfg;
@@ -151,23 +151,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   const checks modes = checking_modes();
   launch.copy_checks = modes.copies;
   launch.watchdog = spin_watchdog();
-  if (cohort::detail::is_cluster_launch(cfg)) {
-    cohort::detail::validate_cluster_launch(cfg, cohort::detail::max_portable_cluster_blocks);
-    cohort::detail::check_cluster_fits(
-        cfg, static_cast<long long>(cohort::detail::compute_occupancy(p, static_cast<long long>(cohort::detail::volume(cfg.block)),
-                                                                      cfg.dynamic_shared_bytes)
-                                        .blocks_per_sm) *
-                 p.multiprocessor_count);
-  }
   if (cooperative) {
-    const unsigned long long block_threads = cohort::detail::volume(cfg.block);
-    const int per_sm = cohort::detail::compute_occupancy(p, static_cast<long long>(block_threads),
-                                                         cfg.dynamic_shared_bytes)
-                           .blocks_per_sm;
-    if (launch.block_count > static_cast<unsigned long long>(per_sm) * p.multiprocessor_count)
-      throw error(errc::cooperative_too_large,
-                  cohort::detail::cooperative_too_large(launch.block_count, per_sm, p.multiprocessor_count,
-                                                        block_threads, cfg.dynamic_shared_bytes));
     launch.grid.reset(launch.block_count);
     static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
     launch.grid_may_spin = launch.block_count <= cores;
@@ -185,23 +169,33 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
   run_launch(entry, cfg, cooperative, nullptr, 0);
 }
 
+// Each grid of a multi-device launch passes the checks a cooperative launch does.
 void launch_grid_of(multi_grid_launch& multi_grid, unsigned grid_rank, const kernel_entry& entry,
                     const launch_config& cfg) {
+  cohort::detail::check_launch(entry.kernel, cfg, true);
   run_launch(entry, cfg, true, &multi_grid, grid_rank);
 }
 
-int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes) {
+void check_cluster_launch(const void* kernel, const launch_config& cfg, int device, const device_properties& p,
+                          bool cooperative) {
+  cohort::detail::validate_cluster_launch(cfg, cohort::detail::max_portable_cluster_blocks);
+  const long long per_sm =
+      cohort::detail::compute_occupancy(p, static_cast<long long>(cohort::detail::volume(cfg.block)),
+                                        cfg.dynamic_shared_bytes)
+          .blocks_per_sm;
+  cohort::detail::check_cluster_fits(cfg, per_sm * p.multiprocessor_count);
+  if (cooperative) cohort::detail::check_cooperative_fits(kernel, cfg, device, p);
+}
+
+int active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared_bytes) {
   const device_properties p = cohort::host::virtual_device();
-  if (dynamic_shared_bytes > kernel_shared_limit(kernel, p)) return 0;
+  if (dynamic_shared_bytes > shared_limit(kernel, p)) return 0;
   return cohort::detail::compute_occupancy(p, block_threads, dynamic_shared_bytes).blocks_per_sm;
 }
 
-void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
-  const device_properties p = cohort::host::virtual_device();
-  if (bytes > p.shared_memory_per_block_optin)
-    throw error(errc::shared_memory_limit, "cannot raise a kernel's dynamic shared memory to " +
-                                               std::to_string(bytes) + " bytes: the device allows at most " +
-                                               std::to_string(p.shared_memory_per_block_optin) + " per block");
+std::size_t kernel_shared_limit(const void* kernel) { return shared_limit(kernel, cohort::host::virtual_device()); }
+
+void set_kernel_shared_limit(const void* kernel, std::size_t bytes) {
   std::lock_guard lock(attributes_mutex);
   max_dynamic_shared[kernel] = bytes;
 }
@@ -211,20 +205,3 @@ void set_max_dynamic_shared(const void* kernel, std::size_t bytes) {
 namespace cohort::host {
 launch_statistics last_launch_statistics() { return detail::host::last_statistics; }
 }  // namespace cohort::host
-
-namespace cohort {
-
-int multiprocessor_count_of_current_device() { return host::virtual_device().multiprocessor_count; }
-int device_count() { return detail::host::virtual_device_count(); }
-int get_device() { return detail::host::current_virtual_device(); }
-void set_device(int device) { detail::host::set_current_virtual_device(device); }
-device_properties get_device_properties(int device) {
-  detail::host::check_virtual_device(device);
-  return host::virtual_device();
-}
-long long get_device_attribute(device_attribute attribute, int device) {
-  return attribute_of(get_device_properties(device), attribute);
-}
-void device_synchronize() {}
-
-}  // namespace cohort

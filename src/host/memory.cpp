@@ -184,7 +184,7 @@ void release_device(void* p) {
   }
 }
 
-void check_device_range(const void* p, std::size_t bytes, const char* what) {
+void check_device_range(const void* p, std::size_t bytes, const std::string& what) {
   raise_pending_memory_fault();
   if (bytes == 0) return;
   const char* begin = static_cast<const char*>(p);
@@ -196,12 +196,12 @@ void check_device_range(const void* p, std::size_t bytes, const char* what) {
     const std::size_t size = it->second.size;
     if (offset < size || (offset == 0 && size == 0)) {
       if (offset + bytes <= size) return;
-      throw error(errc::invalid_argument, std::string(what) + ": " + std::to_string(bytes) + " bytes at offset " +
+      throw error(errc::invalid_argument, what + ": " + std::to_string(bytes) + " bytes at offset " +
                                               std::to_string(offset) + " overrun the allocation of " +
                                               std::to_string(size) + " bytes at " + address(it->first));
     }
   }
-  throw error(errc::invalid_argument, std::string(what) + ": " + address(p) +
+  throw error(errc::invalid_argument, what + ": " + address(p) +
                                           " is not inside any live allocation from cohort::malloc_device");
 }
 

@@ -85,10 +85,45 @@ __device__ void collectives(const Group& g, int* data, int* out) {
   v += cg::exclusive_scan(g, v) + cg::exclusive_scan(g, v, cg::plus<int>());
   v += cg::inclusive_scan_update(g, total, v) + cg::inclusive_scan_update(g, total, v, cg::plus<int>());
   v += cg::exclusive_scan_update(g, total, v) + cg::exclusive_scan_update(g, total, v, cg::plus<int>());
+  static_assert(same<decltype(cg::invoke_one(g, [&] { out[3] = v; })), void>);
   cg::invoke_one(g, [&] { out[3] = v; });
   static_assert(same<decltype(cg::invoke_one_broadcast(g, [] { return 1; })), int>);
+  static_assert(same<decltype(cg::invoke_one_broadcast(g, [] { return pair_value{1, 2.0f}; })), pair_value>);
   v += cg::invoke_one_broadcast(g, [&](int x) { return x + 1; }, v);
+
+  // The trailing call_site is the same parameter on both backends.
+  const cg::call_site here = cg::call_site::current();
+  static_assert(same<decltype(cg::reduce_update_async(g, total, v, cg::plus<int>(), here)), void>);
+  static_assert(same<decltype(cg::reduce_store_async(g, out + 2, v, cg::plus<int>(), here)), void>);
+  v += cg::reduce(g, v, cg::plus<int>(), here);
+  cg::reduce_update_async(g, total, v, cg::plus<int>(), here);
+  cg::reduce_store_async(g, total, v, cg::plus<int>(), here);
+  cg::reduce_store_async(g, out + 2, v, cg::plus<int>(), here);
+  v += cg::inclusive_scan(g, v, here) + cg::inclusive_scan(g, v, cg::plus<int>(), here);
+  v += cg::exclusive_scan(g, v, here) + cg::exclusive_scan(g, v, cg::plus<int>(), here);
+  v += cg::inclusive_scan_update(g, total, v, here) + cg::inclusive_scan_update(g, total, v, cg::plus<int>(), here);
+  v += cg::exclusive_scan_update(g, total, v, here) + cg::exclusive_scan_update(g, total, v, cg::plus<int>(), here);
   data[0] = v;
+}
+
+// The atomic types the *_update forms take: libcu++'s on CUDA, the host's own with its members.
+__device__ void atomics(int* out) {
+  cg::atomic_ref<int, cg::thread_scope_block> ref(out[0]);
+  ref.store(1, cg::memory_order_relaxed);
+  int expected = ref.load(cg::memory_order_acquire);
+  (void)ref.compare_exchange_strong(expected, 2, cg::memory_order_acq_rel, cg::memory_order_relaxed);
+  (void)ref.compare_exchange_weak(expected, 3);
+  static_assert(same<decltype(ref.fetch_add(1)), int>);
+  out[1] = ref.exchange(4) + ref.fetch_sub(1) + ref.fetch_and(7) + ref.fetch_or(1) + ref.fetch_xor(2) +
+           ref.fetch_min(0) + ref.fetch_max(9, cg::memory_order_seq_cst);
+  cg::atomic_ref<float> real(*reinterpret_cast<float*>(out + 2));
+  out[3] = static_cast<int>(real.fetch_add(1.0f));
+  static_assert(same<cg::atomic_ref<int>::value_type, int>);
+  (void)cg::thread_scope_system;
+  (void)cg::thread_scope_device;
+  (void)cg::thread_scope_thread;
+  (void)cg::memory_order_consume;
+  (void)cg::memory_order_release;
 }
 
 // memcpy_async and its waits, on every group but the grid.
@@ -96,8 +131,17 @@ template <class Group>
 __device__ void copies(const Group& g, int* data) {
   cg::memcpy_async(g, data, data + 64, sizeof(int) * 32);
   cg::memcpy_async(g, data, data + 64, cg::aligned_size_t<16>(sizeof(int) * 32));
+  cg::memcpy_async(g, data, 32, data + 64, 16);
+  cg::memcpy_async(g, data, cg::aligned_size_t<8>(32), data + 64, cg::aligned_size_t<8>(16));
+  cg::memcpy_async(g, data, cg::aligned_size_t<8>(32), data + 64, std::size_t{16});
+  const cg::call_site here = cg::call_site::current();
+  cg::memcpy_async(g, data, data + 64, sizeof(int) * 32, here);
+  cg::memcpy_async(g, data, 32, data + 64, 16, here);
+  static_assert(same<decltype(cg::wait(g)), void>);
   cg::wait_prior<1>(g);
+  cg::wait_prior<0>(g, here);
   cg::wait(g);
+  cg::wait(g, here);
 }
 
 __global__ void kernel_side(int* data, int* out) {
@@ -117,6 +161,7 @@ __global__ void kernel_side(int* data, int* out) {
   copies(block, data);
   static_assert(same<decltype(cg::dynamic_shared<int>()), int*>);
   cg::dynamic_shared<int>()[0] = 0;
+  atomics(out);
 
   cg::grid_group grid = cg::this_grid();
   static_assert(same<decltype(grid.is_valid()), bool>);
@@ -211,15 +256,26 @@ void host_side() {
   cg::launch_cooperative(kernel_side, config, static_cast<int*>(nullptr), static_cast<int*>(nullptr));
   cg::launch<kernel_side>(config, static_cast<int*>(nullptr), static_cast<int*>(nullptr));
   cg::launch_cooperative<kernel_side>(config, static_cast<int*>(nullptr), static_cast<int*>(nullptr));
+  int* none = nullptr;
+  cg::launch(kernel_side, {dim3(1, 2, 3), dim3(32, 2)}, none, none);  // lvalue arguments, braced config
+  static_assert(same<decltype(cg::launch(kernel_side, config, none, none)), void>);
+  static_assert(same<decltype(cg::launch_cooperative<kernel_side>(config, none, none)), void>);
   static_assert(same<decltype(cg::max_active_blocks_per_sm(kernel_side, 64)), int>);
+  static_assert(same<decltype(cg::max_active_blocks_per_sm(kernel_side, 64, std::size_t{1024})), int>);
+  static_assert(same<decltype(cg::max_cooperative_grid(kernel_side, 64)), int>);
   static_assert(same<decltype(cg::max_cooperative_grid(kernel_side, 64, 0)), int>);
+  static_assert(same<decltype(cg::set_max_dynamic_shared_memory(kernel_side, 1024)), void>);
   cg::set_max_dynamic_shared_memory(kernel_side, 1024);
 
   static_assert(same<decltype(cg::device_count()), int>);
   static_assert(same<decltype(cg::get_device()), int>);
   cg::set_device(0);
   static_assert(same<decltype(cg::get_device_properties()), cg::device_properties>);
+  static_assert(same<decltype(cg::get_device_properties(0)), cg::device_properties>);
   static_assert(same<decltype(cg::get_device_attribute(cg::device_attribute::warp_size)), long long>);
+  static_assert(same<decltype(cg::get_device_attribute(cg::device_attribute::warp_size, 0)), long long>);
+  static_assert(same<decltype(cg::set_device(0)), void>);
+  static_assert(same<decltype(cg::device_synchronize()), void>);
   cg::device_synchronize();
   static_assert(same<decltype(cg::this_backend), const cg::backend>);
 
@@ -236,6 +292,15 @@ void host_side() {
   cg::copy_to_host(host, device, 4);
   cg::copy_on_device(device, device, 4);
   cg::fill(device, 7, 4);
+  static_assert(same<decltype(cg::malloc_device<pair_value>(1)), pair_value*>);
+  pair_value* pairs = cg::malloc_device<pair_value>(2);
+  cg::fill(pairs, pair_value{1, 2.0f}, 2);
+  static_assert(same<decltype(cg::copy_to_device(device, host, 4)), void>);
+  static_assert(same<decltype(cg::copy_to_host(host, device, 4)), void>);
+  static_assert(same<decltype(cg::copy_on_device(device, device, 4)), void>);
+  static_assert(same<decltype(cg::fill(device, 7, 4)), void>);
+  static_assert(same<decltype(cg::free_device(device)), void>);
+  cg::free_device(pairs);
   cg::free_device(device);
 
   cg::device_buffer<int> buffer(4);

@@ -6,6 +6,8 @@
 #include <cohort/cohort.hpp>
 #include <cohort/host/statistics.hpp>
 #include <cstdlib>
+#include <limits>
+#include <string>
 #include <thread>
 
 #include "host_support.hpp"
@@ -29,6 +31,33 @@ TEST(VirtualDevice, DefaultsFitTheMachine) {
   EXPECT_EQ(cg::get_device_attribute(cg::device_attribute::max_block_dim_z), 64);
   EXPECT_THROW(cg::get_device_properties(1), cg::error);
   EXPECT_THROW(cg::set_device(3), cg::error);
+}
+
+// The device checks are the shared ones (launch/device_queries.hpp), worded with the backend's device count.
+TEST(VirtualDevice, DeviceNumbersAreChecked) {
+  EXPECT_EQ(cg::get_device(), 0);
+  cg::set_device(0);
+  const cg::error missing = cohort_test::launch_error([] { cg::get_device_attribute(cg::device_attribute::warp_size, 2); });
+  EXPECT_EQ(missing.kind(), cg::errc::invalid_argument);
+  EXPECT_THAT(missing.what(), HasSubstr("get_device_attribute: device 2 does not exist (the host backend has 1 device)"));
+  const cg::error negative = cohort_test::launch_error([] { cg::set_device(-1); });
+  EXPECT_EQ(negative.kind(), cg::errc::invalid_argument);
+  EXPECT_THAT(negative.what(), HasSubstr("set_device: device -1 is negative"));
+  EXPECT_THAT(cohort_test::launch_error([] { cg::set_device(1); }).what(),
+              HasSubstr("set_device: device 1 does not exist"));
+  EXPECT_EQ(cg::get_device_properties(-1).multiprocessor_count, cg::get_device_properties(0).multiprocessor_count);
+}
+
+TEST(VirtualDevice, OccupancyArgumentsAreChecked) {
+  const cg::error e = cohort_test::launch_error([] { cg::max_active_blocks_per_sm(noop, 0); });
+  EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
+  EXPECT_THAT(e.what(), HasSubstr("max_active_blocks_per_sm: block_threads is 0; it must be positive"));
+  const std::size_t optin = cg::get_device_properties().shared_memory_per_block_optin;
+  const cg::error raise = cohort_test::launch_error([&] { cg::set_max_dynamic_shared_memory(noop, optin + 1); });
+  EXPECT_EQ(raise.kind(), cg::errc::shared_memory_limit);
+  EXPECT_THAT(raise.what(), HasSubstr("set_max_dynamic_shared_memory: " + std::to_string(optin + 1) +
+                                      " bytes of dynamic shared memory plus the kernel's 0 bytes of static shared "
+                                      "memory exceed the device's limit of " + std::to_string(optin) + " bytes per block"));
 }
 
 TEST(VirtualDevice, ConfigurationIsValidated) {
@@ -265,6 +294,26 @@ TEST(Memory, MisuseIsReported) {
   } catch (const cg::error& e) {
     EXPECT_THAT(e.what(), HasSubstr("not the start of a live allocation"));
   }
+}
+
+TEST(Memory, AnAllocationThatOverflowsIsRefused) {
+  const std::size_t count = std::numeric_limits<std::size_t>::max() / 8 + 1;
+  const cg::error e = cohort_test::launch_error([&] { cg::malloc_device<double>(count); });
+  EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
+  EXPECT_THAT(e.what(), HasSubstr("malloc_device: " + std::to_string(count) +
+                                  " elements of 8 bytes overflow the address space"));
+}
+
+TEST(Memory, CopiesOnTheDeviceAreChecked) {
+  cg::device_buffer<int> a(std::vector<int>{1, 2, 3, 4}), b(3);
+  cg::copy_on_device(b.data(), a.data() + 1, 3);
+  EXPECT_EQ(b.to_host(), (std::vector<int>{2, 3, 4}));
+  EXPECT_THAT(cohort_test::launch_error([&] { cg::copy_on_device(b.data(), a.data(), 4); }).what(),
+              HasSubstr("copy_on_device destination: 16 bytes at offset 0 overrun the allocation of 12"));
+  EXPECT_THAT(cohort_test::launch_error([&] { cg::copy_on_device(a.data(), b.data(), 4); }).what(),
+              HasSubstr("copy_on_device source: 16 bytes at offset 0 overrun the allocation of 12"));
+  EXPECT_THAT(cohort_test::launch_error([&] { cg::fill(b.data() + 1, 0, 3); }).what(),
+              HasSubstr("fill destination: 12 bytes at offset 4 overrun the allocation of 12"));
 }
 
 TEST(Memory, DeviceBufferRoundTrip) {

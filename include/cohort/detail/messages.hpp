@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "cohort/backend.hpp"
 #include "cohort/kernel_language.hpp"
 
 namespace cohort::detail {
@@ -36,6 +37,14 @@ inline std::string cooperative_unsupported(int device) {
   s << "device " << device
     << " does not support cooperative launches (its cooperative-launch attribute is 0): grid.sync() "
        "needs a device that does (compute capability 6.0+, not under WDDM); run `cohort doctor`";
+  return s.str();
+}
+
+inline std::string no_such_device(const char* what, int device, int count) {
+  std::ostringstream s;
+  s << what << ": device " << device << " does not exist ("
+    << (this_backend == backend::cuda ? "this machine has " : "the host backend has ") << count
+    << (this_backend == backend::cuda ? " CUDA device" : " device") << (count == 1 ? "" : "s") << ")";
   return s.str();
 }
 

@@ -22,7 +22,7 @@ int max_active_clusters(void (*kernel)(P...), const launch_config& cfg) {
   detail::validate_cluster_shape(cfg.cluster, detail::max_portable_cluster_blocks);
   const long long blocks = static_cast<long long>(max_active_blocks_per_sm(kernel, static_cast<int>(detail::volume(cfg.block)),
                                                                            cfg.dynamic_shared_bytes)) *
-                           multiprocessor_count_of_current_device();
+                           detail::impl::properties_of(get_device()).multiprocessor_count;
   return static_cast<int>(blocks / static_cast<long long>(detail::volume(cfg.cluster)));
 #endif
 }

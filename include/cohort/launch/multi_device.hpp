@@ -62,7 +62,7 @@ void launch_cooperative_multi_device(void (*kernel)(P...), std::span<const devic
   std::vector<detail::host::grid_launch> launches;
   entries.reserve(grids.size());
   for (std::size_t i = 0; i < grids.size(); ++i) {
-    entries.push_back({&detail::host::run_dynamic<P...>, &payloads[i], detail::host::kernel_id(kernel)});
+    entries.push_back({&detail::host::run_dynamic<P...>, &payloads[i], detail::kernel_address(kernel)});
     launches.push_back({&entries[i], grids[i].device, grids[i].config});
   }
   detail::host::launch_multi_device(launches.data(), static_cast<unsigned>(launches.size()));

@@ -1,6 +1,5 @@
-// device_buffer<T>: an owning handle to device memory, written once over the
-// backend's malloc_device/free_device/copy functions (declared before use by
-// the backend's memory.hpp, which includes this file last).
+// device_buffer<T>: an owning handle to device memory, over the public
+// device-memory functions (memory/device_memory.hpp).
 #pragma once
 
 #include <algorithm>
@@ -8,17 +7,9 @@
 #include <utility>
 #include <vector>
 
-namespace cohort {
+#include "cohort/memory/device_memory.hpp"
 
-template <class T>
-T* malloc_device(std::size_t count);
-void free_device(void* p);
-template <class T>
-void copy_to_device(T* device_dst, const T* host_src, std::size_t count);
-template <class T>
-void copy_to_host(T* host_dst, const T* device_src, std::size_t count);
-template <class T>
-void fill(T* device_dst, const T& value, std::size_t count);
+namespace cohort {
 
 template <class T>
 class device_buffer {

@@ -13,7 +13,7 @@
 #include <mutex>
 #include <tuple>
 
-#include "cohort/detail/cuda/device_queries.hpp"
+#include "cohort/launch/device_queries.hpp"
 #include "cohort/detail/cuda/runtime_check.hpp"
 #include "cohort/launch/launch_config.hpp"
 
@@ -69,7 +69,7 @@ int resident_blocks(Kernel kernel, int threads) {
   if (fresh) {
     int per_sm = 0;
     gpu::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), "device algorithm occupancy");
-    it->second = per_sm * cached_properties(device).multiprocessor_count;
+    it->second = per_sm * properties_of(device).multiprocessor_count;
   }
   return it->second;
 }

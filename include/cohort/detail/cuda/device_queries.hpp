@@ -1,23 +1,21 @@
-// Devices on the CUDA backend: count, selection, properties and attributes,
-// read from the CUDA runtime. Properties never change while a process runs, so
-// each device's record is read once (cudaGetDeviceProperties is slow) and
-// launches validate against the cached copy at no cost.
+// The device primitives of the CUDA backend, read from the CUDA runtime.
+// Properties never change while a process runs, so each device's record is
+// read once (cudaGetDeviceProperties is slow) and launches validate against
+// the cached copy at no cost.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <memory>
 #include <mutex>
-#include <string>
 #include <vector>
 
 #include "cohort/detail/cuda/runtime_check.hpp"
 #include "cohort/launch/device.hpp"
-#include "cohort/errors.hpp"
 
-namespace cohort {
+namespace cohort::detail::gpu {
 
-inline int device_count() {
+inline int count_devices() {
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
   // No GPU or no driver is an answer, not a failure: there are zero devices.
@@ -25,27 +23,18 @@ inline int device_count() {
     cudaGetLastError();
     return 0;
   }
-  detail::gpu::check(e, "device_count");
+  check(e, "device_count");
   return n;
 }
 
-inline int get_device() {
+inline int current_device() {
   int d = 0;
-  detail::gpu::check(cudaGetDevice(&d), "get_device");
+  check(cudaGetDevice(&d), "get_device");
   return d;
 }
 
-namespace detail::gpu {
-
-inline int checked_device(int device, const char* what) {
-  if (device < 0) return get_device();
-  const int n = device_count();
-  if (device >= n)
-    throw error(errc::invalid_argument, std::string(what) + ": device " + std::to_string(device) +
-                                            " does not exist (this machine has " + std::to_string(n) +
-                                            " CUDA device" + (n == 1 ? "" : "s") + ")");
-  return device;
-}
+inline void select_device(int device) { check(cudaSetDevice(device), "set_device"); }
+inline void synchronize_device() { check(cudaDeviceSynchronize(), "device_synchronize"); }
 
 inline device_properties read_properties(int device) {
   cudaDeviceProp p{};
@@ -73,32 +62,14 @@ inline device_properties read_properties(int device) {
 
 // The properties of a device, read on first use; the reference stays valid
 // for the life of the process.
-inline const device_properties& cached_properties(int device) {
+inline const device_properties& properties_of(int device) {
   static std::mutex guard;
   static std::vector<std::unique_ptr<const device_properties>> cache;
   const std::lock_guard<std::mutex> lock(guard);
-  if (cache.empty()) cache.resize(static_cast<std::size_t>(device_count()));
+  if (cache.empty()) cache.resize(static_cast<std::size_t>(count_devices()));
   auto& slot = cache.at(static_cast<std::size_t>(device));
   if (!slot) slot = std::make_unique<const device_properties>(read_properties(device));
   return *slot;
 }
 
-}  // namespace detail::gpu
-
-inline void set_device(int device) {
-  if (device < 0) throw error(errc::invalid_argument, "set_device: device " + std::to_string(device) + " is negative");
-  detail::gpu::check(cudaSetDevice(detail::gpu::checked_device(device, "set_device")), "set_device");
-}
-
-inline device_properties get_device_properties(int device = -1) {
-  return detail::gpu::cached_properties(detail::gpu::checked_device(device, "get_device_properties"));
-}
-
-inline long long get_device_attribute(device_attribute attribute, int device = -1) {
-  return attribute_of(
-      detail::gpu::cached_properties(detail::gpu::checked_device(device, "get_device_attribute")), attribute);
-}
-
-inline void device_synchronize() { detail::gpu::check(cudaDeviceSynchronize(), "device_synchronize"); }
-
-}  // namespace cohort
+}  // namespace cohort::detail::gpu

@@ -1,5 +1,6 @@
-// invoke_one and invoke_one_broadcast on the CUDA backend, on tiles,
-// coalesced groups, thread blocks and (in a cooperative launch) the grid.
+// The primitive behind invoke_one and invoke_one_broadcast on the CUDA
+// backend, invoke_once(group, call), on tiles, coalesced groups, thread
+// blocks and (in a cooperative launch) the grid.
 // As on the host backend (docs/collectives.md) the function runs once, after
 // every member has arrived and before any leaves. Inside a warp the caller is
 // chosen by elect.sync on sm_90 (one instruction, NVIDIA's choice there) and
@@ -18,9 +19,7 @@
 #include "cohort/detail/cuda/grid_fold.hpp"
 #include "cohort/detail/cuda/shuffle.hpp"
 
-namespace cohort {
-
-namespace detail::gpu {
+namespace cohort::detail::gpu {
 
 // The lane that runs the function among `lanes` (which hold the caller).
 __device__ __forceinline__ unsigned elect(unsigned lanes) {
@@ -88,7 +87,7 @@ __device__ call_result<Call> invoke_on_grid(const grid_group& grid, Call& call) 
 }
 
 template <unsigned N, class P, class Call>
-__device__ call_result<Call> invoke(const thread_block_tile<N, P>&, Call& call) {
+__device__ call_result<Call> invoke_once(const thread_block_tile<N, P>&, Call& call) {
   if constexpr (N <= warp_lanes)
     return invoke_in_warp(tile_lanes(N) & existing_lanes(), call);
   else
@@ -96,37 +95,18 @@ __device__ call_result<Call> invoke(const thread_block_tile<N, P>&, Call& call) 
 }
 
 template <class Call>
-__device__ call_result<Call> invoke(const coalesced_group& g, Call& call) {
+__device__ call_result<Call> invoke_once(const coalesced_group& g, Call& call) {
   return invoke_in_warp(coalesced_access::lanes(g), call);
 }
 
 template <class Call>
-__device__ call_result<Call> invoke(const thread_block&, Call& call) {
+__device__ call_result<Call> invoke_once(const thread_block&, Call& call) {
   return invoke_in_warps(block_sync{}, block_rank(), broadcast_area(1024, 0), call);
 }
 
 template <class Call>
-__device__ call_result<Call> invoke(const grid_group& g, Call& call) {
+__device__ call_result<Call> invoke_once(const grid_group& g, Call& call) {
   return invoke_on_grid(g, call);
 }
 
-}  // namespace detail::gpu
-
-template <detail::gpu::collective_group Group, class Fn, class... Args>
-__device__ void invoke_one(const Group& group, Fn&& fn, Args&&... args) {
-  auto call = [&] { std::forward<Fn>(fn)(std::forward<Args>(args)...); };
-  detail::gpu::invoke(group, call);
-}
-
-template <detail::gpu::collective_group Group, class Fn, class... Args>
-__device__ auto invoke_one_broadcast(const Group& group, Fn&& fn, Args&&... args)
-    -> std::remove_cvref_t<std::invoke_result_t<Fn, Args...>> {
-  using R = std::remove_cvref_t<std::invoke_result_t<Fn, Args...>>;
-  static_assert(!std::is_void_v<R>, "invoke_one_broadcast: the function must return a value (use invoke_one)");
-  static_assert(detail::gpu::exchangeable<R>,
-                "invoke_one_broadcast: the function returns a trivially copyable type of at most 32 bytes");
-  auto call = [&]() -> R { return std::forward<Fn>(fn)(std::forward<Args>(args)...); };
-  return detail::gpu::invoke(group, call);
-}
-
-}  // namespace cohort
+}  // namespace cohort::detail::gpu

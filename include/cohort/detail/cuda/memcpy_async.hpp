@@ -1,7 +1,5 @@
-// memcpy_async, wait and wait_prior on the CUDA backend, for thread blocks,
-// tiles and coalesced groups, with every form of the model: a size in
-// bytes or as aligned_size_t<N>, and element counts for the destination and
-// the source, of which the smaller is copied.
+// The copy primitives behind memcpy_async, wait and wait_prior on the CUDA
+// backend, for thread blocks, tiles and coalesced groups.
 //
 // From global to shared memory on sm_80+ the members issue cp.async: the
 // widest chunk (16, 8 or 4 bytes) at which both addresses can be aligned
@@ -19,21 +17,10 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "cohort/detail/copy_layout.hpp"
 #include "cohort/detail/cuda/group_fold.hpp"
 #include "cohort/groups/grid_group.hpp"
 
-namespace cohort {
-
-namespace detail::gpu {
-
-using ::cohort::detail::copy_layout;
-using ::cohort::detail::layout_alignment;
-
-// NVIDIA requires two aligned layouts to promise the same alignment.
-template <class D, class S>
-inline constexpr bool layouts_agree =
-    layout_alignment<D>::value == 0 || layout_alignment<S>::value == 0 || layout_alignment<D>::value == layout_alignment<S>::value;
+namespace cohort::detail::gpu {
 
 template <class Group>
 concept copy_group = collective_group<Group> && !std::is_same_v<std::remove_cvref_t<Group>, grid_group>;
@@ -93,8 +80,9 @@ __device__ void copy_aligned(char* dst, const char* src, std::size_t bytes, unsi
   copy_chunks<1>(dst + done, src + done, bytes - done, rank, members, false);
 }
 
+// Member g.thread_rank() issues its share of the copy, as one commit group.
 template <class Group>
-__device__ void copy_async(const Group& g, void* dst, const void* src, std::size_t bytes) {
+__device__ void copy_bytes_async(const Group& g, void* dst, const void* src, std::size_t bytes) {
   char* d = static_cast<char*>(dst);
   const char* s = static_cast<const char*>(src);
   const unsigned rank = static_cast<unsigned>(g.thread_rank()), members = static_cast<unsigned>(g.num_threads());
@@ -118,44 +106,28 @@ __device__ void copy_async(const Group& g, void* dst, const void* src, std::size
 #endif
 }
 
-}  // namespace detail::gpu
-
-// Copies `shape` bytes (a count, or aligned_size_t<N>) from src to dst.
-template <detail::gpu::copy_group Group, class TyElem, detail::gpu::copy_layout TyShape>
-__device__ void memcpy_async(const Group& group, TyElem* dst, const TyElem* src, const TyShape& shape) {
-  static_assert(std::is_trivially_copyable_v<TyElem>, "memcpy_async copies trivially copyable elements");
-  detail::gpu::copy_async(group, dst, src, static_cast<std::size_t>(shape));
+// The alignment an aligned_size_t promised is not needed here: copy_bytes_async
+// finds the widest chunk from the addresses themselves.
+template <class Group>
+__device__ __forceinline__ void copy_async(const Group& g, void* dst, const void* src, std::size_t bytes,
+                                           std::size_t, call_site) {
+  copy_bytes_async(g, dst, src, bytes);
 }
 
-// Copies min(dst_layout, src_layout) elements (counts, or aligned_size_t<N>).
-template <detail::gpu::copy_group Group, class TyElem, detail::gpu::copy_layout TyDstLayout,
-          detail::gpu::copy_layout TySrcLayout>
-__device__ void memcpy_async(const Group& group, TyElem* dst, const TyDstLayout& dst_layout, const TyElem* src,
-                             const TySrcLayout& src_layout) {
-  static_assert(std::is_trivially_copyable_v<TyElem>, "memcpy_async copies trivially copyable elements");
-  static_assert(detail::gpu::layouts_agree<TyDstLayout, TySrcLayout>,
-                "memcpy_async: aligned_size_t layouts must specify the same alignment");
-  const std::size_t d = static_cast<std::size_t>(dst_layout), s = static_cast<std::size_t>(src_layout);
-  detail::gpu::copy_async(group, dst, src, (d < s ? d : s) * sizeof(TyElem));
-}
-
-// Waits for every copy the calling member has issued, then synchronizes the group.
-template <detail::gpu::copy_group Group>
-__device__ void wait(const Group& group) {
+template <class Group>
+__device__ __forceinline__ void wait_all_copies(const Group& group, call_site) {
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_all;" ::: "memory");
 #endif
   group.sync();
 }
 
-// Waits for all but the latest NumStages copies the calling member has
-// issued, then synchronizes the group.
-template <unsigned NumStages, detail::gpu::copy_group Group>
-__device__ void wait_prior(const Group& group) {
+template <unsigned NumStages, class Group>
+__device__ __forceinline__ void wait_prior_copies(const Group& group, call_site) {
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_group %0;" ::"n"(NumStages) : "memory");
 #endif
   group.sync();
 }
 
-}  // namespace cohort
+}  // namespace cohort::detail::gpu

@@ -16,6 +16,8 @@
 
 #include "cohort/detail/cuda/device_queries.hpp"
 #include "cohort/detail/cuda/launch.hpp"
+#include "cohort/detail/kernel_arguments.hpp"
+#include "cohort/detail/launch_checks.hpp"
 #include "cohort/detail/cuda/runtime_check.hpp"
 #include "cohort/detail/cuda/multi_grid.hpp"
 #include "cohort/detail/messages.hpp"
@@ -95,14 +97,14 @@ void check_multi_device(const void* kernel, const Grids& grids) {
   if (grids.size() > max_multi_grids)
     invalid_multi_device(std::to_string(grids.size()) + " grids; at most " + std::to_string(max_multi_grids));
   const auto& first = grids[0];
-  const device_properties& p0 = cached_properties(checked_device(first.device, "launch_cooperative_multi_device"));
+  const device_properties& p0 = properties_of(checked_device(first.device, "launch_cooperative_multi_device"));
   for (std::size_t i = 0; i < grids.size(); ++i) {
     const auto& g = grids[i];
     for (std::size_t j = 0; j < i; ++j)
       if (grids[j].device == g.device)
         invalid_multi_device("grids " + std::to_string(j) + " and " + std::to_string(i) + " are both on device " +
                              std::to_string(g.device) + "; each device may run one grid of the launch");
-    const device_properties& p = cached_properties(checked_device(g.device, "launch_cooperative_multi_device"));
+    const device_properties& p = properties_of(checked_device(g.device, "launch_cooperative_multi_device"));
     if (p.compute_capability_major != p0.compute_capability_major ||
         p.compute_capability_minor != p0.compute_capability_minor)
       invalid_multi_device("device " + std::to_string(g.device) + " and device " + std::to_string(first.device) +
@@ -132,7 +134,7 @@ void launch_multi_device(void (*kernel)(P...), const Grids& grids, ArgsOf& args_
     check(cudaMemcpyToSymbolAsync(multi_grid_context_of_launch<>, &context, sizeof context, 0, cudaMemcpyHostToDevice,
                                   g.config.stream),
           "setting a grid's multi-device context");
-    std::apply([&](auto&&... a) { launch_converted(kernel, g.config, true, a...); }, args_of(static_cast<unsigned>(i)));
+    std::apply([&](auto&&... a) { raw_launch(kernel, g.config, true, a...); }, args_of(static_cast<unsigned>(i)));
     // A later ordinary launch of the kernel must find no multi-device launch.
     const multi_grid_context none{};
     check(cudaMemcpyToSymbolAsync(multi_grid_context_of_launch<>, &none, sizeof none, 0, cudaMemcpyHostToDevice,

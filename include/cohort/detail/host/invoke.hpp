@@ -1,45 +1,38 @@
-// invoke_one and invoke_one_broadcast on the host backend, on tiles,
-// coalesced groups, thread blocks and (in a cooperative launch) the grid. The
-// group synchronizes, its rank 0 calls fn(args...) (the thread NVIDIA's
-// implementation picks, and deterministic, though CUDA promises neither),
-// and the group synchronizes again, receiving the result in the broadcast
-// form. The group's syncs name this header in diagnostics: a call site can't
-// be captured after a parameter pack.
+// The primitive behind invoke_one and invoke_one_broadcast on the host
+// backend, invoke_once(group, call), on tiles, coalesced groups, thread blocks
+// and (in a cooperative launch) the grid. The group synchronizes, its rank 0
+// calls (the thread NVIDIA's implementation picks, and deterministic, though
+// CUDA promises neither), and the group synchronizes again, receiving the
+// result through a broadcast fold. The group's syncs name this header in
+// diagnostics: a call site can't be captured after a parameter pack.
 #pragma once
 
-#include <functional>
 #include <optional>
+#include <source_location>
 #include <type_traits>
 
 #include "cohort/detail/host/fold.hpp"
 #include "cohort/detail/host/groups.hpp"
 
-namespace cohort {
+namespace cohort::detail::host {
 
-namespace detail::host {
 // A broadcast folds nothing: only rank 0's value counts.
 struct no_operator {};
-}  // namespace detail::host
 
-template <detail::host::collective_group Group, class Fn, class... Args>
-void invoke_one(const Group& group, Fn&& fn, Args&&... args) {
+template <class Group, class Call>
+std::invoke_result_t<Call&> invoke_once(const Group& group, Call& call) {
+  using R = std::invoke_result_t<Call&>;
   group.sync();
-  if (group.thread_rank() == 0) std::invoke(std::forward<Fn>(fn), std::forward<Args>(args)...);
-  group.sync();
+  if constexpr (std::is_void_v<R>) {
+    if (group.thread_rank() == 0) call();
+    group.sync();
+  } else {
+    std::optional<R> result;
+    if (group.thread_rank() == 0) result.emplace(call());
+    no_operator none;
+    return fold<fold_kind::broadcast>(group, result ? &*result : nullptr, none, no_target{},
+                                      std::source_location::current());
+  }
 }
 
-template <detail::host::collective_group Group, class Fn, class... Args>
-auto invoke_one_broadcast(const Group& group, Fn&& fn, Args&&... args)
-    -> std::remove_cvref_t<std::invoke_result_t<Fn, Args...>> {
-  using R = std::remove_cvref_t<std::invoke_result_t<Fn, Args...>>;
-  static_assert(detail::host::exchangeable<R>,
-                "invoke_one_broadcast: the function returns a trivially copyable type of at most 32 bytes");
-  group.sync();
-  std::optional<R> result;
-  if (group.thread_rank() == 0) result.emplace(std::invoke(std::forward<Fn>(fn), std::forward<Args>(args)...));
-  detail::host::no_operator none;
-  return detail::host::fold<detail::host::fold_kind::broadcast>(
-      group, result ? &*result : nullptr, none, detail::host::no_target{}, std::source_location::current());
-}
-
-}  // namespace cohort
+}  // namespace cohort::detail::host

@@ -1,7 +1,9 @@
-// The launch API on the host backend: a launch runs every block on the
-// worker pool (cooperative: every block on its own OS thread, all resident
-// at once) and returns when the grid has finished, throwing cohort::error
-// for a bad configuration or for a diagnostic raised inside the kernel.
+// The launch primitives of the host backend. raw_launch runs every block on
+// the worker pool (cooperative: every block on its own OS thread, all
+// resident at once) and returns when the grid has finished, throwing the
+// first diagnostic raised inside the kernel (src/host/launch.cpp). Occupancy
+// is computed from the virtual device (detail/occupancy.hpp); the kernel
+// attributes are the dynamic shared memory a kernel opted in to.
 #pragma once
 
 #include <cstddef>
@@ -9,11 +11,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "cohort/launch/device.hpp"
-#include "cohort/errors.hpp"
 #include "cohort/detail/host/thread_loop.hpp"
+#include "cohort/detail/kernel_arguments.hpp"
+#include "cohort/launch/device.hpp"
 #include "cohort/launch/launch_config.hpp"
-#include "cohort/launch/stream.hpp"
 
 namespace cohort::detail::host {
 
@@ -23,14 +24,17 @@ struct kernel_entry {
   const void* kernel;  // identifies the kernel: its name in messages, its attributes
 };
 
+// Runs a launch whose configuration has been checked (detail/launch_checks.hpp).
 void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative);
-int max_active_blocks_per_sm(const void* kernel, long long block_threads, std::size_t dynamic_shared_bytes);
-void set_max_dynamic_shared(const void* kernel, std::size_t bytes);
-
-template <class... P>
-const void* kernel_id(void (*kernel)(P...)) {
-  return reinterpret_cast<const void*>(kernel);
-}
+int active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared_bytes);
+// The dynamic shared memory the kernel may use: the device's default, or what it opted in to.
+std::size_t kernel_shared_limit(const void* kernel);
+void set_kernel_shared_limit(const void* kernel, std::size_t bytes);
+// The checks of a launch with clusters: the shape, and that its clusters fit at once.
+void check_cluster_launch(const void* kernel, const launch_config& cfg, int device, const device_properties& p,
+                          bool cooperative);
+// Host kernels' static __shared__ variables take nothing from the dynamic budget.
+inline std::size_t kernel_static_shared(const void*) noexcept { return 0; }
 
 template <class... P>
 struct kernel_payload {
@@ -53,9 +57,8 @@ void run_static(const void* payload) {
 template <class... P, class... A>
 void launch_with(void (*run)(const void*), void (*kernel)(P...), const launch_config& cfg, bool cooperative,
                  A&&... args) {
-  static_assert(sizeof...(P) == sizeof...(A), "the kernel takes a different number of arguments");
   const kernel_payload<P...> payload{kernel, {static_cast<std::decay_t<P>>(std::forward<A>(args))...}};
-  launch_kernel(kernel_entry{run, &payload, kernel_id(kernel)}, cfg, cooperative);
+  launch_kernel(kernel_entry{run, &payload, kernel_address(kernel)}, cfg, cooperative);
 }
 
 template <class F>
@@ -66,55 +69,15 @@ struct kernel_traits<void (*)(P...)> {
   static constexpr auto runner = &run_static<Kernel, P...>;
 };
 
+template <class... P, class... A>
+void raw_launch(void (*kernel)(P...), const launch_config& cfg, bool cooperative, A&&... args) {
+  launch_with(&run_dynamic<P...>, kernel, cfg, cooperative, std::forward<A>(args)...);
+}
+
+template <auto Kernel, class... A>
+void raw_launch_static(const launch_config& cfg, bool cooperative, A&&... args) {
+  using traits = kernel_traits<decltype(+Kernel)>;
+  launch_with(traits::template runner<Kernel>, +Kernel, cfg, cooperative, std::forward<A>(args)...);
+}
+
 }  // namespace cohort::detail::host
-
-namespace cohort {
-
-template <class... P, class... A>
-void launch(void (*kernel)(P...), const launch_config& cfg, A&&... args) {
-  detail::host::launch_with(&detail::host::run_dynamic<P...>, kernel, cfg, false, std::forward<A>(args)...);
-}
-
-template <class... P, class... A>
-void launch_cooperative(void (*kernel)(P...), const launch_config& cfg, A&&... args) {
-  detail::host::launch_with(&detail::host::run_dynamic<P...>, kernel, cfg, true, std::forward<A>(args)...);
-}
-
-template <auto Kernel, class... A>
-void launch(const launch_config& cfg, A&&... args) {
-  using traits = detail::host::kernel_traits<decltype(+Kernel)>;
-  detail::host::launch_with(traits::template runner<Kernel>, +Kernel, cfg, false, std::forward<A>(args)...);
-}
-
-template <auto Kernel, class... A>
-void launch_cooperative(const launch_config& cfg, A&&... args) {
-  using traits = detail::host::kernel_traits<decltype(+Kernel)>;
-  detail::host::launch_with(traits::template runner<Kernel>, +Kernel, cfg, true, std::forward<A>(args)...);
-}
-
-template <class... P>
-int max_active_blocks_per_sm(void (*kernel)(P...), int block_threads, std::size_t dynamic_shared_bytes = 0) {
-  return detail::host::max_active_blocks_per_sm(detail::host::kernel_id(kernel), block_threads, dynamic_shared_bytes);
-}
-
-int multiprocessor_count_of_current_device();
-
-template <class... P>
-int max_cooperative_grid(void (*kernel)(P...), int block_threads, std::size_t dynamic_shared_bytes = 0) {
-  return max_active_blocks_per_sm(kernel, block_threads, dynamic_shared_bytes) *
-         multiprocessor_count_of_current_device();
-}
-
-template <class... P>
-void set_max_dynamic_shared_memory(void (*kernel)(P...), std::size_t bytes) {
-  detail::host::set_max_dynamic_shared(detail::host::kernel_id(kernel), bytes);
-}
-
-int device_count();
-int get_device();
-void set_device(int device);
-device_properties get_device_properties(int device = -1);
-long long get_device_attribute(device_attribute attribute, int device = -1);
-void device_synchronize();
-
-}  // namespace cohort

@@ -1,7 +1,5 @@
-// memcpy_async, wait and wait_prior on the host backend, for thread blocks,
-// tiles and coalesced groups, with every form of the model: a size in
-// bytes or as aligned_size_t<N>, and element counts for the destination and
-// the source, of which the smaller is copied.
+// The copy primitives behind memcpy_async, wait and wait_prior on the host
+// backend, for thread blocks, tiles and coalesced groups.
 //
 // Each member copies its share of the bytes at the call, as a GPU's threads
 // issue theirs, and wait/wait_prior synchronize the group. In the checking
@@ -19,24 +17,10 @@
 #include <string>
 #include <type_traits>
 
-#include "cohort/detail/copy_layout.hpp"
 #include "cohort/detail/host/group_traits.hpp"
 #include "cohort/detail/host/groups.hpp"
 
-namespace cohort {
-
-namespace detail::host {
-
-using ::cohort::detail::copy_layout;
-using ::cohort::detail::layout_alignment;
-
-// The alignment two layouts promise: NVIDIA requires aligned ones to agree.
-template <class D, class S>
-constexpr std::size_t common_alignment() {
-  constexpr std::size_t d = layout_alignment<D>::value, s = layout_alignment<S>::value;
-  static_assert(d == 0 || s == 0 || d == s, "memcpy_async: aligned_size_t layouts must specify the same alignment");
-  return d != 0 ? d : s;
-}
+namespace cohort::detail::host {
 
 template <class Group>
 concept copy_group = collective_group<Group> && !group_traits<Group>::span::spans_blocks;
@@ -67,41 +51,19 @@ void copy_async(const Group& g, void* dst, const void* src, std::size_t bytes, s
     std::memcpy(static_cast<std::byte*>(dst) + begin, static_cast<const std::byte*>(src) + begin, end - begin);
 }
 
-}  // namespace detail::host
-
-// Copies `shape` bytes (a count, or aligned_size_t<N>) from src to dst.
-template <detail::host::copy_group Group, class TyElem, detail::host::copy_layout TyShape>
-void memcpy_async(const Group& group, TyElem* dst, const TyElem* src, const TyShape& shape,
-                  std::source_location where = std::source_location::current()) {
-  static_assert(std::is_trivially_copyable_v<TyElem>, "memcpy_async copies trivially copyable elements");
-  detail::host::copy_async(group, dst, src, static_cast<std::size_t>(shape),
-                           detail::host::layout_alignment<TyShape>::value, where);
-}
-
-// Copies min(dst_layout, src_layout) elements (counts, or aligned_size_t<N>).
-template <detail::host::copy_group Group, class TyElem, detail::host::copy_layout TyDstLayout,
-          detail::host::copy_layout TySrcLayout>
-void memcpy_async(const Group& group, TyElem* dst, const TyDstLayout& dst_layout, const TyElem* src,
-                  const TySrcLayout& src_layout, std::source_location where = std::source_location::current()) {
-  static_assert(std::is_trivially_copyable_v<TyElem>, "memcpy_async copies trivially copyable elements");
-  const std::size_t d = static_cast<std::size_t>(dst_layout), s = static_cast<std::size_t>(src_layout);
-  detail::host::copy_async(group, dst, src, (d < s ? d : s) * sizeof(TyElem),
-                           detail::host::common_alignment<TyDstLayout, TySrcLayout>(), where);
-}
-
 // Waits for every copy the calling member has issued, then synchronizes the group.
-template <detail::host::copy_group Group>
-void wait(const Group& group, std::source_location where = std::source_location::current()) {
-  if (detail::host::current_block->check_copies) detail::host::complete_checked_copies(0, where);
+template <class Group>
+void wait_all_copies(const Group& group, std::source_location where) {
+  if (current_block->check_copies) complete_checked_copies(0, where);
   group.sync(where);
 }
 
 // Waits for all but the latest NumStages copies the calling member has issued,
 // then synchronizes the group.
-template <unsigned NumStages, detail::host::copy_group Group>
-void wait_prior(const Group& group, std::source_location where = std::source_location::current()) {
-  if (detail::host::current_block->check_copies) detail::host::complete_checked_copies(NumStages, where);
+template <unsigned NumStages, class Group>
+void wait_prior_copies(const Group& group, std::source_location where) {
+  if (current_block->check_copies) complete_checked_copies(NumStages, where);
   group.sync(where);
 }
 
-}  // namespace cohort
+}  // namespace cohort::detail::host
