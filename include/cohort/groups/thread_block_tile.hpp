@@ -31,13 +31,12 @@ class thread_block_tile<Size, void> : public thread_group {
   static constexpr cohort::thread_scope thread_scope = thread_scope_block;
 
   COHORT_DEVICE static unsigned thread_rank() { return detail::impl::tile_rank(Size); }
-  // Size in a constant expression, as NVIDIA's; at run time what exists of
-  // the tile, which is Size but in a block's partial last tile.
-  COHORT_DEVICE static constexpr unsigned num_threads() {
-    if (__builtin_is_constant_evaluated()) return Size;
-    return detail::impl::tile_count(Size);
-  }
-  COHORT_DEVICE static constexpr unsigned size() { return num_threads(); }
+  // What exists of the tile: Size, but in a block's partial last tile. Not
+  // constexpr (NVIDIA's is): a constexpr function that answered Size when
+  // constant-evaluated would also answer Size in `const unsigned n =
+  // tile.num_threads();`, which C++ first tries as a constant expression.
+  COHORT_DEVICE static unsigned num_threads() { return detail::impl::tile_count(Size); }
+  COHORT_DEVICE static unsigned size() { return num_threads(); }
   COHORT_DEVICE unsigned meta_group_rank() const { return meta_rank_; }
   COHORT_DEVICE unsigned meta_group_size() const { return meta_size_; }
 

@@ -68,7 +68,7 @@ __device__ T fold(const cluster_group&, const T& v, Op& op, Update& update) {
 }
 
 template <class Call>
-__device__ std::invoke_result_t<Call&> invoke(const cluster_group& g, Call& call) {
+__device__ std::invoke_result_t<Call&> invoke_once(const cluster_group& g, Call& call) {
   using R = std::invoke_result_t<Call&>;
   cluster_sync({});
   const bool caller = g.thread_rank() == 0;

@@ -54,23 +54,23 @@ __device__ __forceinline__ T scan_result(Op& op, const maybe<T>& before, const T
   }
 }
 
-// A tile of N <= 32 threads.
-template <fold_kind Kind, unsigned N, class T, class Op, class Update>
+// A tile of Size <= 32 threads.
+template <fold_kind Kind, unsigned Size, class T, class Op, class Update>
 __device__ T fold_segment(const segment& s, const T& v, Op& op, Update& update) {
   if constexpr (Kind == fold_kind::reduce) {
-    const T total = segment_reduce<N>(s, v, op);
+    const T total = segment_reduce<Size>(s, v, op);
     if constexpr (updates<Update>)
       if (s.rank == 0) update(total);
     return total;
   } else {
-    const T inclusive = segment_scan<N>(s, v, op);
+    const T inclusive = segment_scan<Size>(s, v, op);
     maybe<T> before{v, false}, previous{v, false};
-    if constexpr (Kind == fold_kind::exclusive_scan) previous = segment_previous<N>(s, inclusive);
+    if constexpr (Kind == fold_kind::exclusive_scan) previous = segment_previous<Size>(s, inclusive);
     if constexpr (updates<Update>) {
       // The last member holds the total: it updates, and everyone reads the old value from it.
       T old = v;
       if (s.rank == s.count - 1) old = update(inclusive);
-      before = {shfl_idx<N>(s.lanes, old, s.count - 1), true};
+      before = {shfl_idx<Size>(s.lanes, old, s.count - 1), true};
     }
     return scan_result<Kind>(op, before, inclusive, previous);
   }

@@ -21,8 +21,8 @@ namespace cohort::detail::gpu {
 
 template <class G>
 inline constexpr bool is_collective_group = false;
-template <unsigned N, class P>
-inline constexpr bool is_collective_group<thread_block_tile<N, P>> = true;
+template <unsigned Size, class P>
+inline constexpr bool is_collective_group<thread_block_tile<Size, P>> = true;
 template <>
 inline constexpr bool is_collective_group<coalesced_group> = true;
 template <>
@@ -37,17 +37,17 @@ concept collective_group = is_collective_group<std::remove_cvref_t<G>>;
 struct block_sync {
   __device__ void operator()() const { __syncthreads(); }
 };
-template <unsigned N>
+template <unsigned Size>
 struct wide_tile_sync_of {
-  __device__ void operator()() const { wide_tile_sync(N); }
+  __device__ void operator()() const { wide_tile_sync(Size); }
 };
 
-template <fold_kind Kind, unsigned N, class P, class T, class Op, class Update>
-__device__ T fold(const thread_block_tile<N, P>&, const T& v, Op& op, Update& update) {
-  if constexpr (N <= warp_lanes)
-    return fold_segment<Kind, N>(tile_segment<N>(), v, op, update);
+template <fold_kind Kind, unsigned Size, class P, class T, class Op, class Update>
+__device__ T fold(const thread_block_tile<Size, P>&, const T& v, Op& op, Update& update) {
+  if constexpr (Size <= warp_lanes)
+    return fold_segment<Kind, Size>(tile_segment<Size>(), v, op, update);
   else
-    return fold_warps<Kind>(tile_span(N), broadcast_area(N, tile_base(N)), wide_tile_sync_of<N>{}, v, op, update);
+    return fold_warps<Kind>(tile_span(Size), broadcast_area(Size, tile_base(Size)), wide_tile_sync_of<Size>{}, v, op, update);
 }
 
 template <fold_kind Kind, class T, class Op, class Update>

@@ -86,12 +86,12 @@ __device__ call_result<Call> invoke_on_grid(const grid_group& grid, Call& call) 
   }
 }
 
-template <unsigned N, class P, class Call>
-__device__ call_result<Call> invoke_once(const thread_block_tile<N, P>&, Call& call) {
-  if constexpr (N <= warp_lanes)
-    return invoke_in_warp(tile_lanes(N) & existing_lanes(), call);
+template <unsigned Size, class P, class Call>
+__device__ call_result<Call> invoke_once(const thread_block_tile<Size, P>&, Call& call) {
+  if constexpr (Size <= warp_lanes)
+    return invoke_in_warp(tile_lanes(Size) & existing_lanes(), call);
   else
-    return invoke_in_warps(wide_tile_sync_of<N>{}, block_rank() & (N - 1), broadcast_area(N, tile_base(N)), call);
+    return invoke_in_warps(wide_tile_sync_of<Size>{}, block_rank() & (Size - 1), broadcast_area(Size, tile_base(Size)), call);
 }
 
 template <class Call>

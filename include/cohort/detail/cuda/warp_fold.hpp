@@ -27,44 +27,44 @@ struct segment {
   unsigned count;
 };
 
-template <unsigned N>
+template <unsigned Size>
 __device__ __forceinline__ segment tile_segment() {
-  return {tile_lanes(N), block_rank() & (N - 1), tile_count(N)};
+  return {tile_lanes(Size), block_rank() & (Size - 1), tile_count(Size)};
 }
 
-template <unsigned N, class T, class Op>
+template <unsigned Size, class T, class Op>
 __device__ __forceinline__ T segment_scan(const segment& s, T v, Op& op) {
 #pragma unroll
-  for (unsigned d = 1; d < N; d *= 2) {
-    const T lower = shfl_up<N>(s.lanes, v, d);
+  for (unsigned d = 1; d < Size; d *= 2) {
+    const T lower = shfl_up<Size>(s.lanes, v, d);
     if (s.rank >= d) v = op(lower, v);
   }
   return v;
 }
 
-template <unsigned N, class T, class Op>
+template <unsigned Size, class T, class Op>
 __device__ __forceinline__ T segment_reduce(const segment& s, T v, Op& op) {
 #if __CUDA_ARCH__ >= 800
-  if constexpr (N >= 16 && has_redux<std::remove_cv_t<Op>, T>) {
+  if constexpr (Size >= 16 && has_redux<std::remove_cv_t<Op>, T>) {
     return redux<std::remove_cv_t<Op>>(s.lanes, v);
   } else
 #endif
   {
     const auto butterfly = [&] {
 #pragma unroll
-      for (unsigned m = 1; m < N; m *= 2) v = combine_in_order(op, v, shfl_xor<N>(s.lanes, v, m), (s.rank & m) == 0);
+      for (unsigned m = 1; m < Size; m *= 2) v = combine_in_order(op, v, shfl_xor<Size>(s.lanes, v, m), (s.rank & m) == 0);
       return v;
     };
-    if (tiles_are_whole(N)) return butterfly();
-    if (s.count == N) return butterfly();
-    return shfl_idx<N>(s.lanes, segment_scan<N>(s, v, op), s.count - 1);
+    if (tiles_are_whole(Size)) return butterfly();
+    if (s.count == Size) return butterfly();
+    return shfl_idx<Size>(s.lanes, segment_scan<Size>(s, v, op), s.count - 1);
   }
 }
 
 // The value of the rank before (a scan's exclusive result); none for rank 0.
-template <unsigned N, class T>
+template <unsigned Size, class T>
 __device__ __forceinline__ maybe<T> segment_previous(const segment& s, const T& v) {
-  return {shfl_up<N>(s.lanes, v, 1), s.rank > 0};
+  return {shfl_up<Size>(s.lanes, v, 1), s.rank > 0};
 }
 
 template <class T, class Op>
