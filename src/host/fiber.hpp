@@ -108,8 +108,10 @@ inline void switch_fiber(fiber& from, fiber& to) {
 
 // Starts `to` as a fresh fiber running `entry` on its stack.
 inline void start_fiber(fiber& from, fiber& to, void (*entry)(ctx::transfer_t)) {
-  to.context = ctx::make_context(to.stack.top(), to.stack.usable - to.stack.color, entry);
+  // The sanitizers first: the new context's frame is written on a stack whose
+  // last fiber may have left poisoned frames behind.
   to.sanitizer.created(to.stack.base + to.stack.guard, to.stack.usable);
+  to.context = ctx::make_context(to.stack.top(), to.stack.usable - to.stack.color, entry);
   switch_fiber(from, to);
 }
 

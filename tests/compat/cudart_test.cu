@@ -211,6 +211,8 @@ TEST_F(Cudart, HandlesAreChecked) {
   float ms;
   EXPECT_EQ(cudaEventElapsedTime(&ms, a, b), cudaErrorInvalidResourceHandle);
   EXPECT_NE(text(cudaErrorInvalidResourceHandle).find("cudaEventDisableTiming"), std::string::npos);
+  EXPECT_EQ(cudaEventDestroy(a), cudaSuccess);
+  EXPECT_EQ(cudaEventDestroy(b), cudaSuccess);
   EXPECT_EQ(cudaSetDevice(1), cudaErrorInvalidDevice);
   int value;
   EXPECT_EQ(cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(12345), 0), cudaErrorInvalidValue);
