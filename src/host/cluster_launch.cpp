@@ -4,7 +4,6 @@
 // worker threads make up (at least one), each running every slot_count-th
 // cluster in turn.
 #include <algorithm>
-#include <thread>
 
 #include "cohort/detail/cluster_shape.hpp"
 #include "cohort/errors.hpp"
@@ -34,10 +33,9 @@ void prepare_clusters(launch_state& launch, unsigned worker_threads) {
   c.slot_count = static_cast<unsigned>(
       launch.cooperative ? c.count : std::clamp<unsigned long long>(worker_threads / c.size, 1, c.count));
   c.slots = std::make_unique<cluster_slot[]>(c.slot_count);
-  static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
   for (unsigned s = 0; s < c.slot_count; ++s) {
     cluster_slot& slot = c.slots[s];
-    slot.barrier.configure(&launch.aborted, c.size * c.slot_count <= cores);
+    slot.barrier.configure(&launch.aborted, every_block_has_a_core(c.size * c.slot_count));
     slot.index = s;
     slot.launch = &launch;
     slot.members = std::make_unique<cluster_member[]>(c.size);
@@ -62,6 +60,7 @@ void run_clusters(launch_state& launch) {
                     cluster.z * c.shape.z + in_cluster.z};
       const unsigned long long linear = (static_cast<unsigned long long>(b.z) * g.y + b.y) * g.x + b.x;
       try {
+        const core_claim core;
         run_block(launch, linear);
       } catch (const error& e) {
         launch.fail(e.kind(), e.what(), linear);

@@ -7,7 +7,6 @@
 #include <link.h>
 
 #include <sstream>
-#include <thread>
 
 #include "block_runtime.hpp"
 #include "cluster_state.hpp"
@@ -15,6 +14,7 @@
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
+#include "worker_pool.hpp"
 
 namespace cohort::detail::host {
 
@@ -100,7 +100,7 @@ void* map_shared(void* addr, int rank, std::source_location where) {
   member_state state;
   // Every block of the cluster has passed the slot's gate: one not yet started is about to.
   while ((state = m.state.load(std::memory_order_acquire)) == member_state::unstarted)
-    std::this_thread::yield();
+    yield_core();  // it may need this block's core to start
   if (state == member_state::exited)
     fail_map("cluster_group::map_shared_rank",
                       "block " + index_text(m.block_index) +

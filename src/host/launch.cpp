@@ -5,7 +5,6 @@
 #include <chrono>
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include "cohort/detail/cluster_shape.hpp"
 #include "cohort/detail/host/launch.hpp"
@@ -110,7 +109,10 @@ void run_grid(launch_state& launch) {
     };
     const auto count_fibers = [&] { launch.fibers_started.fetch_add(fibers, std::memory_order_relaxed); };
     if (cooperative) {
-      run(index);
+      {
+        const core_claim core;
+        run(index);
+      }
       count_fibers();
       trim_worker_stacks();
       return;
@@ -152,8 +154,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   launch.copy_checks = modes.copies;
   launch.watchdog = spin_watchdog();
   if (cooperative) {
-    static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
-    launch.grid.configure(&launch.aborted, launch.block_count <= cores);
+    launch.grid.configure(&launch.aborted, every_block_has_a_core(launch.block_count));
     launch.grid.reset(launch.block_count);
   }
   prepare_clusters(launch, worker_count(launch.block_count));

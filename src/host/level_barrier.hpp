@@ -18,6 +18,7 @@
 #include <memory>
 
 #include "cohort/detail/host/grid_exchange.hpp"
+#include "worker_pool.hpp"
 
 namespace cohort::detail::host {
 
@@ -55,6 +56,7 @@ class level_barrier {
   outcome wait_past(std::uint64_t phase) {
     for (int spin = may_spin_ ? 4096 : 0; spin > 0 && generation_.load(std::memory_order_acquire) <= phase; --spin)
       pause();
+    const core_lent lent;  // the blocks that can run take this one's core
     for (;;) {
       const std::uint32_t seen = events_.load(std::memory_order_acquire);
       if (generation_.load(std::memory_order_acquire) > phase) return outcome::released;

@@ -47,13 +47,24 @@ rendezvous_record* find_open(const collective_state& cs, unsigned list, const me
           cs.open[list]};
   cs.open[list] = rec;
   cs.used = true;
-  // Members may have exited only if some thread of the block has.
-  if (rt.live < rt.thread_count) {
-    for_each_member(call.members, [&](unsigned r) {
-      if (!has_exited(rt, r, &self)) return;
-      if (!rec->excuse_exited) fail_member_exited(rt, *rec, rt.threads[r]);
+  // Members may have exited only if some thread of the block has, and only
+  // those that have started.
+  const block_record& b = rt;
+  if (b.live < b.thread_count && b.next_unstarted > call.members.base) {
+    const member_set& m = call.members;
+    const unsigned started = b.next_unstarted - m.base;
+    const auto exited = [&](unsigned r) {
+      const thread_record& t = b.threads[r];
+      if (t.waiting != wait_kind::none || &t == &self) return;
+      if (!rec->excuse_exited) fail_member_exited(rt, *rec, t);
       --rec->expected;
-    });
+    };
+    if (m.is_span()) {
+      for (unsigned r = m.base, end = m.base + std::min(m.count, started); r < end; ++r) exited(r);
+    } else {
+      for (std::uint64_t l = m.lanes & low_lanes(started); l != 0; l &= l - 1)
+        exited(m.base + static_cast<unsigned>(std::countr_zero(l)));
+    }
   }
   return *rec;
 }
@@ -118,11 +129,6 @@ void release_from_list(block_runtime& rt, unsigned list, const thread_record& go
 }
 
 }  // namespace
-
-bool has_exited(const block_record& block, unsigned rank, const thread_record* running) {
-  const thread_record& t = block.threads[rank];
-  return rank < block.next_unstarted && t.waiting == wait_kind::none && &t != running;
-}
 
 void collective_state::start_block(block_record& record) {
   if (slot_capacity < record.thread_count) {

@@ -82,7 +82,11 @@ inline bool arrived_at(const block_record& b, const rendezvous_record& rec, unsi
   const thread_record& t = b.threads[rank];
   return &t == self || (t.waiting == wait_kind::collective && t.wait_phase == record_tag(rec));
 }
-bool has_exited(const block_record& block, unsigned rank, const thread_record* running);
+// A started thread that is neither waiting nor running has exited.
+inline bool has_exited(const block_record& block, unsigned rank, const thread_record* running) {
+  const thread_record& t = block.threads[rank];
+  return rank < block.next_unstarted && t.waiting == wait_kind::none && &t != running;
+}
 [[noreturn]] void fail_member_exited(const block_runtime& rt, const rendezvous_record& rec, const thread_record& gone);
 [[noreturn]] void fail_mismatch(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call);
 [[noreturn]] void fail_non_uniform(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call);

@@ -9,6 +9,7 @@
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
+#include "worker_pool.hpp"
 
 namespace cohort::detail::host {
 
@@ -134,7 +135,7 @@ void yield_thread(scheduled_block& b, thread_record& t) {
   const bool others_ready = b.ready_head < b.ready.size();
   const bool unstarted = b.next_unstarted < b.thread_count;
   if (!others_ready && !unstarted) {
-    std::this_thread::yield();
+    yield_core();
     return;
   }
   fiber& self = *b.running;
@@ -149,7 +150,7 @@ void yield_thread(scheduled_block& b, thread_record& t) {
     b.running = runner;
     start_fiber(self, *runner, &runner_main);
   }
-  current_thread = &t;
+  set_running(t);
   t.waiting = wait_kind::none;
   b.running = t.home;
   if (b.failed) throw fiber_unwind{};

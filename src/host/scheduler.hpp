@@ -118,7 +118,7 @@ inline void park(scheduled_block& b, thread_record& t, wait_kind kind, std::sour
   ++b.parked;
   if (b.on_park != nullptr) b.on_park(b, t);
   switch_away(b);
-  current_thread = &t;
+  set_running(t);
   t.waiting = wait_kind::none;
   b.running = t.home;
   if (b.failed) throw fiber_unwind{};  // resumed only to unwind

@@ -31,6 +31,7 @@ namespace cohort::detail::host {
 [[gnu::used]] thread_local constinit std::byte shared_spacer[4096]{};
 thread_local constinit block_record* current_block = nullptr;
 thread_local constinit thread_record* current_thread = nullptr;
+thread_local constinit kernel_coordinates current_coordinates{};
 
 struct worker_context {
   stack_pool stacks;
@@ -249,7 +250,7 @@ void unwind_waiting_threads(block_runtime& rt) {
     t.waiting = wait_kind::none;
     if (!t.home || t.home == &rt.main) continue;
     rt.running = t.home;
-    current_thread = &t;
+    set_running(t);
     switch_fiber(rt.main, *t.home);
   }
   rt.running = &rt.main;

@@ -1,9 +1,12 @@
 #include "worker_pool.hpp"
 
+#include "cohort/detail/host/parallel_parts.hpp"
 #include "cohort/errors.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -97,6 +100,51 @@ class pool {
   std::vector<worker*> idle_;
 };
 
+// A counting semaphore that serves its waiters in order and wakes only the
+// one it serves: a block that lends its core and claims it back queues
+// behind the blocks already waiting, so none is starved, and a release wakes
+// one thread, not all the blocks waiting at a barrier.
+class core_pool {
+ public:
+  explicit core_pool(unsigned cores) : free_(cores) {}
+  void acquire() {
+    std::unique_lock lock(mutex_);
+    if (free_ > 0 && queue_.empty()) {
+      --free_;
+      return;
+    }
+    waiter self;
+    queue_.push_back(&self);
+    self.granted.wait(lock, [&self] { return self.served; });
+  }
+  void release() {
+    std::lock_guard lock(mutex_);
+    if (queue_.empty()) {
+      ++free_;
+      return;
+    }
+    waiter* next = queue_.front();
+    queue_.pop_front();
+    next->served = true;
+    next->granted.notify_one();  // under the lock: `next` lives until its owner sees `served`
+  }
+
+ private:
+  struct waiter {
+    std::condition_variable granted;
+    bool served = false;
+  };
+  std::mutex mutex_;
+  unsigned free_;
+  std::deque<waiter*> queue_;
+};
+
+core_pool& cores() {
+  static core_pool pool(worker_threads());
+  return pool;
+}
+thread_local bool holds_core = false;
+
 void finish(job_group& group) {
   if (group.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) group.remaining.notify_all();
 }
@@ -130,6 +178,38 @@ void run_on_threads(unsigned n, const std::function<void(unsigned)>& job) {
   for (unsigned left = group.remaining.load(std::memory_order_acquire); left != 0;
        left = group.remaining.load(std::memory_order_acquire))
     group.remaining.wait(left, std::memory_order_acquire);
+}
+
+core_claim::core_claim() {
+  cores().acquire();
+  holds_core = true;
+}
+
+core_claim::~core_claim() {
+  holds_core = false;
+  cores().release();
+}
+
+core_lent::core_lent() : lent_(holds_core) {
+  if (!lent_) return;
+  holds_core = false;
+  cores().release();
+}
+
+core_lent::~core_lent() {
+  if (!lent_) return;
+  cores().acquire();
+  holds_core = true;
+}
+
+bool every_block_has_a_core(unsigned long long blocks) {
+  static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
+  return blocks <= std::min(cores, worker_threads());
+}
+
+void yield_core() {
+  const core_lent lent;
+  std::this_thread::yield();
 }
 
 }  // namespace cohort::detail::host

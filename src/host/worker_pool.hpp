@@ -11,4 +11,40 @@ namespace cohort::detail::host {
 // when all have returned.
 void run_on_threads(unsigned n, const std::function<void(unsigned)>& job);
 
+// Cores for blocks that have OS threads of their own (a cooperative or cluster
+// launch starts every block at once, so that all are co-resident): at most
+// COHORT_WORKERS of them run at a time. A block's thread claims a core to run
+// and lends it out while it waits for other blocks (at a grid, cluster or
+// multi-grid barrier, or spinning on another block's write), so a waiting
+// block lets the others run and the cores are never oversubscribed.
+class core_claim {
+ public:
+  core_claim();
+  ~core_claim();
+  core_claim(const core_claim&) = delete;
+  core_claim& operator=(const core_claim&) = delete;
+};
+
+// For as long as it lives, the calling thread's core (if it holds one) goes to
+// a block that can run; it takes one back, waiting for it, when it ends.
+class core_lent {
+ public:
+  core_lent();
+  ~core_lent();
+  core_lent(const core_lent&) = delete;
+  core_lent& operator=(const core_lent&) = delete;
+
+ private:
+  bool lent_;
+};
+
+// Whether `blocks` blocks with OS threads of their own each have a core (no
+// more of them than of both cores and workers): only then may a block that
+// waits for the others spin rather than sleep.
+bool every_block_has_a_core(unsigned long long blocks);
+
+// std::this_thread::yield() for a thread that waits on other blocks: lends
+// its core while it yields.
+void yield_core();
+
 }  // namespace cohort::detail::host

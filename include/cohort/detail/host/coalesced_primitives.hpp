@@ -23,9 +23,9 @@ namespace cohort::detail::host {
 
 using lane_set = std::uint64_t;
 
-inline unsigned lanes_count(lane_set lanes) { return static_cast<unsigned>(std::popcount(lanes)); }
+inline unsigned lanes_count(lane_set lanes) { return lane_count(lanes); }
 inline unsigned lanes_rank(lane_set lanes) {
-  return static_cast<unsigned>(std::popcount(lanes & low_lanes(lane_id())));
+  return lane_count(lanes & low_lanes(lane_id()));
 }
 inline member_set lanes_members(lane_set lanes) { return {warp_base(), lanes_count(lanes), lanes}; }
 inline void lanes_sync(lane_set lanes, call_site where) { synchronize(lanes_members(lanes), where); }

@@ -7,6 +7,7 @@
 // partitions and the __*_sync intrinsics, which differ only in the combine.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -64,13 +65,15 @@ struct combine_context {
 };
 
 // Calls f(at), `at` mapping a rank to its slot, specialized for the common
-// case of consecutive ranks so that hot combines index without a branch.
+// case of consecutive ranks so that hot combines index without a branch. The
+// mappings hold copies of what they read, which the combine's stores then
+// cannot be taken to change.
 template <class F>
 void with_slots(const combine_context& c, F&& f) {
-  if (c.who == nullptr)
-    f([&c](unsigned r) -> collective_slot& { return c.slots[c.first + r]; });
+  if (const unsigned* who = c.who; who == nullptr)
+    f([slots = c.slots + c.first](unsigned r) -> collective_slot& { return slots[r]; });
   else
-    f([&c](unsigned r) -> collective_slot& { return c.slots[c.who[r]]; });
+    f([slots = c.slots, who](unsigned r) -> collective_slot& { return slots[who[r]]; });
 }
 
 using combine_fn = void (*)(const combine_context&);
@@ -108,12 +111,25 @@ inline constexpr collective_op sync_op{"sync", nullptr, nullptr};
 template <class T>
 inline constexpr bool exchangeable = std::is_trivially_copyable_v<T> && sizeof(T) <= max_exchange_bytes;
 
-inline unsigned warp_size() { return current_block->warp_size; }
-inline unsigned block_rank() { return current_thread->rank; }
+inline unsigned warp_size() { return coordinates().warp_size; }
+inline unsigned block_rank() { return thread_rank(); }
 inline unsigned lane_id() { return block_rank() & (warp_size() - 1); }
 inline unsigned warp_base() { return block_rank() & ~(warp_size() - 1); }
 inline constexpr std::uint64_t low_lanes(unsigned n) {
   return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+}
+// How many lanes a mask names. std::popcount is a library call where the
+// target has no population-count instruction (x86-64's baseline); this is a
+// handful of instructions instead.
+inline constexpr unsigned lane_count(std::uint64_t lanes) {
+#if defined(__x86_64__) && !defined(__POPCNT__)
+  lanes -= (lanes >> 1) & 0x5555555555555555u;
+  lanes = (lanes & 0x3333333333333333u) + ((lanes >> 2) & 0x3333333333333333u);
+  lanes = (lanes + (lanes >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+  return static_cast<unsigned>((lanes * 0x0101010101010101u) >> 56);
+#else
+  return static_cast<unsigned>(std::popcount(lanes));
+#endif
 }
 // The lanes of the caller's warp that exist: the last warp of a block whose
 // size is not a multiple of the warp size is short.

@@ -22,9 +22,9 @@ namespace cohort::detail::host::group_ops {
 template <std::size_t Size, class Source>
 void shuffle(const combine_context& c, Source source) {
   with_slots(c, [&](auto at) {
-    for (unsigned r = 0; r < c.count; ++r) {
+    for (unsigned r = 0, count = c.count; r < count; ++r) {
       collective_slot& me = at(r);
-      std::memcpy(me.out, at(source(r, me.arg, c.count)).in, Size);
+      std::memcpy(me.out, at(source(r, me.arg, count)).in, Size);
     }
   });
 }

@@ -29,17 +29,21 @@ inline std::uint64_t pack(unsigned operand, unsigned width) { return operand | s
 
 template <std::size_t Size, class Source>
 void shuffle(const combine_context& c, Source source) {
-  for (unsigned r = 0; r < c.count; ++r) {
-    collective_slot& me = c.at(r);
-    const unsigned lane = c.lane_of(r);
+  // Read once: to the compiler, the copies below could change them.
+  const unsigned threads = current_block->thread_count, count = c.count, warp_base = c.warp_base, first = c.first;
+  const unsigned* const who = c.who;
+  const std::uint64_t lanes = c.lanes;
+  collective_slot* const warp = c.slots + warp_base;
+  for (unsigned r = 0; r < count; ++r) {
+    const unsigned lane = (who ? who[r] : first + r) - warp_base;
+    collective_slot& me = warp[lane];
     const unsigned operand = static_cast<unsigned>(me.arg);
     const unsigned width = static_cast<unsigned>(me.arg >> 32);
-    const unsigned first = lane & ~(width - 1);
-    const long long j = source(lane, operand, width, first);
-    const bool takes_part = j >= 0 && j < 64 && ((c.lanes >> j) & 1);
-    if (!takes_part && j >= 0 && c.warp_base + j < current_block->thread_count) [[unlikely]]
+    const long long j = source(lane, operand, width, lane & ~(width - 1));
+    const bool takes_part = j >= 0 && j < 64 && ((lanes >> j) & 1);
+    if (!takes_part && j >= 0 && warp_base + j < threads) [[unlikely]]
       shuffle_source_absent(c, lane, static_cast<unsigned>(j));
-    std::memcpy(me.out, takes_part ? c.slots[c.warp_base + j].in : me.in, Size);
+    std::memcpy(me.out, takes_part ? warp[j].in : me.in, Size);
   }
 }
 

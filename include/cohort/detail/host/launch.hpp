@@ -1,6 +1,6 @@
 // The launch primitives of the host backend. raw_launch runs every block on
 // the worker pool (cooperative: every block on its own OS thread, all
-// resident at once) and returns when the grid has finished, throwing the
+// resident at once, at most COHORT_WORKERS running) and returns when the grid has finished, throwing the
 // first diagnostic raised inside the kernel (src/host/launch.cpp). Occupancy
 // is computed from the virtual device (detail/occupancy.hpp); the kernel
 // attributes are the dynamic shared memory a kernel opted in to.
@@ -51,7 +51,8 @@ void run_dynamic(const void* payload) {
 template <auto Kernel, class... P>
 void run_static(const void* payload) {
   const auto& p = *static_cast<const kernel_payload<P...>*>(payload);
-  run_threads([&p] { std::apply([](const auto&... a) { Kernel(a...); }, p.args); });
+  // The arguments copied into the body: see run_threads.
+  run_threads([args = p.args] { std::apply([](const auto&... a) { Kernel(a...); }, args); });
 }
 
 template <class... P, class... A>

@@ -78,12 +78,62 @@ struct block_record {
 extern thread_local constinit block_record* current_block;
 extern thread_local constinit thread_record* current_thread;
 
+// What kernel code's built-in variables read (threadIdx, blockIdx, blockDim,
+// gridDim, warpSize) and the running thread's rank: copies, in one
+// thread-local of their own, of what the block's and the thread's records
+// hold. The thread loop writes the thread's part from its own counters, so
+// that in a kernel that never waits threadIdx.x is the loop variable, not a
+// load from each thread's record; and since the loop stores nothing else
+// there, the compiler keeps the block's part in registers across it.
+struct kernel_coordinates {
+  uint3 thread_index;
+  unsigned row_rank;  // the rank of thread (0, threadIdx.y, threadIdx.z)
+  uint3 block_index;
+  dim3 block_dim;
+  dim3 grid_dim;
+  unsigned warp_size;
+};
+extern thread_local constinit kernel_coordinates current_coordinates;
+
+// Host code has no GPU thread: says so (the kernel-side state it used) and ends the process.
+[[noreturn, gnu::cold]] void used_outside_kernel();
+
+// The running thread's coordinates; outside a kernel, the end of the process
+// with a message (the copies would be stale there, not missing).
+inline const kernel_coordinates& coordinates() {
+  if (current_block == nullptr) [[unlikely]]
+    used_outside_kernel();
+  return current_coordinates;
+}
+
+// Makes `t` the running thread: every switch to a thread goes through here.
+inline void set_running(thread_record& t) {
+  current_thread = &t;
+  current_coordinates.thread_index = t.index;
+  current_coordinates.row_rank = t.rank - t.index.x;
+}
+
+// The running thread's rank in its block.
+inline unsigned thread_rank() {
+  const kernel_coordinates& c = coordinates();
+  return c.row_rank + c.thread_index.x;
+}
+
+// Copies the block's part of the coordinates: done by every runner fiber as it
+// starts, since only fibers of one block run on an OS thread at a time.
+inline void enter_block(const block_record& b) {
+  current_coordinates.block_index = b.block_index;
+  current_coordinates.block_dim = b.block_dim;
+  current_coordinates.grid_dim = b.grid_dim;
+  current_coordinates.warp_size = b.warp_size;
+}
+
 // Makes next_unstarted and live exact again during a streak: the running
 // thread and those before it have started, those of the streak before it have
 // exited. Every entry into the runtime from kernel code settles first.
 inline void settle_streak(block_record& b) {
   if (!b.streak) return;
-  const unsigned rank = current_thread->rank;
+  const unsigned rank = thread_rank();
   b.next_unstarted = rank + 1;
   b.live = b.streak_live - (rank - b.streak_first);
   b.streak = false;

@@ -1,7 +1,6 @@
-// The loop every runner fiber executes: claim the block's next unstarted
-// thread, run the kernel body for it, count it exited, repeat. A kernel that
-// never waits runs all of a block's threads here, on one fiber, without a
-// single switch; the body is a template argument so it can be inlined.
+// The loop every runner fiber executes. A kernel that never waits runs all of
+// a block's threads here, on one fiber, without a single switch; the body is a
+// template argument so it can be inlined.
 #pragma once
 
 #include "cohort/detail/host/state.hpp"
@@ -17,13 +16,47 @@ void kernel_threw();
 // let it pass (one that swallows it meets it again at its next wait).
 struct fiber_unwind {};
 
-// Threads run in rank order. While nothing waits (no thread parked, no
-// arrival pending) a thread's exit is just one live thread fewer, so the loop
-// runs a streak: it points current_thread at each thread and runs the body,
-// nothing else. A body that never calls into the runtime then makes the loop
-// a plain loop over ranks, which the compiler can vectorize; a call in settles
-// the block's counts from the running thread's rank (settle_streak), ends the
-// streak, and the loop goes on exactly.
+// Runs threads from rank `rank` on while nothing waits: a thread's exit is
+// then just one live thread fewer, so the streak only sets the running
+// thread and runs the body. Threads go row by row (threadIdx.x innermost),
+// the position written from the loop's own counters: a body that never calls
+// into the runtime makes the inner loop a plain loop over threadIdx.x with
+// two stores per thread (current_thread and threadIdx.x; GCC keeps them in
+// the loop, as the kernel's stores through pointers might reach them, so it
+// does not vectorize it). A call in settles the block's counts from the
+// running thread's rank (settle_streak) and ends the streak. Returns the rank
+// of the thread whose body ended it, or the thread count when none did.
+template <class Body>
+unsigned run_streak(block_record& b, unsigned rank, const Body& body) {
+  const dim3 shape = b.block_dim;
+  const unsigned count = b.thread_count;
+  thread_record* const threads = b.threads;
+  b.streak_first = rank;
+  b.streak_live = b.live;
+  b.streak = true;
+  unsigned x = rank % shape.x, y = rank / shape.x % shape.y, z = rank / shape.x / shape.y;
+  for (unsigned row = rank - x; row < count; row += shape.x) {
+    current_coordinates.thread_index.y = y;
+    current_coordinates.thread_index.z = z;
+    current_coordinates.row_rank = row;
+    for (thread_record* t = threads + row + x; x < shape.x; ++x, ++t) {
+      current_thread = t;
+      current_coordinates.thread_index.x = x;
+      body();
+      if (!b.streak) return row + x;  // the body called in: settled up to this thread
+    }
+    x = 0;
+    if (++y == shape.y) y = 0, ++z;
+  }
+  b.next_unstarted = count;
+  b.live = b.streak_live - (count - rank);
+  b.streak = false;
+  return count;
+}
+
+// Claims the block's next unstarted thread, runs the kernel body for it,
+// counts it exited, repeats: threads run in rank order, in streaks while
+// nothing waits.
 //
 // Otherwise the inner loop keeps the live count in a register and stores it,
 // never reading it back, so that the loop carries no chain through memory;
@@ -31,29 +64,22 @@ struct fiber_unwind {};
 // starting) shows as a stored value that no longer holds. Every store is made
 // before the body runs, so a body that enters the runtime (a barrier, a
 // collective) finds the block's state exact.
+//
+// The loop runs a copy of the body: when it holds the kernel's arguments, a
+// local copy, which no store of the kernel's can change, so that the compiler
+// keeps them in registers across the loop.
 template <class Body>
-void run_threads(const Body& body) {
+void run_threads(const Body& kernel) {
+  const Body body = kernel;
   block_record& b = *current_block;  // a fiber never leaves its block or its OS thread
+  enter_block(b);
   const unsigned count = b.thread_count;
   thread_record* const threads = b.threads;
   try {
     for (unsigned rank = b.next_unstarted; rank < count; rank = b.next_unstarted) {
       if ((b.parked | b.arrivals_pending) == 0) {
-        b.streak_first = rank;
-        b.streak_live = b.live;
-        b.streak = true;
-        unsigned r = rank;
-        for (; r < count; ++r) {
-          current_thread = &threads[r];
-          body();
-          if (!b.streak) break;  // the body called in: it is settled up to thread r
-        }
-        if (b.streak) {  // no call in: every thread of the streak ran and exited
-          b.next_unstarted = count;
-          b.live = b.streak_live - (count - rank);
-          b.streak = false;
-          continue;
-        }
+        const unsigned r = run_streak(b, rank, body);
+        if (r == count) continue;
         --b.live;
         if ((b.parked | b.arrivals_pending) != 0) thread_exit_slow(b, threads[r]);
         continue;
@@ -61,7 +87,7 @@ void run_threads(const Body& body) {
       for (unsigned live = b.live; rank < count; ++rank) {
         b.next_unstarted = rank + 1;
         thread_record& t = threads[rank];  // its index and rank are written already
-        current_thread = &t;
+        set_running(t);
         body();
         const bool others_ran = b.live != live || b.next_unstarted != rank + 1;
         b.live = others_ran ? b.live - 1 : --live;

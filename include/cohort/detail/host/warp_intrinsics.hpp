@@ -24,7 +24,7 @@ namespace cohort::detail::host {
 inline member_set mask_members(const collective_op& op, unsigned long long mask, std::source_location where) {
   const std::uint64_t lanes = mask & existing_lanes();
   if (((lanes >> lane_id()) & 1) == 0) fail_lane_outside_mask(op.name, mask, where);
-  return {warp_base(), static_cast<unsigned>(std::popcount(lanes)), lanes};
+  return {warp_base(), lane_count(lanes), lanes};
 }
 
 template <class R>
