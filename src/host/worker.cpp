@@ -31,7 +31,10 @@ namespace cohort::detail::host {
 [[gnu::used]] thread_local constinit std::byte shared_spacer[4096]{};
 thread_local constinit block_record* current_block = nullptr;
 thread_local constinit thread_record* current_thread = nullptr;
-thread_local constinit kernel_coordinates current_coordinates{};
+thread_local constinit const block_coordinates* current_coordinates = nullptr;
+thread_local constinit block_coordinates running_block_coordinates{};
+thread_local constinit const uint3* current_index = nullptr;
+thread_local constinit uint3 streak_index{};
 
 struct worker_context {
   stack_pool stacks;
@@ -267,6 +270,8 @@ std::size_t finish_block(worker_context& w) {
   finish_barriers(rt);
   current_block = nullptr;
   current_thread = nullptr;
+  current_coordinates = nullptr;
+  current_index = nullptr;
   return rt.fibers_used;
 }
 

@@ -26,7 +26,7 @@ inline unsigned long long blocks_in_grid() { return dim_volume(block().grid_dim)
 inline dim3 this_block_index() { return coordinates().block_index; }
 inline dim3 this_block_dim() { return coordinates().block_dim; }
 inline dim3 this_grid_dim() { return coordinates().grid_dim; }
-inline dim3 this_thread_index() { return coordinates().thread_index; }
+inline dim3 this_thread_index() { return thread_index(); }
 inline unsigned thread_rank_in_block() { return thread_rank(); }
 inline dim3 this_cluster_index() { return cluster_index(); }
 inline dim3 this_cluster_grid_dim() { return cluster_grid_dim(); }

@@ -24,7 +24,7 @@
 #define __constant__
 #define __align__(n) alignas(n)
 
-#define threadIdx (static_cast<const uint3&>(::cohort::detail::host::coordinates().thread_index))
+#define threadIdx (::cohort::detail::host::thread_index())
 #define blockIdx (static_cast<const uint3&>(::cohort::detail::host::coordinates().block_index))
 #define blockDim (static_cast<const dim3&>(::cohort::detail::host::coordinates().block_dim))
 #define gridDim (static_cast<const dim3&>(::cohort::detail::host::coordinates().grid_dim))

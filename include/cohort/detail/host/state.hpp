@@ -78,54 +78,42 @@ struct block_record {
 extern thread_local constinit block_record* current_block;
 extern thread_local constinit thread_record* current_thread;
 
-// What kernel code's built-in variables read (threadIdx, blockIdx, blockDim,
-// gridDim, warpSize) and the running thread's rank: copies, in one
-// thread-local of their own, of what the block's and the thread's records
-// hold. The thread loop writes the thread's part from its own counters, so
-// that in a kernel that never waits threadIdx.x is the loop variable, not a
-// load from each thread's record; and since the loop stores nothing else
-// there, the compiler keeps the block's part in registers across it.
-struct kernel_coordinates {
-  uint3 thread_index;
-  unsigned row_rank;  // the rank of thread (0, threadIdx.y, threadIdx.z)
+// What kernel code's built-in variables read. threadIdx is read through
+// current_index: the running thread's record, or, while the thread loop runs
+// a streak, streak_index, which the loop writes from its own counters, so
+// that in a kernel that never waits threadIdx.x is the loop variable rather
+// than a load from each thread's record. blockIdx & co. are read through
+// current_coordinates, a copy of the block's that the loop never writes, so
+// that the compiler keeps them in registers across it. A switch to a thread
+// costs two stores. Outside a kernel both pointers are null: host code
+// reading threadIdx & co. faults, and the fault handler says why.
+struct block_coordinates {
   uint3 block_index;
   dim3 block_dim;
   dim3 grid_dim;
   unsigned warp_size;
 };
-extern thread_local constinit kernel_coordinates current_coordinates;
+extern thread_local constinit const block_coordinates* current_coordinates;
+extern thread_local constinit block_coordinates running_block_coordinates;
+extern thread_local constinit const uint3* current_index;
+extern thread_local constinit uint3 streak_index;
 
-// Host code has no GPU thread: says so (the kernel-side state it used) and ends the process.
-[[noreturn, gnu::cold]] void used_outside_kernel();
-
-// The running thread's coordinates; outside a kernel, the end of the process
-// with a message (the copies would be stale there, not missing).
-inline const kernel_coordinates& coordinates() {
-  if (current_block == nullptr) [[unlikely]]
-    used_outside_kernel();
-  return current_coordinates;
-}
+inline const block_coordinates& coordinates() { return *current_coordinates; }
+inline const uint3& thread_index() { return *current_index; }
+// The running thread's rank in its block.
+inline unsigned thread_rank() { return current_thread->rank; }
 
 // Makes `t` the running thread: every switch to a thread goes through here.
 inline void set_running(thread_record& t) {
   current_thread = &t;
-  current_coordinates.thread_index = t.index;
-  current_coordinates.row_rank = t.rank - t.index.x;
+  current_index = &t.index;
 }
 
-// The running thread's rank in its block.
-inline unsigned thread_rank() {
-  const kernel_coordinates& c = coordinates();
-  return c.row_rank + c.thread_index.x;
-}
-
-// Copies the block's part of the coordinates: done by every runner fiber as it
-// starts, since only fibers of one block run on an OS thread at a time.
+// Copies the block's coordinates: done by every runner fiber as it starts,
+// since only fibers of one block run on an OS thread at a time.
 inline void enter_block(const block_record& b) {
-  current_coordinates.block_index = b.block_index;
-  current_coordinates.block_dim = b.block_dim;
-  current_coordinates.grid_dim = b.grid_dim;
-  current_coordinates.warp_size = b.warp_size;
+  running_block_coordinates = {b.block_index, b.block_dim, b.grid_dim, b.warp_size};
+  current_coordinates = &running_block_coordinates;
 }
 
 // Makes next_unstarted and live exact again during a streak: the running
@@ -133,7 +121,7 @@ inline void enter_block(const block_record& b) {
 // exited. Every entry into the runtime from kernel code settles first.
 inline void settle_streak(block_record& b) {
   if (!b.streak) return;
-  const unsigned rank = thread_rank();
+  const unsigned rank = current_thread->rank;
   b.next_unstarted = rank + 1;
   b.live = b.streak_live - (rank - b.streak_first);
   b.streak = false;

@@ -19,11 +19,11 @@ struct fiber_unwind {};
 // Runs threads from rank `rank` on while nothing waits: a thread's exit is
 // then just one live thread fewer, so the streak only sets the running
 // thread and runs the body. Threads go row by row (threadIdx.x innermost),
-// the position written from the loop's own counters: a body that never calls
-// into the runtime makes the inner loop a plain loop over threadIdx.x with
-// two stores per thread (current_thread and threadIdx.x; GCC keeps them in
-// the loop, as the kernel's stores through pointers might reach them, so it
-// does not vectorize it). A call in settles the block's counts from the
+// threadIdx read from streak_index, which the loop writes from its own
+// counters: a body that never calls into the runtime makes the inner loop a
+// plain loop over threadIdx.x with two stores per thread (current_thread and
+// threadIdx.x; GCC keeps them in the loop, as the kernel's stores through
+// pointers might reach them, so it does not vectorize it). A call in settles the block's counts from the
 // running thread's rank (settle_streak) and ends the streak. Returns the rank
 // of the thread whose body ended it, or the thread count when none did.
 template <class Body>
@@ -34,14 +34,15 @@ unsigned run_streak(block_record& b, unsigned rank, const Body& body) {
   b.streak_first = rank;
   b.streak_live = b.live;
   b.streak = true;
-  unsigned x = rank % shape.x, y = rank / shape.x % shape.y, z = rank / shape.x / shape.y;
+  const uint3 first = threads[rank].index;  // written when the worker met this block shape
+  unsigned x = first.x, y = first.y, z = first.z;
+  current_index = &streak_index;
   for (unsigned row = rank - x; row < count; row += shape.x) {
-    current_coordinates.thread_index.y = y;
-    current_coordinates.thread_index.z = z;
-    current_coordinates.row_rank = row;
+    streak_index.y = y;
+    streak_index.z = z;
     for (thread_record* t = threads + row + x; x < shape.x; ++x, ++t) {
       current_thread = t;
-      current_coordinates.thread_index.x = x;
+      streak_index.x = x;
       body();
       if (!b.streak) return row + x;  // the body called in: settled up to this thread
     }
