@@ -3,6 +3,7 @@
 #include "barriers.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <sstream>
 
@@ -47,7 +48,8 @@ namespace {
   if (!same_site(first_site, where)) mismatched_barrier(rt, what, first_site, first, where);
 }
 inline bool same_record(const std::source_location& a, const std::source_location& b) {
-  return std::memcmp(&a, &b, sizeof a) == 0;
+  static_assert(sizeof a == sizeof(std::uintptr_t), "a source_location is a pointer to its record");
+  return std::bit_cast<std::uintptr_t>(a) == std::bit_cast<std::uintptr_t>(b);
 }
 
 std::string barrier_name(const barrier_level& level) { return std::string(level.name) + " barrier"; }
@@ -266,7 +268,8 @@ void barriers_on_exit(block_runtime& rt, thread_record& thread) {
     --rt.arrivals_pending;
   }
   if (bar.arrived != 0 && bar.arrived == rt.live) release_block_barrier(rt);
-  for (const barrier_level* level : {&grid_level, &cluster_level, &multi_grid_level}) level_on_exit(rt, *level, thread);
+  if (rt.cooperative || rt.cluster != nullptr)  // the block is in some level's barrier
+    for (const barrier_level* level : {&grid_level, &cluster_level, &multi_grid_level}) level_on_exit(rt, *level, thread);
 }
 
 std::optional<bool> resolve_barrier_stall(block_runtime& rt) {

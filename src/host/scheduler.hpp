@@ -132,7 +132,7 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
   if (!self.stack.guarded) [[unlikely]]
     check_unguarded_stack(b, self);
   thread_record* next;
-  if (b.ready_head < b.ready.size()) {
+  if (!b.ready.empty()) {  // emptied once the head reaches its end
     next = b.ready[b.ready_head++];
     if (b.ready_head == b.ready.size()) {
       b.ready.clear();
