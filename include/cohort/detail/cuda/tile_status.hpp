@@ -107,20 +107,20 @@ inline constexpr unsigned look_back_windows = 4;
 // tile's block: look_back_windows x 32 predecessors at a time (lane l of
 // window w reads tile - 1 - 32w - l), nearest first, until one has its
 // inclusive total; the aggregates after it are folded in index order.
-template <class T, class Op>
+template <unsigned Windows = look_back_windows, class T, class Op>
 __device__ T look_back(const tile_status<T>& status, std::size_t tile, Op op) {
   const unsigned lane = lane_id();
   T prefix{};
   bool have = false;
-  for (long long end = static_cast<long long>(tile);; end -= 32 * look_back_windows) {
-    tile_record<T> r[look_back_windows];
+  for (long long end = static_cast<long long>(tile);; end -= 32 * Windows) {
+    tile_record<T> r[Windows];
 #pragma unroll
-    for (unsigned w = 0; w < look_back_windows; ++w) r[w] = {false, false, T{}};
+    for (unsigned w = 0; w < Windows; ++w) r[w] = {false, false, T{}};
     bool waiting;
     do {
       waiting = false;
 #pragma unroll
-      for (unsigned w = 0; w < look_back_windows; ++w) {
+      for (unsigned w = 0; w < Windows; ++w) {
         const long long index = end - 1 - static_cast<long long>(lane + 32 * w);
         if (index < 0)
           r[w].ready = true;  // before the array: tile 0, always inclusive, stops the fold first
@@ -130,7 +130,7 @@ __device__ T look_back(const tile_status<T>& status, std::size_t tile, Op op) {
       }
     } while (__any_sync(all_lanes, waiting));
 #pragma unroll
-    for (unsigned w = 0; w < look_back_windows; ++w) {
+    for (unsigned w = 0; w < Windows; ++w) {
       const unsigned inclusive = __ballot_sync(all_lanes, r[w].inclusive);
       const unsigned stop = inclusive ? __ffs(inclusive) - 1 : 31;
       T v = r[w].value;
