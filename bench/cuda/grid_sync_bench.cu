@@ -33,7 +33,7 @@ __global__ void grid_sync_loop(int iterations) {
     for (int i = 0; i < iterations; ++i) cg::this_grid().sync();
   } else if constexpr (I == impl::cohort_fallback) {
     // cohort's path for a launch that found the slot pool full: NVIDIA's protocol on the driver's word.
-    const cg::detail::gpu::grid_barrier barrier = cg::detail::gpu::grid_barrier_on(cg::detail::gpu::no_slot);
+    const cg::detail::gpu::grid_barrier barrier{cg::detail::gpu::grid_workspace(), nullptr};
     for (int i = 0; i < iterations; ++i) barrier.sync();
   } else {
     const ncg::grid_group grid = ncg::this_grid();
@@ -89,7 +89,7 @@ void block_row(std::vector<row>& rows, const std::string& name, int per_sm, unsi
 __global__ void probe_workspace(unsigned long long* out) {
   cg::detail::gpu::driver_workspace* ws = cg::detail::gpu::grid_workspace();
   out[0] = ws ? ws->size : 0;
-  out[1] = ws && cg::detail::gpu::find_slot(ws, 0) != cg::detail::gpu::no_slot;
+  out[1] = ws && cg::detail::gpu::find_slot(ws, 0) != nullptr;
 }
 
 void run() {

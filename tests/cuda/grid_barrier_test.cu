@@ -46,6 +46,7 @@ __global__ void exchange(unsigned long long* rows, unsigned* report, int rounds,
   const cg::grid_group grid = cg::this_grid();
   const cg::thread_block block = cg::this_thread_block();
   const cg::thread_group erased = grid;
+  const gpu::grid_barrier fallback{gpu::grid_workspace(), nullptr};
   const unsigned long long n = grid.num_blocks(), me = grid.block_rank();
   if (times && grid.thread_rank() == 0) times[0] = global_timer();
   if (!grid.is_valid() && block.thread_rank() == 0) atomicOr(&report[4], 1u);
@@ -66,7 +67,7 @@ __global__ void exchange(unsigned long long* rows, unsigned* report, int rounds,
     } else if constexpr (How == via::fresh_handle) {
       cg::this_grid().sync();
     } else {
-      gpu::grid_barrier_on(gpu::no_slot).sync();  // the path of a launch that found the slot pool full
+      fallback.sync();
     }
     for (unsigned long long b = block.thread_rank(); b < n; b += block.num_threads()) {
       if (row[b] != value_of(r, b) && atomicAdd(&report[0], 1u) == 0) {
@@ -288,7 +289,7 @@ TEST(GridBarrier, InsideACapturedGraphWithParallelBranches) {
 // counters, then counter c's flag replicas for each c; slot-major.
 __global__ void record_slot_lines(unsigned long long* out) {
   const unsigned slot = blockIdx.x, line = threadIdx.x;
-  gpu::counter_line* lines = gpu::barrier_lines_of(slot);
+  gpu::counter_line* lines = gpu::barrier_lines_of(&gpu::barrier_pool[slot]);
   const unsigned flag = line - gpu::barrier_counters;
   const gpu::counter_line& at = line < gpu::barrier_counters
                                     ? gpu::counter_of(lines, line)
@@ -327,9 +328,9 @@ __global__ void record_workspace(unsigned long long* out) {
   unsigned long long* mine = out + record_words * blockIdx.x;
   mine[0] = reinterpret_cast<unsigned long long>(ws);
   mine[1] = ws ? ws->size : ~0ull;
-  mine[2] = reinterpret_cast<unsigned long long>(barrier.workspace());
-  mine[3] = ws ? gpu::find_slot(ws, blockIdx.x) : gpu::no_slot;
-  mine[4] = barrier.slot();
+  mine[2] = reinterpret_cast<unsigned long long>(barrier.workspace);
+  mine[3] = ws ? reinterpret_cast<unsigned long long>(gpu::find_slot(ws, blockIdx.x)) : 0;
+  mine[4] = reinterpret_cast<unsigned long long>(barrier.slot);
 }
 
 TEST(GridBarrier, EachCooperativeLaunchSeesOneWorkspaceAndOneSlot) {
@@ -351,9 +352,9 @@ TEST(GridBarrier, EachCooperativeLaunchSeesOneWorkspaceAndOneSlot) {
       ASSERT_EQ(r[0], got[0]) << "launch " << i << ": blocks see different workspaces";
       ASSERT_EQ(r[2], got[0]) << "launch " << i << ": the barrier does not hold the workspace";
       ASSERT_EQ(r[3], got[3]) << "launch " << i << ": blocks found different slots";
-      ASSERT_EQ(r[4], gpu::no_slot) << "launch " << i << ": a grid on NVIDIA's protocol looked its slot up";
+      ASSERT_EQ(r[4], 0u) << "launch " << i << ": a grid on NVIDIA's protocol looked its slot up";
     }
-    EXPECT_NE(got[3], gpu::no_slot) << "launch " << i << " found the pool full";
+    EXPECT_NE(got[3], 0u) << "launch " << i << " found the pool full";
     workspaces.insert(got[0]);
     sizes.insert(got[1]);
     slots.insert(got[3]);
@@ -365,7 +366,7 @@ TEST(GridBarrier, EachCooperativeLaunchSeesOneWorkspaceAndOneSlot) {
   cg::launch_cooperative(record_workspace, {dim3(large), dim3(32)}, out.data());
   const auto got = out.to_host();
   for (unsigned b = 0; b < large; ++b) {
-    ASSERT_NE(got[record_words * b + 4], gpu::no_slot) << "block " << b << " of a grid on split counters has no slot";
+    ASSERT_NE(got[record_words * b + 4], 0u) << "block " << b << " of a grid on split counters has no slot";
     ASSERT_EQ(got[record_words * b + 4], got[record_words * b + 3]) << "block " << b << " holds another slot";
   }
   std::printf("[ info ] %u cooperative launches on 4 streams: %zu distinct workspaces, %zu pool slots, size field",

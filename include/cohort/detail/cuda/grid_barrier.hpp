@@ -111,8 +111,9 @@ static __device__ barrier_row barrier_rows[barrier_pool_slots / barrier_line_str
 
 // Line 0 of the slot's split-counter lines; line i is at
 // barrier_lines_of(slot)[i * barrier_line_stride].
-__device__ inline counter_line* barrier_lines_of(unsigned slot) {
-  return &barrier_rows[slot / barrier_line_stride][0].slot_line[slot % barrier_line_stride];
+__device__ inline counter_line* barrier_lines_of(const barrier_slot* slot) {
+  const auto index = static_cast<unsigned>(slot - barrier_pool);
+  return &barrier_rows[index / barrier_line_stride][0].slot_line[index % barrier_line_stride];
 }
 __device__ inline counter_line& counter_of(counter_line* lines, unsigned counter) {
   return lines[counter * barrier_line_stride];
@@ -130,43 +131,113 @@ __device__ inline unsigned grid_blocks() { return static_cast<unsigned>(dim_volu
 // Whether this launch's barrier runs on split counters (when it has a slot).
 __device__ inline bool uses_split_counters() { return grid_blocks() > barrier_flat_blocks; }
 
+// The split-counter path's own reads of the special registers, volatile so
+// that the compiler derives its counter, flag addresses and lane masks afresh
+// at each barrier. From threadIdx and blockIdx, which it treats as loop
+// invariants, it computed them once before a loop of grid.sync() calls and
+// held them in registers across the loop (cohort_bench_cuda's loop: 32
+// registers with the plain reads, 26 with these; NVIDIA's: 11). A few reads
+// and integer operations per barrier are small next to its round trips.
+// NVIDIA's protocol keeps the plain reads: it derives only its add and word
+// from them, and its instructions stay as measured. One function reads each
+// of the four triples (the block's index in the grid, the thread's in the
+// block, and their extents).
+enum class fresh_triple { block_index, thread_index, grid_dim, block_dim };
+template <fresh_triple Which>
+__device__ __forceinline__ dim3 fresh() {
+  unsigned x, y, z;
+  if constexpr (Which == fresh_triple::block_index)
+    asm volatile("mov.u32 %0, %%ctaid.x;\n\tmov.u32 %1, %%ctaid.y;\n\tmov.u32 %2, %%ctaid.z;"
+                 : "=r"(x), "=r"(y), "=r"(z));
+  else if constexpr (Which == fresh_triple::thread_index)
+    asm volatile("mov.u32 %0, %%tid.x;\n\tmov.u32 %1, %%tid.y;\n\tmov.u32 %2, %%tid.z;" : "=r"(x), "=r"(y), "=r"(z));
+  else if constexpr (Which == fresh_triple::grid_dim)
+    asm volatile("mov.u32 %0, %%nctaid.x;\n\tmov.u32 %1, %%nctaid.y;\n\tmov.u32 %2, %%nctaid.z;"
+                 : "=r"(x), "=r"(y), "=r"(z));
+  else
+    asm volatile("mov.u32 %0, %%ntid.x;\n\tmov.u32 %1, %%ntid.y;\n\tmov.u32 %2, %%ntid.z;" : "=r"(x), "=r"(y), "=r"(z));
+  return {x, y, z};
+}
+__device__ __forceinline__ unsigned fresh_lane_id() {
+  unsigned lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+// The first warp's lanes that exist, and whether the caller is in that warp.
+struct barrier_warp {
+  unsigned lanes;
+  bool member;
+};
+__device__ __forceinline__ barrier_warp fresh_barrier_warp() {
+  const dim3 extent = fresh<fresh_triple::block_dim>();
+  const auto rank = static_cast<unsigned>(linear_index(fresh<fresh_triple::thread_index>(), extent));
+  return {low_bits(static_cast<unsigned>(dim_volume(extent))), rank < warp_lanes};
+}
+// The slot's address, hidden from the compiler at each barrier for the same
+// reason: the lines it derives from a known slot it would hold across the loop.
+__device__ __forceinline__ barrier_slot* fresh(barrier_slot* slot) {
+  asm volatile("" : "+l"(slot));
+  return slot;
+}
+
 __device__ inline unsigned home_slot(unsigned long long key) {
   return static_cast<unsigned>(((key >> 3) * 0x9E3779B97F4A7C15ull) >> 32) % barrier_pool_slots;
 }
 
-// What find_slot answers when every slot belongs to another workspace.
-inline constexpr unsigned no_slot = barrier_pool_slots;
-
-// The index of the slot this workspace owns, claiming a free one the first
-// time; no_slot when every slot belongs to another workspace.
-__device__ inline unsigned find_slot(const driver_workspace* ws, unsigned block) {
+// The slot this workspace owns, claiming a free one the first time; nullptr
+// when every slot belongs to another workspace.
+__device__ inline barrier_slot* find_slot(const driver_workspace* ws, unsigned block) {
   const unsigned long long key = reinterpret_cast<unsigned long long>(ws);
   const unsigned home = home_slot(key);
   barrier_slot& first = barrier_pool[home];
   if (device_atomic<unsigned long long>(first.owner_copies[block % barrier_owner_copies].owner)
           .load(cuda::memory_order_relaxed) == key)
-    return home;
+    return &first;
 #pragma unroll 1
   for (unsigned i = 0; i < barrier_pool_slots; ++i) {
-    const unsigned index = (home + i) % barrier_pool_slots;
-    barrier_slot& slot = barrier_pool[index];
+    barrier_slot& slot = barrier_pool[(home + i) % barrier_pool_slots];
     device_atomic<unsigned long long> owner(slot.owner.owner);
     unsigned long long seen = owner.load(cuda::memory_order_relaxed);
     if (seen == 0 && owner.compare_exchange_strong(seen, key, cuda::memory_order_relaxed)) {
 #pragma unroll 1
       for (owner_line& copy : slot.owner_copies)
         device_atomic<unsigned long long>(copy.owner).store(key, cuda::memory_order_relaxed);
-      return index;
+      return &slot;
     }
-    if (seen == key) return index;
+    if (seen == key) return &slot;
   }
-  return no_slot;
+  return nullptr;
 }
+
+// What a block needs to finish the phase it arrived at, as its leader leaves
+// arrive(): on NVIDIA's protocol the word to watch and its value on
+// arriving; on split counters this block's replica of counter 0's flag (the
+// other counters' replicas follow at a stride of barrier_replicas slot lines,
+// flag_stride) and the counters' generation before this phase. Neither:
+// nothing to wait for.
+struct grid_arrival {
+  unsigned* word;
+  counter_line* flags;
+  unsigned seen;
+};
 
 // What block `member` of `members` adds to a counter that flips its high
 // bits once per phase (see phase_bit and generation_shift).
 __device__ inline unsigned arrival_add(unsigned member, unsigned members, unsigned phase_unit) {
   return member == 0 ? phase_unit - (members - 1) : 1u;
+}
+
+// NVIDIA's protocol on `word`: bit 31 flips when the last block arrives, and
+// every leader polls for the flip. The add is PTX's atom.add.release.gpu and
+// the polls are acquire loads (wait_for_flip), as in NVIDIA's grid.sync: the
+// loop compiles to NVIDIA's instructions but for the few of a warp-aggregated
+// atomic that ptxas adds, not knowing that only one lane adds
+// (docs/cuda-backend.md).
+__device__ inline grid_arrival arrive_flat(unsigned& word) {
+  const unsigned add = arrival_add(block_rank_in_grid(), grid_blocks(), phase_bit);
+  unsigned seen;
+  asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(seen) : "l"(&word), "r"(add) : "memory");
+  return {&word, nullptr, seen};
 }
 
 struct split_arrival {
@@ -179,54 +250,6 @@ __device__ inline split_arrival split_arrival_of(unsigned block, unsigned blocks
   const unsigned counter = block % barrier_counters;
   const unsigned members = blocks / barrier_counters + (counter < blocks % barrier_counters ? 1u : 0u);
   return {counter, arrival_add(block / barrier_counters, members, 1u << generation_shift)};
-}
-
-// From a block's replica of counter 0's flag to its replica of counter 1's.
-inline constexpr unsigned flag_stride = barrier_replicas * barrier_line_stride;
-
-// What a block's barrier works on, found by its leader in this_grid() and
-// read at every barrier: the word it arrives at (NVIDIA's: the workspace's;
-// split counters: its counter) and what it adds there, and on split counters
-// the slot, the counter's flag replicas it publishes and the replica it
-// polls. It lives in the block's shared memory, not in the grid_group, so
-// that a loop of grid.sync() holds none of it in registers: held in the
-// handle, the slot, the workspace and what the compiler derived from them
-// and from the block's coordinates stayed live across the loop
-// (cohort_bench_cuda's loop took 26 registers that way, NVIDIA's 11; the
-// solver of cohort_bench_cuda_programs 40 against 32, which cut its largest
-// cooperative grid from 528 blocks to 396). The leader writes it in
-// this_grid() and reads it in arrive(); the first warp reads it in wait(),
-// after the block's barrier in arrive().
-struct block_barrier_lines {
-  unsigned* target;       // the word this block arrives at
-  unsigned slot;          // no_slot: NVIDIA's protocol on the workspace's word
-  counter_line* publish;  // split counters: replica 0 of the counter's flag (the others barrier_line_stride lines on)
-  counter_line* poll;     // split counters: this block's replica of counter 0's flag
-  unsigned add;
-};
-
-__device__ __forceinline__ block_barrier_lines& block_lines() {
-  __shared__ block_barrier_lines lines;
-  return lines;
-}
-
-// The block leader's record of its barrier: on `slot`'s split counters, or
-// on NVIDIA's protocol when `slot` is no_slot.
-__device__ inline void record_barrier(driver_workspace* ws, unsigned slot) {
-  block_barrier_lines& b = block_lines();
-  const unsigned me = block_rank_in_grid(), blocks = grid_blocks();
-  b.slot = slot;
-  if (slot == no_slot) {
-    b.target = ws ? &ws->barrier : nullptr;
-    b.add = arrival_add(me, blocks, phase_bit);
-    return;
-  }
-  const auto [counter, add] = split_arrival_of(me, blocks);
-  counter_line* lines = barrier_lines_of(slot);
-  b.target = &counter_of(lines, counter).counter;
-  b.add = add;
-  b.publish = &flag_of(lines, counter, 0);
-  b.poll = &flag_of(lines, 0, me % barrier_replicas);
 }
 
 // The add and the fences in PTX, as arrive_flat's add, so that the SASS is the
@@ -244,32 +267,33 @@ __device__ inline unsigned atomic_add_acq_rel(unsigned& word, unsigned add) {
 __device__ inline void fence_release() { asm volatile("fence.release.gpu;" ::: "memory"); }
 __device__ inline void fence_acquire() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
 
-// NVIDIA's protocol: bit 31 of the workspace's word flips when the last
-// block arrives, and every leader polls for the flip. The add is PTX's
-// atom.add.release.gpu and the polls are acquire loads (wait_for_flip), as in
-// NVIDIA's grid.sync (docs/cuda-backend.md). Returns the word before the add.
-__device__ inline unsigned arrive_flat(const block_barrier_lines& b) {
-  unsigned seen;
-  asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(seen) : "l"(b.target), "r"(b.add) : "memory");
-  return seen;
-}
-
 // Split counters: the add is acq_rel, so that the block completing a counter
 // has acquired every earlier arrival's writes; one release fence then covers
 // its relaxed stores of the new generation to the counter's flag replicas.
-// Returns the counter's generation before this phase.
-__device__ inline unsigned arrive_split(const block_barrier_lines& b) {
-  const unsigned add = b.add;
-  const unsigned before = atomic_add_acq_rel(*b.target, add);
+__device__ inline grid_arrival arrive_split(barrier_slot& slot) {
+  const dim3 grid = fresh<fresh_triple::grid_dim>();
+  const auto me = static_cast<unsigned>(linear_index(fresh<fresh_triple::block_index>(), grid));
+  const auto [counter, add] = split_arrival_of(me, static_cast<unsigned>(dim_volume(grid)));
+  counter_line* lines = barrier_lines_of(fresh(&slot));
+  const unsigned before = atomic_add_acq_rel(counter_of(lines, counter).counter, add);
   const unsigned generation = before >> generation_shift, next = (before + add) >> generation_shift;
   if (next != generation) {
     fence_release();
-    counter_line* const flags = b.publish;
+    // From one base: written flag_of(lines, counter, r), the compiler held
+    // the four addresses in registers across a grid.sync() loop (39 registers
+    // instead of 32 in cohort_bench_cuda's, which fit 792 blocks of 256
+    // threads instead of 1056; GridBarrier.ALoopOfSyncsFitsEightBlocksOf256PerSM).
+    counter_line* const flags = &flag_of(lines, counter, 0);
 #pragma unroll
     for (unsigned r = 0; r < barrier_replicas; ++r)
       device_atomic<unsigned>(flags[r * barrier_line_stride].counter).store(next, cuda::memory_order_relaxed);
   }
-  return generation;
+  return {nullptr, &flag_of(lines, 0, me % barrier_replicas), generation};
+}
+
+// Called by each block's leader after the whole block has arrived.
+__device__ inline grid_arrival arrive_at(driver_workspace& workspace, barrier_slot* slot) {
+  return uses_split_counters() && slot ? arrive_split(*slot) : arrive_flat(workspace.barrier);
 }
 
 // The parity of the phase a block's leader is about to arrive at, the same in
@@ -278,19 +302,23 @@ __device__ inline unsigned arrive_split(const block_barrier_lines& b) {
 // meets the next phase's writes. It is bit 31 of NVIDIA's word, or the low bit
 // of the generation of the block's counter, which cannot change before this
 // block has arrived and equals every other counter's then. The leader reads
-// it before arriving.
-__device__ inline unsigned phase_parity() {
-  const block_barrier_lines& b = block_lines();
-  const unsigned word = device_atomic<unsigned>(*b.target).load(cuda::memory_order_relaxed);
-  return (word >> (b.slot != no_slot ? generation_shift : 31)) & 1u;
+// it before arriving; `slot` is the barrier's (null when it runs NVIDIA's
+// protocol for want of one).
+__device__ inline unsigned phase_parity(driver_workspace& workspace, const barrier_slot* slot) {
+  if (!uses_split_counters() || !slot)
+    return device_atomic<unsigned>(workspace.barrier).load(cuda::memory_order_relaxed) >> 31;
+  const unsigned counter = split_arrival_of(block_rank_in_grid(), grid_blocks()).counter;
+  const unsigned value =
+      device_atomic<const unsigned>(counter_of(barrier_lines_of(slot), counter).counter).load(cuda::memory_order_relaxed);
+  return (value >> generation_shift) & 1u;
 }
 
 // Acquire polls, as NVIDIA's barrier's: each one invalidates the SM's L1
 // (CCTL.IVALL), which also paces the loop; relaxed polls, with or without a
 // fence after the loop or a nanosleep in it, measured slower on an H200.
-__device__ inline void wait_for_flip(unsigned* target, unsigned seen) {
-  device_atomic<unsigned> word(*target);
-  while (((word.load(cuda::memory_order_acquire) ^ seen) & phase_bit) == 0) {
+__device__ inline void wait_for_flip(const grid_arrival& a) {
+  device_atomic<unsigned> word(*a.word);
+  while (((word.load(cuda::memory_order_acquire) ^ a.seen) & phase_bit) == 0) {
   }
 }
 
@@ -309,21 +337,29 @@ __device__ inline bool counter_done(counter_line& flag, unsigned seen) {
   return ((device_atomic<unsigned>(flag.counter).load(cuda::memory_order_relaxed) - seen) & generation_mask) != 0;
 }
 
-// A lane per counter and a vote, in rounds of as many counters as the warp
-// has lanes (one round for a whole warp). Polling each lane's share of the
-// counters from a bit mask instead measured 0.92x NVIDIA's time at 1056
-// blocks against this form's 0.71x on whole warps (H200); kept for partial
-// warps only, its bookkeeping still raised a grid.sync() loop's registers
-// from 14 to 18. `lane` is the caller's lane, `lanes` the warp's.
-__device__ inline void wait_for_counters(counter_line* flags, unsigned seen, unsigned lane, unsigned lanes) {
-  const unsigned width = __popc(lanes);
-#pragma unroll 1
-  for (unsigned first = 0; first < barrier_counters; first += width) {
-    const unsigned counter = first + lane;
-    bool done = counter >= barrier_counters;
-    counter_line& mine = flags[(done ? 0 : counter) * flag_stride];
-    while (!__all_sync(lanes, done))
+// From a block's replica of counter 0's flag to its replica of counter 1's.
+inline constexpr unsigned flag_stride = barrier_replicas * barrier_line_stride;
+
+__device__ inline void wait_for_counters(counter_line* flags, unsigned seen, unsigned lanes) {
+  const unsigned width = __popc(lanes), lane = fresh_lane_id();
+  if (lanes == all_lanes) {
+    // A whole warp: a lane per counter and a vote. The general loop below
+    // does the same work, but on full warps it measured 0.92x NVIDIA's time
+    // at 1056 blocks against this form's 0.71x (H200).
+    bool done = lane >= barrier_counters;
+    counter_line& mine = flags[(done ? 0 : lane) * flag_stride];
+    while (!__all_sync(all_lanes, done))
       if (!done) done = counter_done(mine, seen);
+    fence_acquire();
+    return;
+  }
+  unsigned pending = 0;
+  for (unsigned c = lane; c < barrier_counters; c += width) pending |= 1u << c;
+  while (__any_sync(lanes, pending != 0)) {
+    for (unsigned left = pending; left != 0; left &= left - 1) {
+      const unsigned c = __ffs(static_cast<int>(left)) - 1;
+      if (counter_done(flags[c * flag_stride], seen)) pending &= ~(1u << c);
+    }
   }
   fence_acquire();
 }
@@ -339,47 +375,37 @@ __device__ inline void wait_for_counters(counter_line* flags, unsigned seen, uns
   __builtin_unreachable();
 }
 
-// What a thread takes from arrive() to wait(): its place in the block, read
-// from the special registers at the start of arrive() (block_place_now:
-// derived from threadIdx, the leader's and the first warp's tests were
-// computed before a caller's loop and held across it; read there, the reads
-// overlap the block's barrier), and in the leader the word it arrived at as
-// it was before its add (NVIDIA's protocol) or its counter's generation
-// before this phase (split counters).
-struct grid_arrival {
-  block_place place;
-  unsigned seen;
-};
-
-// The barrier as a grid_group holds it: nothing. The launch's workspace is
-// read from the driver's registers at each call (null outside a cooperative
-// launch), as NVIDIA's grid_group does, and the rest from the block's shared
-// memory (block_lines), so a block's handles are interchangeable. An
-// aggregate, so that thread_group can keep one in its payload union.
+// The barrier as a grid_group holds it: the launch's workspace (null outside a
+// cooperative launch) and, in the block leader's copy on a grid of split
+// counters, its slot. An aggregate, so that thread_group can keep one in its
+// payload union.
 struct grid_barrier {
-  __device__ driver_workspace* workspace() const { return grid_workspace(); }
-  __device__ bool valid() const { return workspace() != nullptr; }
-  // The slot the block's leader recorded (leader only; no_slot on NVIDIA's protocol).
-  __device__ unsigned slot() const { return block_lines().slot; }
+  driver_workspace* workspace;
+  barrier_slot* slot;
+
+  __device__ bool valid() const { return workspace != nullptr; }
 
   // Every thread of the block calls arrive() and then wait(), as __syncthreads requires.
   __device__ grid_arrival arrive() const {
-    const block_place place = block_place_now();
-    if (!valid()) trap_not_cooperative();
+    if (!workspace) trap_not_cooperative();
     __syncthreads();
-    if (place.rank != 0) return {place, 0};
-    const block_barrier_lines& b = block_lines();
-    return {place, b.slot != no_slot ? arrive_split(b) : arrive_flat(b)};
+    if (!is_block_leader()) return {nullptr, nullptr, 0};
+    return arrive_at(*workspace, slot);
   }
 
   __device__ void wait(const grid_arrival& a) const {
-    if (a.place.rank < warp_lanes) {
-      const block_barrier_lines& b = block_lines();
-      const unsigned lanes = low_bits(a.place.threads);
-      if (b.slot != no_slot)
-        wait_for_counters(b.poll, __shfl_sync(lanes, a.seen, 0), a.place.rank, lanes);  // the leader is lane 0
-      else if (a.place.rank == 0)
-        wait_for_flip(b.target, a.seen);
+    if (!workspace) trap_not_cooperative();
+    if (!uses_split_counters()) {
+      if (is_block_leader()) wait_for_flip(a);
+    } else if (const barrier_warp warp = fresh_barrier_warp(); warp.member) {
+      // The leader's arrival, for the whole first warp (its lane 0 is the leader).
+      const unsigned lanes = warp.lanes;
+      const auto flags = reinterpret_cast<counter_line*>(
+          __shfl_sync(lanes, reinterpret_cast<unsigned long long>(a.flags), 0));
+      if (flags)
+        wait_for_counters(flags, __shfl_sync(lanes, a.seen, 0), lanes);
+      else if (is_block_leader())
+        wait_for_flip(a);  // no slot: NVIDIA's protocol
     }
     __syncthreads();
   }
@@ -387,19 +413,13 @@ struct grid_barrier {
   __device__ void sync() const { wait(arrive()); }
 };
 
-// A handle on this launch's grid barrier whose block runs it on `slot`
-// (no_slot: NVIDIA's protocol on the workspace's word, as when the pool is full).
-__device__ inline grid_barrier grid_barrier_on(unsigned slot) {
-  if (is_block_leader()) record_barrier(grid_workspace(), slot);
-  return {};
-}
-
 // The calling thread's handle on this launch's grid barrier. Only the block
 // leader of a grid of split counters needs the slot, so only it looks it up.
 __device__ inline grid_barrier current_grid_barrier() {
-  if (!is_block_leader()) return {};
   driver_workspace* ws = grid_workspace();
-  return grid_barrier_on(ws && uses_split_counters() ? find_slot(ws, block_rank_in_grid()) : no_slot);
+  barrier_slot* slot =
+      ws && is_block_leader() && uses_split_counters() ? find_slot(ws, block_rank_in_grid()) : nullptr;
+  return {ws, slot};
 }
 
 }  // namespace cohort::detail::gpu

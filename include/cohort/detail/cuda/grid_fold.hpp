@@ -32,18 +32,16 @@ static __device__ unsigned grid_exchange_pool[barrier_pool_slots][2][grid_exchan
 // template, so that only a grid collective instantiates the pool).
 template <unsigned words_per_block>
 __device__ unsigned* exchange_space(const grid_barrier& b) {
-  driver_workspace* const ws = b.workspace();
-  if (!ws) trap_not_cooperative();
+  if (!b.valid()) trap_not_cooperative();
   // A grid on NVIDIA's protocol has not looked its slot up.
-  unsigned slot = b.slot();
-  if (slot == no_slot) slot = find_slot(ws, block_rank_in_grid());
-  if (slot == no_slot)
+  const barrier_slot* slot = b.slot ? b.slot : find_slot(b.workspace, block_rank_in_grid());
+  if (!slot)
     usage_trap("a grid collective found every grid barrier slot taken by other streams' cooperative launches: "
                "grid.sync() still works in this launch, grid-wide reduce, scans and invoke_one do not");
   if (dim_volume(gridDim) * words_per_block > grid_exchange_words)
     usage_trap("a grid collective over more blocks than its exchange space holds values of this size "
                "(131072 bytes per phase)");
-  return grid_exchange_pool<>[slot][phase_parity()];
+  return grid_exchange_pool<>[slot - barrier_pool][phase_parity(*b.workspace, b.slot)];
 }
 
 // Every thread of the block calls this; the leader publishes `value` as the

@@ -28,24 +28,6 @@ __device__ __forceinline__ driver_workspace* grid_workspace() {
   return reinterpret_cast<driver_workspace*>((static_cast<unsigned long long>(high) << 32) | low);
 }
 
-// The caller's linear rank in its block and the block's thread count, read
-// from the special registers at each call (volatile), for code that runs
-// inside a caller's loop and must hold nothing across it: from the built-in
-// variables, which the compiler treats as loop invariants, it computes such
-// values once before the loop and keeps them in registers for its whole
-// length (the grid barrier, grid_barrier.hpp).
-struct block_place {
-  unsigned rank, threads;
-};
-__device__ __forceinline__ block_place block_place_now() {
-  unsigned x, y, z, nx, ny, nz;
-  asm volatile(
-      "mov.u32 %0, %%tid.x;\n\tmov.u32 %1, %%tid.y;\n\tmov.u32 %2, %%tid.z;\n\t"
-      "mov.u32 %3, %%ntid.x;\n\tmov.u32 %4, %%ntid.y;\n\tmov.u32 %5, %%ntid.z;"
-      : "=r"(x), "=r"(y), "=r"(z), "=r"(nx), "=r"(ny), "=r"(nz));
-  return {(z * ny + y) * nx + x, nx * ny * nz};
-}
-
 // The grid measured in clusters, and this block's cluster. sm_90 reports a
 // launch without clusters as a grid of 1x1x1 clusters; older devices have no
 // clusters, so the same answer is computed.

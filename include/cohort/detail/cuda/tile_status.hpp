@@ -99,14 +99,16 @@ struct tile_status {
   }
 };
 
-// Windows of 32 records that warp 0 reads at once while looking back: the
-// inclusive totals advance by up to this many windows per round trip to L2.
+// Windows of 32 records that the look-back reads at once: the inclusive
+// totals advance by up to this many windows per round trip to L2. (1, 2, 8
+// and 16 measured within a few percent of 4 or, from 8 on, slower: the polls
+// are themselves load, docs/algorithms.md.)
 inline constexpr unsigned look_back_windows = 4;
 
-// The prefix of everything before `tile` (tile > 0), found by warp 0 of the
-// tile's block: look_back_windows x 32 predecessors at a time (lane l of
-// window w reads tile - 1 - 32w - l), nearest first, until one has its
-// inclusive total; the aggregates after it are folded in index order.
+// The prefix of everything before `tile` (tile > 0), found by one warp of the
+// tile's block: Windows x 32 predecessors at a time (lane l of window w reads
+// tile - 1 - 32w - l), nearest first, until one has its inclusive total; the
+// aggregates after it are folded in index order.
 template <unsigned Windows = look_back_windows, class T, class Op>
 __device__ T look_back(const tile_status<T>& status, std::size_t tile, Op op) {
   const unsigned lane = lane_id();
