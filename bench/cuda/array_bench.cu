@@ -9,26 +9,21 @@
 // variant's output is checked against the CPU after its last timed run.
 //
 // Usage: cohort_bench_cuda_array [repetitions [reduce|scan|all [largest size as a power of 2]]]
-#include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cohort/cohort.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
 #include <functional>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "nvidia_rivals.cuh"
 #include "rival_timing.hpp"
 
 namespace cg = cohort;
-namespace ncg = cooperative_groups;
 using rival_timing::check;
 
 namespace {
@@ -58,37 +53,6 @@ __global__ void cohort_grid_reduce_kernel(const float* in, std::size_t n, float*
 
 __global__ void cohort_grid_scan_kernel(const int* in, int* out, std::size_t n) {
   cg::grid_inclusive_scan(cg::this_grid(), in, out, n, cg::plus<int>());
-}
-
-// Seed 000's cooperative reduction as NVIDIA's CG writes it (as in cohort-cuda's
-// nvidia-cg row): grid-stride sums, warp reduce, block sums, grid.sync(), block 0.
-__device__ float nvidia_block_sum(float* warp_sums, float value) {
-  const ncg::thread_block block = ncg::this_thread_block();
-  const ncg::thread_block_tile<32> warp = ncg::tiled_partition<32>(block);
-  value = ncg::reduce(warp, value, ncg::plus<float>());
-  if (warp.thread_rank() == 0) warp_sums[warp.meta_group_rank()] = value;
-  block.sync();
-  if (warp.meta_group_rank() == 0) {
-    const float mine = warp.thread_rank() < warp.meta_group_size() ? warp_sums[warp.thread_rank()] : 0.0f;
-    value = ncg::reduce(warp, mine, ncg::plus<float>());
-  }
-  return value;
-}
-
-__global__ void nvidia_cg_sum_kernel(float* out, float* block_sums, const float* __restrict__ in, std::size_t n) {
-  __shared__ float warp_sums[32];
-  const ncg::grid_group grid = ncg::this_grid();
-  float sum = 0.0f;
-  for (std::size_t i = grid.thread_rank(); i < n; i += grid.num_threads()) sum += in[i];
-  const float block_sum = nvidia_block_sum(warp_sums, sum);
-  if (threadIdx.x == 0) block_sums[grid.block_rank()] = block_sum;
-  grid.sync();
-  if (grid.block_rank() == 0) {
-    float total = 0.0f;
-    for (unsigned long long b = threadIdx.x; b < grid.num_blocks(); b += blockDim.x) total += block_sums[b];
-    total = nvidia_block_sum(warp_sums, total);
-    if (threadIdx.x == 0) *out = total;
-  }
 }
 
 template <class... P>
@@ -206,24 +170,19 @@ size_result reduce_at(std::size_t n, std::mt19937& rng) {
   size_result r{n, {}};
   add_copies(r.variants, in, copy_out, n);
   const double bytes = 4.0 * n;
-  std::size_t cub_bytes = 0;
-  check(cub::DeviceReduce::Sum(nullptr, cub_bytes, in, out, static_cast<int>(n)), "cub size");
-  void* cub_scratch = device_array<char>(cub_bytes);
-  r.variants.push_back({"cub DeviceReduce::Sum", "2 kernels",
-                        [=] {
-                          std::size_t b = cub_bytes;
-                          check(cub::DeviceReduce::Sum(cub_scratch, b, in, out + 0, static_cast<int>(n)), "cub");
-                        },
-                        judge(0), bytes});
+  const nvidia_rivals::cub_call<float, nvidia_rivals::cub_sum> cub_sum(n, {});
+  check(cub_sum.prepared(), "cub scratch");
+  r.variants.push_back({"cub DeviceReduce::Sum", "2 kernels", [=] { check(cub_sum(in, out + 0), "cub"); }, judge(0),
+                        bytes});
   r.variants.push_back({"cohort device_reduce", "1 kernel",
                         [=] { cg::device_reduce(in, n, out + 1, cg::plus<float>()); }, judge(1), bytes});
   const unsigned grid_blocks = resident(cohort_grid_reduce_kernel);
   r.variants.push_back({"cohort grid_reduce", launch_text(grid_blocks) + " coop",
                         [=] { cooperative(cohort_grid_reduce_kernel, grid_blocks, in, n, out + 2); }, judge(2), bytes});
-  const unsigned nv_blocks = resident(nvidia_cg_sum_kernel);
+  const auto nvidia_cg_sum = nvidia_rivals::cg_sum_kernel<float>;
+  const unsigned nv_blocks = resident(nvidia_cg_sum);
   r.variants.push_back({"nvidia-cg grid.sync", launch_text(nv_blocks) + " coop",
-                        [=] { cooperative(nvidia_cg_sum_kernel, nv_blocks, out + 3, block_sums, in, n); }, judge(3),
-                        bytes});
+                        [=] { cooperative(nvidia_cg_sum, nv_blocks, out + 3, block_sums, in, n); }, judge(3), bytes});
   return r;
 }
 
@@ -248,18 +207,13 @@ size_result scan_at(std::size_t n, std::mt19937& rng) {
   size_result r{n, {}};
   add_copies(r.variants, in, copy_out, n);
   const double bytes = 8.0 * n;
-  std::size_t cub_bytes = 0;
   int* cub_out = device_array<int>(n);
-  check(cub::DeviceScan::InclusiveSum(nullptr, cub_bytes, in, cub_out, static_cast<int>(n)), "cub size");
-  void* cub_scratch = device_array<char>(cub_bytes);
-  r.variants.push_back({"cub DeviceScan::InclSum", "2 kernels",
-                        [=] {
-                          std::size_t b = cub_bytes;
-                          check(cub::DeviceScan::InclusiveSum(cub_scratch, b, in, cub_out, static_cast<int>(n)), "cub");
-                        },
+  const nvidia_rivals::cub_call<int, nvidia_rivals::cub_inclusive_sum> cub_scan(n, {});
+  check(cub_scan.prepared(), "cub scratch");
+  r.variants.push_back({"cub DeviceScan::InclSum", "2 kernels", [=] { check(cub_scan(in, cub_out), "cub"); },
                         judge(cub_out), bytes});
   int* look_back_out = device_array<int>(n);
-  r.variants.push_back({"cohort device_incl_scan", "1 kernel coop",
+  r.variants.push_back({"cohort device_incl_scan", "1 kernel",
                         [=] { cg::device_inclusive_scan(in, look_back_out, n, cg::plus<int>()); },
                         judge(look_back_out), bytes});
   int* grid_out = device_array<int>(n);

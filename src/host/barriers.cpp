@@ -3,6 +3,7 @@
 #include "barriers.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <sstream>
 
@@ -17,9 +18,12 @@ namespace cohort::detail::host {
 
 namespace {
 
-[[noreturn]] void mismatched_barrier(const block_runtime& rt, const std::string& what,
-                                     const std::source_location& first_site, const thread_record& first,
-                                     const std::source_location& where) {
+// The cold paths of every arrival: out of line, so that the arrival needs no
+// frame of its own for them.
+[[noreturn, gnu::cold, gnu::noinline]] void mismatched_barrier(const block_runtime& rt, const char* what,
+                                                              const std::source_location& first_site,
+                                                              const thread_record& first,
+                                                              const std::source_location& where) {
   std::ostringstream s;
   s << "threads of block " << index_text(rt.block_index) << " in kernel `" << kernel_name(rt.launch->entry->kernel)
     << "` wait at different " << what << " call sites: thread " << index_text(first.index) << " at "
@@ -28,11 +32,24 @@ namespace {
   fail_block(errc::barrier_mismatch, s.str());
 }
 
-[[noreturn]] void arrived_twice(const block_runtime& rt, const std::string& what, const std::source_location& where) {
+[[noreturn, gnu::cold, gnu::noinline]] void arrived_twice(const block_runtime& rt, const char* what,
+                                                         const std::source_location& where) {
   fail_block(errc::barrier_mismatch,
-             "thread arrived twice at the " + what + " " + position(*rt.launch, rt, *current_thread) + ", at " +
+             std::string("thread arrived twice at the ") + what + " " + position(*rt.launch, rt, *current_thread) + ", at " +
                  site(where) + ", without waiting for the phase it arrived at first; each thread arrives once per "
                  "phase: barrier_arrive(), then barrier_wait(token) before arriving again");
+}
+
+// One call site's source_location objects are one record: the same bytes
+// settle the usual case; others are compared field by field, out of line.
+[[gnu::cold, gnu::noinline]] void check_other_site(const block_runtime& rt, const char* what,
+                                                  const std::source_location& first_site, const thread_record& first,
+                                                  const std::source_location& where) {
+  if (!same_site(first_site, where)) mismatched_barrier(rt, what, first_site, first, where);
+}
+inline bool same_record(const std::source_location& a, const std::source_location& b) {
+  static_assert(sizeof a == sizeof(std::uintptr_t), "a source_location is a pointer to its record");
+  return std::bit_cast<std::uintptr_t>(a) == std::bit_cast<std::uintptr_t>(b);
 }
 
 std::string barrier_name(const barrier_level& level) { return std::string(level.name) + " barrier"; }
@@ -41,8 +58,8 @@ void release_block_barrier(block_runtime& rt) {
   block_barrier& bar = rt.barriers.block;
   rt.arrivals_pending -= bar.arrived;
   bar.arrived = 0;
-  ++bar.phase;
-  rt.wake(bar.waiters);
+  rt.release(wait_kind::block_barrier, bar.phase++, bar.parked);
+  bar.parked = 0;
 }
 
 // The block's last live thread has arrived: the block arrives at the level.
@@ -125,8 +142,8 @@ namespace {
   if (bar.arrived == 0) {
     bar.site = where;
     bar.first = &self;
-  } else if (!same_site(bar.site, where)) [[unlikely]] {
-    mismatched_barrier(rt, "block barrier", bar.site, *bar.first, where);
+  } else if (!same_record(bar.site, where)) [[unlikely]] {
+    check_other_site(rt, "block barrier", bar.site, *bar.first, where);
   }
   const std::uint64_t phase = bar.phase;
   self.block_arrival = phase;
@@ -140,7 +157,7 @@ namespace {
                                                       std::source_location where) {
   block_barrier& bar = rt.barriers.block;
   if (bar.phase != phase) return;
-  bar.waiters.push_back(&self);
+  ++bar.parked;
   park(rt, self, wait_kind::block_barrier, where, phase);
 }
 
@@ -175,12 +192,12 @@ std::uint64_t level_arrive(block_runtime& rt, const barrier_level& level, std::s
   level_part& part = rt.barriers.*level.part;
   thread_record& self = *current_thread;
   if (self.*level.arrival == part.phases_arrived) [[unlikely]]
-    arrived_twice(rt, barrier_name(level), where);
+    arrived_twice(rt, barrier_name(level).c_str(), where);
   if (part.arrived == 0) {
     part.site = where;
     part.first = &self;
   } else if (!same_site(part.site, where)) {
-    mismatched_barrier(rt, barrier_name(level), part.site, *part.first, where);
+    mismatched_barrier(rt, barrier_name(level).c_str(), part.site, *part.first, where);
   }
   const std::uint64_t phase = part.phases_arrived;
   self.*level.arrival = phase;
@@ -251,7 +268,8 @@ void barriers_on_exit(block_runtime& rt, thread_record& thread) {
     --rt.arrivals_pending;
   }
   if (bar.arrived != 0 && bar.arrived == rt.live) release_block_barrier(rt);
-  for (const barrier_level* level : {&grid_level, &cluster_level, &multi_grid_level}) level_on_exit(rt, *level, thread);
+  if (rt.cooperative || rt.cluster != nullptr)  // the block is in some level's barrier
+    for (const barrier_level* level : {&grid_level, &cluster_level, &multi_grid_level}) level_on_exit(rt, *level, thread);
 }
 
 std::optional<bool> resolve_barrier_stall(block_runtime& rt) {

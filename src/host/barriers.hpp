@@ -23,12 +23,14 @@ struct block_runtime;
 class level_barrier;
 
 // The block barrier (__syncthreads, thread_block::sync) of the current phase.
+// Its threads park with their phase and are released in rank order by the
+// scheduler (scheduled_block::release), so it lists none of them.
 struct block_barrier {
   unsigned arrived = 0;
+  unsigned parked = 0;  // arrived threads waiting (barrier_arrive need not wait)
   std::uint64_t phase = 0;
   std::source_location site{};
   const thread_record* first = nullptr;
-  std::vector<thread_record*> waiters;
 };
 
 // A block's half of one level's barrier. A block arrives once its last live
@@ -48,8 +50,8 @@ struct level_part {
 
 struct block_barriers {
   block_barrier block;
-  level_part grid, cluster, multi_grid;
   bool arrivals_recorded = false;  // some thread_record holds an arrival
+  level_part grid, cluster, multi_grid;
 };
 
 // What differs between the levels: how threads wait, where a thread keeps its

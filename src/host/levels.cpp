@@ -85,10 +85,7 @@ const barrier_level multi_grid_level{"multi-grid",
 
 void start_barriers(block_runtime& rt, unsigned long long linear_block) {
   block_barriers& bars = rt.barriers;
-  bars.block.arrived = 0;
-  bars.block.phase = 0;
-  bars.block.first = nullptr;
-  bars.block.waiters.clear();
+  bars.block = {};
   launch_state& launch = *rt.launch;
   bars.grid.start(launch.cooperative ? &launch.grid : nullptr, linear_block);
   multi_grid_launch* mg = launch.multi_grid;

@@ -53,8 +53,50 @@ void overflowed_unguarded(scheduled_block& b) {
                                        "COHORT_STACK_SIZE=1M)");
 }
 
+void check_unguarded_stack(scheduled_block& b, const fiber& self) {
+  if (self.stack.base && self.stack.overflowed_unguarded(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0))))
+    overflowed_unguarded(b);
+}
+
+void switch_to_runner_or_main(scheduled_block& b, fiber& self) {
+  if (b.next_unstarted < b.thread_count && !b.failed) {
+    fiber* runner = start_runner(b);
+    if (!runner) {
+      if (&self == &b.main) return;  // main finds the block failed
+      abandon_block();
+    }
+    b.running = runner;
+    start_fiber(self, *runner, &runner_main);
+  } else {
+    b.running = &b.main;
+    switch_fiber(self, b.main);
+  }
+}
+
+void scheduled_block::queue_released(wait_kind kind, std::uint64_t phase, unsigned count) {
+  parked += count;  // wake() counts them out again
+  std::vector<thread_record*> released;
+  released.reserve(count);
+  for (unsigned r = 0; r < next_unstarted && released.size() < count; ++r)
+    if (threads[r].waiting == kind && threads[r].wait_phase == phase) released.push_back(&threads[r]);
+  wake(released);
+}
+
+void scheduled_block::watch_parks(void (*hook)(scheduled_block&, const thread_record&)) {
+  on_park = hook;
+  if (released_left == 0) return;
+  const unsigned left = released_left;
+  released_left = 0;
+  std::vector<thread_record*> released;
+  released.reserve(left);
+  for (auto r = static_cast<unsigned>(released_next - threads); r < next_unstarted && released.size() < left; ++r)
+    if (threads[r].waiting == released_kind && threads[r].wait_phase == released_phase) released.push_back(&threads[r]);
+  parked += left;
+  wake(released);
+}
+
 void scheduled_block::wake(std::vector<thread_record*>& waiters) {
-  if (shuffling) std::shuffle(waiters.begin(), waiters.end(), shuffle);
+  if (shuffling) std::shuffle(waiters.begin(), waiters.end(), *shuffle);
   for (thread_record* t : waiters) t->waiting = wait_kind::runnable;
   parked -= static_cast<unsigned>(waiters.size());
   if (ready.empty())
@@ -132,7 +174,7 @@ std::int64_t steady_now() { return std::chrono::steady_clock::now().time_since_e
 // fresh runner for threads not started yet. With neither, the thread waits on
 // something outside its block and the OS thread is offered to others.
 void yield_thread(scheduled_block& b, thread_record& t) {
-  const bool others_ready = b.ready_head < b.ready.size();
+  const bool others_ready = b.others_ready();
   const bool unstarted = b.next_unstarted < b.thread_count;
   if (!others_ready && !unstarted) {
     yield_core();

@@ -214,11 +214,13 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.launch = &launch;
   r.fibers_used = 0;
   r.fibers.reserve(r.thread_count);
-  r.ready.clear();
-  r.ready_head = 0;
+  r.clear_runnable();
   r.failed = false;
   r.shuffling = launch.shuffle_seed.has_value();
-  if (r.shuffling) r.shuffle.seed(*launch.shuffle_seed ^ (linear * 0x9E3779B97F4A7C15ull));
+  if (r.shuffling) {
+    if (!r.shuffle) r.shuffle = std::make_unique<std::mt19937_64>();
+    r.shuffle->seed(*launch.shuffle_seed ^ (linear * 0x9E3779B97F4A7C15ull));
+  }
   start_barriers(r, linear);
 }
 
@@ -257,15 +259,14 @@ void unwind_waiting_threads(block_runtime& rt) {
     switch_fiber(rt.main, *t.home);
   }
   rt.running = &rt.main;
-  rt.ready.clear();
-  rt.ready_head = 0;
+  rt.clear_runnable();
 }
 
 // Returns the fibers the block started. They keep their stacks for the
 // worker's next block; trim_worker_stacks gives them back after the launch.
 std::size_t finish_block(worker_context& w) {
   block_runtime& rt = w.runtime;
-  if (rt.parked != 0 || rt.ready_head < rt.ready.size()) unwind_waiting_threads(rt);
+  if (rt.parked != 0 || rt.others_ready()) unwind_waiting_threads(rt);
   rt.copies.finish_block(rt);
   finish_barriers(rt);
   current_block = nullptr;

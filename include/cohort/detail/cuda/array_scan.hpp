@@ -1,12 +1,10 @@
 // Whole-array scans on the CUDA backend, both built on the tiles of
 // detail/cuda/array_tiles.hpp and exact in index order for any associative
 // operator:
-// - device_*_scan: single pass with decoupled look-back. A persistent grid
-//   (a cooperative launch, so every block is resident) takes tiles in
-//   order from a counter; a tile publishes its total, finds the prefix
-//   of the tiles before it from their records (tile_status.hpp), publishes
-//   its inclusive total and writes its elements. Each element is read once
-//   and written once.
+// - device_*_scan: single pass with decoupled look-back, a block per tile:
+//   a tile publishes its total, finds the prefix of the tiles before it
+//   from their records (tile_status.hpp), publishes its inclusive total and
+//   writes its elements. Each element is read once and written once.
 // - grid_*_scan inside a user's cooperative kernel, which has no scratch of
 //   its own: reduce-then-scan. Each block folds its run of whole tiles, the
 //   grid's rank-ordered exclusive scan gives each block the total before its
@@ -15,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "cohort/groups/grid_group.hpp"
 #include "cohort/collectives/scan.hpp"
@@ -40,80 +39,91 @@ __device__ __forceinline__ void scan_one_tile(tile_exchange<T>& shared, const T*
   store_tile(items, out, base, n, whole, vector);
 }
 
-// The look-back kernel's blocks: 8 warps, at least 4 resident per SM (so at
-// most 64 registers a thread). While warp 0 of a block looks back, its other
-// warps wait at the block's barrier; other blocks on the SM keep memory
-// busy. Blocks of 4 warps (8 per SM) and of 2 (16 per SM) measured slower:
-// more, smaller tiles lengthen the chain of look-backs (docs/algorithms.md).
-inline constexpr unsigned scan_warps = 8;
-inline constexpr unsigned scan_blocks_per_sm = 4;
-
-// Blocks take tiles in the order they become free, from a counter: a
-// tile's predecessors were taken earlier, so its look-back finds them done
-// or nearly (with tiles fixed per block, a whole wave of tiles started at
-// once and waited on one another's look-backs). The last block to finish
-// resets the counter for the next launch on the stream.
-struct tile_counter {
-  unsigned long long next;
-  unsigned finished;
+// The look-back kernel: one block per tile, tile = block index. A tile waits
+// only on tiles of lower index, and the hardware starts a grid's blocks in
+// index order as earlier ones retire (CUB's single-pass scan relies on the
+// same), so the launch needs no co-residency and no tile counter.
+//
+// A block is Warps warps that load, scan and store the tile's elements, and
+// one more, the look-back warp, which reads the predecessors' records from
+// the moment the block starts, while the tile's loads are in flight: the
+// prefix is usually known by the time the tile's own total is, and the tile
+// publishes its inclusive total right after its aggregate. (When warp 0 of
+// the tile looked back after the tile's barrier, the other warps waited for
+// it there with no load in flight; docs/algorithms.md has the measurements.)
+// They meet at named barriers: the data warps' own (1), the total handed
+// from data warp 0 to the look-back warp (2), and the prefix handed back
+// (3); each hand-over is an arrive by the producer and a sync by the
+// consumer, so no side waits for the other longer than it must.
+template <unsigned Warps>
+struct data_warps_barrier {
+  __device__ void operator()() const { asm volatile("bar.sync 1, %0;" ::"n"(Warps * 32) : "memory"); }
 };
 
-template <bool Inclusive, class T, class Op>
-__global__ void __launch_bounds__(scan_warps * 32, scan_blocks_per_sm)
-    look_back_scan_kernel(const T* in, T* out, std::size_t n, partial<T> init, Op op, tile_status<T> status,
-                          tile_counter* counter) {
+template <unsigned Warps, unsigned Windows, bool Inclusive, class T, class Op>
+__global__ void __launch_bounds__((Warps + 1) * 32, 32 / (Warps + 1))
+    look_back_scan_kernel(const T* in, T* out, std::size_t n, partial<T> init, Op op, tile_status<T> status) {
+  constexpr unsigned block = (Warps + 1) * 32;
   __shared__ tile_exchange<T> shared;
-  __shared__ unsigned long long taken;
-  const std::size_t tiles = (n + tile_items<T>(scan_warps) - 1) / tile_items<T>(scan_warps);
-  const bool vector = vector_aligned(in) && vector_aligned(out);
+  const std::size_t t = blockIdx.x;
   const lifted<Op> lift{op};
-  for (;;) {
-    // Every thread has read the last tile's number before this write: the
-    // tile's scan passed the block's barriers since.
-    if (threadIdx.x == 0) taken = atomicAdd(&counter->next, 1ull);
-    __syncthreads();
-    const std::size_t t = taken;
-    if (t >= tiles) break;
-    // The last tile's records are never read: nothing comes after it.
-    const bool publishes = t + 1 < tiles;
-    scan_one_tile<Inclusive>(shared, in, out, n, t, vector, op, [&](partial<T> total) {
-      if (threadIdx.x < 32) {
-        partial<T> before = absent<T>();
-        if (t > 0) {
-          if (publishes && threadIdx.x == 0) status.publish(t, total.value, false);
-          before = {look_back(status, t, op), true};
-        }
-        if (threadIdx.x == 0) {
-          if (publishes) status.publish(t, lift(before, total).value, true);
-          shared.tile_prefix = lift(init, before);
-        }
+  // The last tile's records are never read: nothing comes after it.
+  const bool publishes = t + 1 < gridDim.x;
+  if (threadIdx.x / 32 == Warps) {
+    const partial<T> before = t > 0 ? partial<T>{look_back<Windows>(status, t, op), true} : absent<T>();
+    asm volatile("bar.sync 2, 64;" ::: "memory");  // the tile's total is in
+    if (lane_id() == 0) {
+      if (publishes && t > 0) status.publish(t, lift(before, shared.tile_total).value, true);
+      shared.tile_prefix = lift(init, before);
+    }
+    __syncwarp();
+    asm volatile("bar.arrive 3, %0;" ::"n"(block) : "memory");
+    return;
+  }
+  const bool vector = vector_aligned(in) && vector_aligned(out);
+  const std::size_t base = t * tile_items<T>(Warps);
+  const bool whole = base + tile_items<T>(Warps) <= n;
+  lane_items<T> items;
+  load_tile(items, in, base, n, whole, vector);
+  scan_tile<Inclusive>(items, shared, op, [&](partial<T> total) {
+    if (threadIdx.x < 32) {
+      if (threadIdx.x == 0) {
+        // The aggregate, for tiles whose look-back passes this one before
+        // its inclusive total is known; tile 0's total is its inclusive total.
+        if (publishes) status.publish(t, total.value, t == 0);
+        shared.tile_total = total;
       }
-      __syncthreads();
-      return shared.tile_prefix;
-    }, scan_warps);
-  }
-  if (threadIdx.x == 0 && atomicAdd(&counter->finished, 1u) == gridDim.x - 1) {
-    counter->next = 0;  // every block has taken its last number
-    counter->finished = 0;
-  }
+      __syncwarp();
+      asm volatile("bar.arrive 2, 64;" ::: "memory");
+    }
+    asm volatile("bar.sync 3, %0;" ::"n"(block) : "memory");  // the prefix is in
+    return shared.tile_prefix;
+  }, Warps, data_warps_barrier<Warps>{});
+  store_tile(items, out, base, n, whole, vector);
 }
 
-// The scan's scratch: the tile counter, then the tile records.
-inline constexpr std::size_t scan_header_bytes = 256;
+// Tiles of 7 warps: with the look-back warp, blocks of 256 threads, 4 per SM.
+inline constexpr unsigned scan_warps = 7;
+
+// One launch of the look-back scan in tiles of Warps warps, its look-back
+// reading Windows windows of 32 records at a time.
+template <unsigned Warps, unsigned Windows, bool Inclusive, class T, class Op>
+void look_back_scan(const T* in, T* out, std::size_t n, partial<T> init, Op op, stream_t stream) {
+  if (n == 0) return;
+  const std::size_t tiles = (n + tile_items<T>(Warps) - 1) / tile_items<T>(Warps);
+  if (tiles > 0x7FFFFFFFu)
+    throw cohort::error(errc::invalid_argument, "device scan of " + std::to_string(n) +
+                                                    " elements: more tiles of " + std::to_string(tile_items<T>(Warps)) +
+                                                    " than a grid has blocks (2^31 - 1); scan it in parts");
+  const array_scratch scratch = scratch_for(scratch_use::scan, stream, tile_status<T>::bytes(tiles));
+  launch_array_kernel(look_back_scan_kernel<Warps, Windows, Inclusive, T, Op>, static_cast<unsigned>(tiles),
+                      (Warps + 1) * 32, stream, false, in, out, n, init, op,
+                      tile_status<T>{scratch.data, tiles, scratch.epoch});
+}
 
 template <bool Inclusive, class T, class Op>
 void device_scan(const T* in, T* out, std::size_t n, partial<T> init, Op op, stream_t stream) {
-  if (n == 0) return;
-  constexpr unsigned threads = scan_warps * 32;
-  const auto kernel = look_back_scan_kernel<Inclusive, T, Op>;
-  const std::size_t tiles = (n + tile_items<T>(scan_warps) - 1) / tile_items<T>(scan_warps);
-  const int resident = resident_blocks(kernel, threads);
-  const unsigned blocks = static_cast<unsigned>(tiles < static_cast<std::size_t>(resident) ? tiles : resident);
-  const array_scratch scratch =
-      scratch_for(scratch_use::scan, stream, scan_header_bytes + tile_status<T>::bytes(tiles));
-  char* records = static_cast<char*>(scratch.data) + scan_header_bytes;
-  launch_array_kernel(kernel, blocks, threads, stream, true, in, out, n, init, op,
-                      tile_status<T>{records, tiles, scratch.epoch}, static_cast<tile_counter*>(scratch.data));
+  look_back_scan<scan_warps, look_back_windows, Inclusive>(in, out, n, init, op, stream);
 }
 
 // Reduce-then-scan by the grid of a user's cooperative kernel (1-D blocks of whole warps).

@@ -179,17 +179,24 @@ template <class T>
 struct tile_exchange {
   partial<T> warp_totals[max_block_warps];
   partial<T> tile_prefix;
+  partial<T> tile_total;  // look_back_scan_kernel's, for its look-back warp
 };
 
-// Publishes each warp's total; after the block's barrier, returns the fold
+// The barrier among a tile's warps: the whole block's, unless the block has
+// warps beside them (look_back_scan_kernel's).
+struct tile_barrier {
+  __device__ void operator()() const { __syncthreads(); }
+};
+
+// Publishes each warp's total; after the tile's barrier, returns the fold
 // of the warps before the caller's (absent for warp 0) and, in *tile_total,
-// the tile's total (the block has `warps` warps).
-template <class T, class Op>
+// the tile's total (the tile has `warps` warps).
+template <class T, class Op, class Barrier = tile_barrier>
 __device__ __forceinline__ partial<T> join_warps(tile_exchange<T>& shared, const partial<T>& warp_total, Op op,
-                                                 partial<T>* tile_total, unsigned warps) {
+                                                 partial<T>* tile_total, unsigned warps, Barrier barrier = {}) {
   const unsigned warp = threadIdx.x / 32;
   if (lane_id() == 0) shared.warp_totals[warp] = warp_total;
-  __syncthreads();
+  barrier();
   const lifted<Op> lift{op};
   partial<T> before = absent<T>();
   for (unsigned w = 0; w < warp; ++w) before = lift(before, shared.warp_totals[w]);
@@ -201,17 +208,17 @@ __device__ __forceinline__ partial<T> join_warps(tile_exchange<T>& shared, const
 
 // Scans one tile whose elements the caller loaded into `items`: the warp
 // segments, then the tile prefix from prefix_of(tile total) (called by the
-// whole block, after a barrier; it returns the prefix of everything before
-// the tile, absent at the array's start), then every element combined with
-// the prefix of its warp. Exclusive scans shift by one element first. The
-// last tile's total counts the elements past n: nothing reads it.
-template <bool Inclusive, class T, class Op, class PrefixOf>
+// tile's warps, after their barrier; it returns the prefix of everything
+// before the tile, absent at the array's start), then every element combined
+// with the prefix of its warp. Exclusive scans shift by one element first.
+// The last tile's total counts the elements past n: nothing reads it.
+template <bool Inclusive, class T, class Op, class PrefixOf, class Barrier = tile_barrier>
 __device__ __forceinline__ void scan_tile(lane_items<T>& items, tile_exchange<T>& shared, Op op,
-                                          PrefixOf&& prefix_of, unsigned warps) {
+                                          PrefixOf&& prefix_of, unsigned warps, Barrier barrier = {}) {
   const T warp_total = scan_warp_segment(items, op);
   if constexpr (!Inclusive) shift_to_exclusive(items);
   partial<T> tile_total;
-  const partial<T> warps_before = join_warps(shared, partial<T>{warp_total, true}, op, &tile_total, warps);
+  const partial<T> warps_before = join_warps(shared, partial<T>{warp_total, true}, op, &tile_total, warps, barrier);
   const lifted<Op> lift{op};
   const partial<T> prefix = lift(prefix_of(tile_total), warps_before);
   const bool first_lacks = !Inclusive && lane_id() == 0;

@@ -139,27 +139,23 @@ __device__ inline bool uses_split_counters() { return grid_blocks() > barrier_fl
 // registers with the plain reads, 26 with these; NVIDIA's: 11). A few reads
 // and integer operations per barrier are small next to its round trips.
 // NVIDIA's protocol keeps the plain reads: it derives only its add and word
-// from them, and its instructions stay as measured.
-__device__ __forceinline__ dim3 fresh_block_index() {
+// from them, and its instructions stay as measured. One function reads each
+// of the four triples (the block's index in the grid, the thread's in the
+// block, and their extents).
+enum class fresh_triple { block_index, thread_index, grid_dim, block_dim };
+template <fresh_triple Which>
+__device__ __forceinline__ dim3 fresh() {
   unsigned x, y, z;
-  asm volatile("mov.u32 %0, %%ctaid.x;\n\tmov.u32 %1, %%ctaid.y;\n\tmov.u32 %2, %%ctaid.z;"
-               : "=r"(x), "=r"(y), "=r"(z));
-  return {x, y, z};
-}
-__device__ __forceinline__ dim3 fresh_thread_index() {
-  unsigned x, y, z;
-  asm volatile("mov.u32 %0, %%tid.x;\n\tmov.u32 %1, %%tid.y;\n\tmov.u32 %2, %%tid.z;" : "=r"(x), "=r"(y), "=r"(z));
-  return {x, y, z};
-}
-__device__ __forceinline__ dim3 fresh_grid_dim() {
-  unsigned x, y, z;
-  asm volatile("mov.u32 %0, %%nctaid.x;\n\tmov.u32 %1, %%nctaid.y;\n\tmov.u32 %2, %%nctaid.z;"
-               : "=r"(x), "=r"(y), "=r"(z));
-  return {x, y, z};
-}
-__device__ __forceinline__ dim3 fresh_block_dim() {
-  unsigned x, y, z;
-  asm volatile("mov.u32 %0, %%ntid.x;\n\tmov.u32 %1, %%ntid.y;\n\tmov.u32 %2, %%ntid.z;" : "=r"(x), "=r"(y), "=r"(z));
+  if constexpr (Which == fresh_triple::block_index)
+    asm volatile("mov.u32 %0, %%ctaid.x;\n\tmov.u32 %1, %%ctaid.y;\n\tmov.u32 %2, %%ctaid.z;"
+                 : "=r"(x), "=r"(y), "=r"(z));
+  else if constexpr (Which == fresh_triple::thread_index)
+    asm volatile("mov.u32 %0, %%tid.x;\n\tmov.u32 %1, %%tid.y;\n\tmov.u32 %2, %%tid.z;" : "=r"(x), "=r"(y), "=r"(z));
+  else if constexpr (Which == fresh_triple::grid_dim)
+    asm volatile("mov.u32 %0, %%nctaid.x;\n\tmov.u32 %1, %%nctaid.y;\n\tmov.u32 %2, %%nctaid.z;"
+                 : "=r"(x), "=r"(y), "=r"(z));
+  else
+    asm volatile("mov.u32 %0, %%ntid.x;\n\tmov.u32 %1, %%ntid.y;\n\tmov.u32 %2, %%ntid.z;" : "=r"(x), "=r"(y), "=r"(z));
   return {x, y, z};
 }
 __device__ __forceinline__ unsigned fresh_lane_id() {
@@ -173,8 +169,8 @@ struct barrier_warp {
   bool member;
 };
 __device__ __forceinline__ barrier_warp fresh_barrier_warp() {
-  const dim3 extent = fresh_block_dim();
-  const auto rank = static_cast<unsigned>(linear_index(fresh_thread_index(), extent));
+  const dim3 extent = fresh<fresh_triple::block_dim>();
+  const auto rank = static_cast<unsigned>(linear_index(fresh<fresh_triple::thread_index>(), extent));
   return {low_bits(static_cast<unsigned>(dim_volume(extent))), rank < warp_lanes};
 }
 // The slot's address, hidden from the compiler at each barrier for the same
@@ -275,8 +271,8 @@ __device__ inline void fence_acquire() { asm volatile("fence.acquire.gpu;" ::: "
 // has acquired every earlier arrival's writes; one release fence then covers
 // its relaxed stores of the new generation to the counter's flag replicas.
 __device__ inline grid_arrival arrive_split(barrier_slot& slot) {
-  const dim3 grid = fresh_grid_dim();
-  const auto me = static_cast<unsigned>(linear_index(fresh_block_index(), grid));
+  const dim3 grid = fresh<fresh_triple::grid_dim>();
+  const auto me = static_cast<unsigned>(linear_index(fresh<fresh_triple::block_index>(), grid));
   const auto [counter, add] = split_arrival_of(me, static_cast<unsigned>(dim_volume(grid)));
   counter_line* lines = barrier_lines_of(fresh(&slot));
   const unsigned before = atomic_add_acq_rel(counter_of(lines, counter).counter, add);

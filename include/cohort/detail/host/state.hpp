@@ -25,8 +25,9 @@ enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrie
 // Index and rank are written when a worker meets a new block shape (a thread
 // record serves the same rank of every block the worker runs); the rest is
 // written when the thread waits or arrives somewhere, which keeps barrier-free
-// kernels cheap.
-struct thread_record {
+// kernels cheap. Aligned so that what a block barrier touches (up to
+// block_arrival) lies in one cache line.
+struct alignas(64) thread_record {
   uint3 index;                 // threadIdx
   unsigned rank;               // linear rank in the block
   fiber* home = nullptr;       // the fiber this thread runs on, recorded when it parks
