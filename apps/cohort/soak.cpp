@@ -6,22 +6,16 @@
 
 #include <cohort/cohort.hpp>
 
+#include "common/hash.hpp"
+
 namespace cohort_cli {
 
 namespace {
 
-__host__ __device__ inline std::uint32_t soak_mix(std::uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
 // What thread `gid` publishes in phase `p`.
 __host__ __device__ inline std::uint32_t published(std::uint32_t seed, unsigned long long gid, long long p) {
-  return soak_mix(seed ^ soak_mix(static_cast<std::uint32_t>(gid) ^ soak_mix(static_cast<std::uint32_t>(p))));
+  using cohort_examples::mix;
+  return mix(seed ^ mix(static_cast<std::uint32_t>(gid) ^ mix(static_cast<std::uint32_t>(p))));
 }
 
 // Each phase every thread publishes a value, waits at the grid barrier, reads

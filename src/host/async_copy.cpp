@@ -8,7 +8,7 @@
 #include "copy_guard.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
-#include "scheduler.hpp"
+#include "block_runtime.hpp"
 
 namespace cohort::detail::host {
 
@@ -27,7 +27,7 @@ std::string copy_text(const pending_copy& c) {
 }
 
 [[noreturn]] void fail_copy(const block_runtime& rt, const std::string& what) {
-  fail_block(errc::copy_in_flight, what + ", " + position(*rt.launch, rt.record, *current_thread) +
+  fail_block(errc::copy_in_flight, what + ", " + position(*rt.launch, rt, *current_thread) +
                                        "; a copy's destination is the copy's alone until a wait(group) or "
                                        "wait_prior<N>(group) of the group that issued it has completed it");
 }
@@ -67,7 +67,7 @@ void issue_checked_copy(const member_set& members, unsigned rank, void* dst, con
                         std::source_location where) {
   block_runtime& rt = current_runtime();
   copy_state& cs = rt.copies;
-  if (cs.waiting.size() < rt.record.thread_count) cs.waiting.resize(rt.record.thread_count);
+  if (cs.waiting.size() < rt.thread_count) cs.waiting.resize(rt.thread_count);
   cs.used = true;
   auto* d = static_cast<std::byte*>(dst);
   const auto* s = static_cast<const std::byte*>(src);
@@ -89,7 +89,7 @@ void issue_checked_copy(const member_set& members, unsigned rank, void* dst, con
     open_pages(d, bytes);
     std::memset(d, copy_poison, bytes);
     close_pages(d, bytes);
-    if (rt.launch->copy_checks == copy_checking::guarded) guard(&rt, rt.record.block_index, where, d, bytes);
+    if (rt.launch->copy_checks == copy_checking::guarded) guard(&rt, rt.block_index, where, d, bytes);
   }
   it->issued_by[rank] = true;
   cs.waiting[current_thread->rank].push_back(&*it);
@@ -136,7 +136,7 @@ void fail_copy_alignment(std::size_t align, const void* dst, const void* src, st
   s << "the destination of memcpy_async at " << site(hit.site) << " (" << hit.bytes << " bytes to " << hit.begin
     << ") was " << (hit.write ? "written" : "read") << " (byte "
     << hit.address - reinterpret_cast<std::uintptr_t>(hit.begin) << ") before the wait that covers the copy";
-  const uint3 b = rt.record.block_index;
+  const uint3 b = rt.block_index;
   if (hit.block.x != b.x || hit.block.y != b.y || hit.block.z != b.z)
     s << ", which block " << index_text(hit.block) << " issued";
   fail_copy(rt, s.str());

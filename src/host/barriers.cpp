@@ -1,152 +1,263 @@
-// Block and grid barriers. Both are counted and phase-tagged and follow
-// CUDA's sm_70+ rule: a thread that has exited no longer counts, so the
-// barrier completes once every live thread has arrived.
+// The block barrier and the one mechanism behind every level's barrier over
+// whole blocks (the levels themselves: levels.cpp).
+#include "barriers.hpp"
+
+#include <algorithm>
+#include <cstring>
 #include <sstream>
 
-#include "cohort/detail/host/sync_points.hpp"
-#include "cohort/detail/host/thread_loop.hpp"
+#include "block_runtime.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
+#include "cohort/detail/host/sync_points.hpp"
 #include "diagnostics.hpp"
-#include "grid_exchange.hpp"
 #include "launch_state.hpp"
-#include "scheduler.hpp"
+#include "level_barrier.hpp"
 
 namespace cohort::detail::host {
 
 namespace {
 
-[[noreturn]] void mismatched_barrier(const block_runtime& rt, const char* what, const std::source_location& first_site,
-                                     const thread_record& first, const std::source_location& where) {
+[[noreturn]] void mismatched_barrier(const block_runtime& rt, const std::string& what,
+                                     const std::source_location& first_site, const thread_record& first,
+                                     const std::source_location& where) {
   std::ostringstream s;
-  s << "threads of block " << index_text(rt.record.block_index) << " in kernel `"
-    << kernel_name(rt.launch->entry->kernel) << "` wait at different " << what << " call sites: thread "
-    << index_text(first.index) << " at " << site(first_site) << " and thread " << index_text(current_thread->index)
-    << " at " << site(where) << "; every thread of a block must reach the same barrier call";
+  s << "threads of block " << index_text(rt.block_index) << " in kernel `" << kernel_name(rt.launch->entry->kernel)
+    << "` wait at different " << what << " call sites: thread " << index_text(first.index) << " at "
+    << site(first_site) << " and thread " << index_text(current_thread->index) << " at " << site(where)
+    << "; every thread of a block must reach the same barrier call";
   fail_block(errc::barrier_mismatch, s.str());
 }
 
-void release_block_barrier(block_runtime& rt) {
-  rt.record.arrivals_pending -= rt.barrier_arrived;
-  rt.barrier_arrived = 0;
-  ++rt.barrier_phase;
-  rt.wake(rt.barrier_waiters);
+[[noreturn]] void arrived_twice(const block_runtime& rt, const std::string& what, const std::source_location& where) {
+  fail_block(errc::barrier_mismatch,
+             "thread arrived twice at the " + what + " " + position(*rt.launch, rt, *current_thread) + ", at " +
+                 site(where) + ", without waiting for the phase it arrived at first; each thread arrives once per "
+                 "phase: barrier_arrive(), then barrier_wait(token) before arriving again");
 }
 
-void block_arrives_at_grid(block_runtime& rt) {
-  grid_entry& entry = rt.launch->grid.entries(rt.grid_phases_arrived)[block_linear_rank()];
-  entry.op = &grid_sync_op;  // so that a grid collective meeting this barrier can tell
-  entry.site = rt.grid_site;
-  rt.record.arrivals_pending -= rt.grid_arrived;
-  rt.grid_arrived = 0;
-  ++rt.grid_phases_arrived;
-  rt.launch->grid.arrive();
+std::string barrier_name(const barrier_level& level) { return std::string(level.name) + " barrier"; }
+
+void release_block_barrier(block_runtime& rt) {
+  block_barrier& bar = rt.barriers.block;
+  rt.arrivals_pending -= bar.arrived;
+  bar.arrived = 0;
+  ++bar.phase;
+  rt.wake(bar.waiters);
+}
+
+// The block's last live thread has arrived: the block arrives at the level.
+void block_arrives(block_runtime& rt, const barrier_level& level, level_part& part) {
+  grid_entry& entry = part.shared->entries(part.phases_arrived)[part.rank];
+  entry.op = &level.sync_op;  // so that a collective of the level meeting this barrier can tell
+  entry.site = part.site;
+  rt.arrivals_pending -= part.arrived;
+  part.arrived = 0;
+  ++part.phases_arrived;
+  part.shared->arrive();
+}
+
+void level_on_exit(block_runtime& rt, const barrier_level& level, thread_record& thread) {
+  level_part& part = rt.barriers.*level.part;
+  if (part.shared == nullptr) return;
+  if (thread.*level.arrival == part.phases_arrived) {
+    --part.arrived;
+    --rt.arrivals_pending;
+  }
+  if (part.arrived != 0 && part.arrived == rt.live) block_arrives(rt, level, part);
+}
+
+std::string unreachable_barrier(const block_runtime& rt, const barrier_level& level, const thread_record& waiter) {
+  const level_barrier& shared = *(rt.barriers.*level.part).shared;
+  std::ostringstream s;
+  s << barrier_name(level) << " at " << site(waiter.wait_site) << " " << position(*rt.launch, rt, waiter)
+    << level.place(rt) << " can never complete: " << level.block_name(rt, shared.exited_block())
+    << " exited after arriving at " << shared.phases_of_exited_block() << " " << barrier_name(level)
+    << "(s); " << level.reach << " must reach every " << level.sync_op.name << "()";
+  return s.str();
+}
+
+std::optional<bool> resolve_level_stall(block_runtime& rt, const barrier_level& level) {
+  level_part& part = rt.barriers.*level.part;
+  if (part.waiters.empty()) return std::nullopt;
+  const auto oldest = std::min_element(part.waiters.begin(), part.waiters.end(),
+                                       [](auto* a, auto* b) { return a->wait_phase < b->wait_phase; });
+  const std::uint64_t phase = (*oldest)->wait_phase;
+  if (phase >= part.phases_arrived) return std::nullopt;  // the block itself has not arrived: a deadlock
+  switch (part.shared->wait_past(phase)) {
+    case level_barrier::outcome::released: {
+      part.phases_released = part.shared->generation();
+      std::vector<thread_record*> released;
+      std::erase_if(part.waiters, [&](thread_record* t) {
+        if (t->wait_phase >= part.phases_released) return false;
+        released.push_back(t);
+        return true;
+      });
+      rt.wake(released);
+      return true;
+    }
+    case level_barrier::outcome::aborted:
+      return false;
+    case level_barrier::outcome::unreachable:
+      rt.launch->fail(errc::unreachable_barrier, unreachable_barrier(rt, level, **oldest), block_linear_rank());
+      return false;
+  }
+  return false;
+}
+
+std::string collective_opening(const block_runtime& rt, const barrier_level& level, const collective_op& op,
+                               std::source_location where) {
+  return std::string(level.name) + " collective `" + op.name + "` at " + site(where) + " " +
+         position(*rt.launch, rt, *current_thread);
 }
 
 }  // namespace
 
-// The entry points below share these bodies, inlined so that a wait is one
-// call deep between the kernel and the fiber switch. Each reads the
-// thread-locals once: every arrival of every thread passes here.
-[[noreturn]] static void arrived_twice(const block_runtime& rt, const char* what, const std::source_location& where) {
-  fail_block(errc::barrier_mismatch,
-             std::string("thread arrived twice at the ") + what + " " + position(*rt.launch, rt.record, *current_thread) +
-                 ", at " + site(where) + ", without waiting for the phase it arrived at first; each thread arrives "
-                 "once per phase: barrier_arrive(), then barrier_wait(token) before arriving again");
-}
+namespace {
 
-[[gnu::always_inline]] inline std::uint64_t arrive_at_block_barrier(block_runtime& rt, thread_record& self,
-                                                                    std::source_location where) {
-  if (self.block_arrival == rt.barrier_phase) [[unlikely]]
+// Inlined into the entry points below, so that a wait is one call deep
+// between the kernel and the fiber switch: every arrival of every thread
+// passes here.
+[[gnu::always_inline]] inline std::uint64_t block_barrier_arrive(block_runtime& rt, thread_record& self,
+                                                                 std::source_location where) {
+  block_barrier& bar = rt.barriers.block;
+  if (self.block_arrival == bar.phase) [[unlikely]]
     arrived_twice(rt, "block barrier", where);
-  if (rt.barrier_arrived == 0) {
-    rt.barrier_site = where;
-    rt.barrier_first = &self;
-  } else if (!same_site(rt.barrier_site, where)) [[unlikely]] {
-    mismatched_barrier(rt, "block barrier", rt.barrier_site, *rt.barrier_first, where);
+  if (bar.arrived == 0) {
+    bar.site = where;
+    bar.first = &self;
+  } else if (!same_site(bar.site, where)) [[unlikely]] {
+    mismatched_barrier(rt, "block barrier", bar.site, *bar.first, where);
   }
-  const std::uint64_t phase = rt.barrier_phase;
+  const std::uint64_t phase = bar.phase;
   self.block_arrival = phase;
-  rt.arrivals_recorded = true;
-  ++rt.record.arrivals_pending;
-  if (++rt.barrier_arrived == rt.record.live) release_block_barrier(rt);
+  rt.barriers.arrivals_recorded = true;
+  ++rt.arrivals_pending;
+  if (++bar.arrived == rt.live) release_block_barrier(rt);
   return phase;
 }
 
-[[gnu::always_inline]] inline void wait_at_block_barrier(block_runtime& rt, thread_record& self, std::uint64_t phase,
-                                                         std::source_location where) {
-  if (rt.barrier_phase != phase) return;
-  rt.barrier_waiters.push_back(&self);
+[[gnu::always_inline]] inline void block_barrier_wait(block_runtime& rt, thread_record& self, std::uint64_t phase,
+                                                      std::source_location where) {
+  block_barrier& bar = rt.barriers.block;
+  if (bar.phase != phase) return;
+  bar.waiters.push_back(&self);
   park(rt, self, wait_kind::block_barrier, where, phase);
 }
 
+}  // namespace
+
 std::uint64_t block_arrive(std::source_location where) {
   require_kernel("a block barrier's arrive (thread_block::barrier_arrive)", where);
-  return arrive_at_block_barrier(current_runtime(), *current_thread, where);
+  return block_barrier_arrive(current_runtime(), *current_thread, where);
 }
 void block_wait(std::uint64_t phase, std::source_location where) {
   require_kernel("thread_block::barrier_wait", where);
-  wait_at_block_barrier(current_runtime(), *current_thread, phase, where);
+  block_barrier_wait(current_runtime(), *current_thread, phase, where);
 }
 void block_sync(std::source_location where) {
   require_kernel("a block barrier (__syncthreads or thread_block::sync)", where);
   block_runtime& rt = current_runtime();
   thread_record& self = *current_thread;
-  wait_at_block_barrier(rt, self, arrive_at_block_barrier(rt, self, where), where);
+  block_barrier_wait(rt, self, block_barrier_arrive(rt, self, where), where);
 }
 
-std::uint64_t grid_arrive(std::source_location where) {
-  require_kernel("a grid barrier (grid_group::sync or barrier_arrive)", where);
-  block_runtime& rt = current_runtime();
-  if (current_thread->grid_arrival == rt.grid_phases_arrived) [[unlikely]]
-    arrived_twice(rt, "grid barrier", where);
-  if (!rt.record.cooperative) {
-    fail_block(errc::not_cooperative,
-               "grid barrier at " + site(where) + " " + position(*rt.launch, rt.record, *current_thread) +
-                   ": the kernel was not launched cooperatively, so its blocks need not be co-resident and the "
-                   "barrier could hang; launch it with cohort::launch_cooperative(...) (grid_group::is_valid() "
-                   "tells a kernel which launch it got)");
+void level_part::start(level_barrier* barrier, unsigned long long entry) {
+  shared = barrier;
+  rank = entry;
+  arrived = 0;
+  phases_arrived = 0;
+  phases_released = 0;
+  first = nullptr;
+  waiters.clear();
+}
+
+std::uint64_t level_arrive(block_runtime& rt, const barrier_level& level, std::source_location where) {
+  level_part& part = rt.barriers.*level.part;
+  thread_record& self = *current_thread;
+  if (self.*level.arrival == part.phases_arrived) [[unlikely]]
+    arrived_twice(rt, barrier_name(level), where);
+  if (part.arrived == 0) {
+    part.site = where;
+    part.first = &self;
+  } else if (!same_site(part.site, where)) {
+    mismatched_barrier(rt, barrier_name(level), part.site, *part.first, where);
   }
-  if (rt.grid_arrived == 0) {
-    rt.grid_site = where;
-    rt.grid_first = current_thread;
-  } else if (!same_site(rt.grid_site, where)) {
-    mismatched_barrier(rt, "grid barrier", rt.grid_site, *rt.grid_first, where);
-  }
-  const std::uint64_t phase = rt.grid_phases_arrived;
-  current_thread->grid_arrival = phase;
-  rt.arrivals_recorded = true;
-  ++rt.grid_arrived;
-  ++rt.record.arrivals_pending;
-  if (rt.grid_arrived == rt.record.live) block_arrives_at_grid(rt);
+  const std::uint64_t phase = part.phases_arrived;
+  self.*level.arrival = phase;
+  rt.barriers.arrivals_recorded = true;
+  ++part.arrived;
+  ++rt.arrivals_pending;
+  if (part.arrived == rt.live) block_arrives(rt, level, part);
   return phase;
 }
 
-void grid_wait(std::uint64_t phase, std::source_location where) {
-  require_kernel("grid_group::barrier_wait", where);
-  block_runtime& rt = current_runtime();
-  if (phase < rt.grid_phases_released) return;
-  rt.grid_waiters.push_back(current_thread);
-  park(wait_kind::grid_barrier, where, phase);
+void level_wait(block_runtime& rt, const barrier_level& level, std::uint64_t phase, std::source_location where) {
+  level_part& part = rt.barriers.*level.part;
+  if (phase < part.phases_released) return;
+  part.waiters.push_back(current_thread);
+  park(rt, *current_thread, level.waiting, where, phase);
 }
 
-void grid_sync(std::source_location where) { grid_wait(grid_arrive(where), where); }
+const grid_entry* level_exchange(block_runtime& rt, const barrier_level& level, const collective_op& op,
+                                 std::source_location where, const void* value, std::size_t size) {
+  level_part& part = rt.barriers.*level.part;
+  level_barrier& shared = *part.shared;
+  if (part.arrived != 0) {
+    std::ostringstream s;
+    s << collective_opening(rt, level, op, where) << " is called while threads of the block have arrived at a "
+      << barrier_name(level) << " (" << site(part.site) << ", first thread " << index_text(part.first->index)
+      << ") without waiting at it; barrier_wait() before the next " << level.name << " collective";
+    fail_block(errc::collective_mismatch, s.str());
+  }
+  const std::uint64_t phase = part.phases_arrived;
+  grid_entry* entries = shared.entries(phase);
+  entries[part.rank].op = &op;
+  entries[part.rank].site = where;
+  std::memcpy(entries[part.rank].value, value, size);
+  ++part.phases_arrived;
+  shared.arrive();
+  switch (shared.wait_past(phase)) {
+    case level_barrier::outcome::released:
+      break;
+    case level_barrier::outcome::aborted:
+      abandon_block();
+    case level_barrier::outcome::unreachable: {
+      std::ostringstream s;
+      s << collective_opening(rt, level, op, where) << " can never complete: "
+        << level.block_name(rt, shared.exited_block()) << " exited after arriving at "
+        << shared.phases_of_exited_block() << " " << barrier_name(level) << "(s); " << level.reach
+        << " must reach every " << level.name << " collective and " << level.sync_op.name << "()";
+      fail_block(errc::unreachable_barrier, s.str());
+    }
+  }
+  part.phases_released = shared.generation();
+  for (unsigned long long b = 0; b < shared.blocks(); ++b)
+    if (entries[b].op != &op) {
+      std::ostringstream s;
+      s << "blocks of one " << level.name << " call different " << level.name
+        << " collectives: " << collective_opening(rt, level, op, where) << " meets " << level.block_name(rt, b)
+        << " in `" << entries[b].op->name << "` at " << site(entries[b].site) << "; " << level.callers
+        << " must call the same " << level.name << " collectives (with the same value type) and "
+        << level.sync_op.name << "() in the same order";
+      fail_block(errc::collective_mismatch, s.str());
+    }
+  return entries;
+}
 
-// An exiting thread no longer counts; an arrival it made at a phase still in
-// progress is taken back with it, so arrivals and live threads stay comparable.
-void thread_exit_slow(block_record& block, thread_record& thread) {
-  block_runtime& rt = *block.runtime;
-  if (thread.block_arrival == rt.barrier_phase) {
-    --rt.barrier_arrived;
-    --block.arrivals_pending;
+void barriers_on_exit(block_runtime& rt, thread_record& thread) {
+  block_barrier& bar = rt.barriers.block;
+  if (thread.block_arrival == bar.phase) {
+    --bar.arrived;
+    --rt.arrivals_pending;
   }
-  if (thread.grid_arrival == rt.grid_phases_arrived) {
-    --rt.grid_arrived;
-    --block.arrivals_pending;
-  }
-  if (rt.barrier_arrived != 0 && rt.barrier_arrived == block.live) release_block_barrier(rt);
-  if (rt.grid_arrived != 0 && rt.grid_arrived == block.live) block_arrives_at_grid(rt);
-  outer_levels_thread_exit(rt, thread);
-  collectives_on_exit(rt, thread);
+  if (bar.arrived != 0 && bar.arrived == rt.live) release_block_barrier(rt);
+  for (const barrier_level* level : {&grid_level, &cluster_level, &multi_grid_level}) level_on_exit(rt, *level, thread);
+}
+
+std::optional<bool> resolve_barrier_stall(block_runtime& rt) {
+  for (const barrier_level* level : {&cluster_level, &multi_grid_level, &grid_level})
+    if (const auto resolved = resolve_level_stall(rt, *level)) return resolved;
+  return std::nullopt;
 }
 
 }  // namespace cohort::detail::host

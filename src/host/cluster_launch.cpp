@@ -4,11 +4,12 @@
 // worker threads make up (at least one), each running every slot_count-th
 // cluster in turn.
 #include <algorithm>
+#include <thread>
 
 #include "cohort/detail/cluster_shape.hpp"
 #include "cohort/errors.hpp"
 #include "launch_state.hpp"
-#include "scheduler.hpp"
+#include "worker.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::detail::host {
@@ -33,8 +34,10 @@ void prepare_clusters(launch_state& launch, unsigned worker_threads) {
   c.slot_count = static_cast<unsigned>(
       launch.cooperative ? c.count : std::clamp<unsigned long long>(worker_threads / c.size, 1, c.count));
   c.slots = std::make_unique<cluster_slot[]>(c.slot_count);
+  static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
   for (unsigned s = 0; s < c.slot_count; ++s) {
     cluster_slot& slot = c.slots[s];
+    slot.barrier.configure(&launch.aborted, c.size * c.slot_count <= cores);
     slot.index = s;
     slot.launch = &launch;
     slot.members = std::make_unique<cluster_member[]>(c.size);

@@ -9,11 +9,12 @@
 #include <sstream>
 #include <thread>
 
+#include "block_runtime.hpp"
+#include "cluster_state.hpp"
 #include "cohort/detail/host/cluster.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
-#include "scheduler.hpp"
 
 namespace cohort::detail::host {
 
@@ -65,7 +66,7 @@ std::size_t dynamic_bytes(const launch_state& L) { return std::max<std::size_t>(
 [[noreturn]] void fail_map(const char* call, const std::string& why, std::source_location where) {
   const block_runtime& rt = current_runtime();
   fail_block(errc::invalid_argument, std::string(call) + " at " + site(where) + " " +
-                                         position(*rt.launch, rt.record, *current_thread) + ": " + why);
+                                         position(*rt.launch, rt, *current_thread) + ": " + why);
 }
 
 std::string pointer_text(const void* p) {
@@ -76,39 +77,33 @@ std::string pointer_text(const void* p) {
 
 }  // namespace
 
-}  // namespace cohort::detail::host
-
-namespace cohort::detail::host {
-
-namespace runtime = ::cohort::detail::host;
-
 void* map_shared(void* addr, int rank, std::source_location where) {
-  runtime::block_runtime& rt = runtime::current_runtime();
-  const runtime::cluster_part& c = rt.cluster;
-  const unsigned blocks = c.slot ? rt.launch->clusters.size : 1;
+  block_runtime& rt = current_runtime();
+  const cluster_slot* const slot = rt.cluster;
+  const unsigned blocks = slot ? rt.launch->clusters.size : 1;
   if (rank < 0 || static_cast<unsigned>(rank) >= blocks)
-    runtime::fail_map("cluster_group::map_shared_rank",
+    fail_map("cluster_group::map_shared_rank",
                       "rank " + std::to_string(rank) + " is outside the cluster's " + std::to_string(blocks) +
                           " block(s); pass a rank in [0, cluster.num_blocks())",
                       where);
   const auto a = reinterpret_cast<std::uintptr_t>(addr);
   const auto tp = reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer());
-  const auto place = runtime::place_in(a, tp, rt.record.dynamic_shared, runtime::dynamic_bytes(*rt.launch));
+  const auto place = place_in(a, tp, rt.dynamic_shared, dynamic_bytes(*rt.launch));
   if (!place)
-    runtime::fail_map("cluster_group::map_shared_rank",
-                      "address " + runtime::pointer_text(addr) +
+    fail_map("cluster_group::map_shared_rank",
+                      "address " + pointer_text(addr) +
                           " is not in the calling block's shared memory; pass the address of a __shared__ variable "
                           "or of dynamic shared memory",
                       where);
-  if (c.slot == nullptr) return addr;
-  runtime::cluster_member& m = c.slot->members[rank];
-  runtime::member_state state;
+  if (slot == nullptr) return addr;
+  cluster_member& m = slot->members[rank];
+  member_state state;
   // Every block of the cluster has passed the slot's gate: one not yet started is about to.
-  while ((state = m.state.load(std::memory_order_acquire)) == runtime::member_state::unstarted)
+  while ((state = m.state.load(std::memory_order_acquire)) == member_state::unstarted)
     std::this_thread::yield();
-  if (state == runtime::member_state::exited)
-    runtime::fail_map("cluster_group::map_shared_rank",
-                      "block " + runtime::index_text(m.block_index) +
+  if (state == member_state::exited)
+    fail_map("cluster_group::map_shared_rank",
+                      "block " + index_text(m.block_index) +
                           " of the cluster has exited, and its shared memory with it; keep every block of the cluster "
                           "alive while others use its shared memory (cluster.sync() before a block exits)",
                       where);
@@ -117,43 +112,43 @@ void* map_shared(void* addr, int rank, std::source_location where) {
 }
 
 unsigned query_shared(const void* addr, std::source_location where) {
-  runtime::block_runtime& rt = runtime::current_runtime();
-  const runtime::cluster_part& c = rt.cluster;
+  block_runtime& rt = current_runtime();
+  const cluster_slot* const slot = rt.cluster;
   const auto a = reinterpret_cast<std::uintptr_t>(addr);
-  const std::size_t bytes = runtime::dynamic_bytes(*rt.launch);
-  if (c.slot == nullptr) {
-    if (runtime::place_in(a, reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer()), rt.record.dynamic_shared,
+  const std::size_t bytes = dynamic_bytes(*rt.launch);
+  if (slot == nullptr) {
+    if (place_in(a, reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer()), rt.dynamic_shared,
                           bytes))
       return 0;
   } else {
     for (unsigned r = 0; r < rt.launch->clusters.size; ++r) {
-      const runtime::cluster_member& m = c.slot->members[r];
-      if (m.state.load(std::memory_order_acquire) == runtime::member_state::unstarted) continue;
-      if (runtime::place_in(a, m.thread_pointer, m.dynamic_shared, bytes)) return r;
+      const cluster_member& m = slot->members[r];
+      if (m.state.load(std::memory_order_acquire) == member_state::unstarted) continue;
+      if (place_in(a, m.thread_pointer, m.dynamic_shared, bytes)) return r;
     }
   }
-  runtime::fail_map("cluster_group::query_shared_rank",
-                    "address " + runtime::pointer_text(addr) +
+  fail_map("cluster_group::query_shared_rank",
+                    "address " + pointer_text(addr) +
                         " is not in the shared memory of any block of the cluster",
                     where);
 }
 
 namespace {
-const runtime::cluster_launch& clusters() { return runtime::current_runtime().launch->clusters; }
+const cluster_launch& clusters() { return current_runtime().launch->clusters; }
 }  // namespace
 
-unsigned cluster_block_rank() { return runtime::current_runtime().cluster.rank; }
+unsigned cluster_block_rank() { return static_cast<unsigned>(current_runtime().barriers.cluster.rank); }
 unsigned cluster_block_count() { return clusters().active() ? clusters().size : 1; }
 dim3 cluster_dim() { return clusters().active() ? clusters().shape : dim3(1, 1, 1); }
 dim3 cluster_block_index() {
   const dim3 s = cluster_dim();
-  const uint3 b = runtime::block().block_index;
+  const uint3 b = block().block_index;
   return dim3(b.x % s.x, b.y % s.y, b.z % s.z);
 }
-dim3 cluster_grid_dim() { return clusters().active() ? clusters().grid : runtime::block().grid_dim; }
+dim3 cluster_grid_dim() { return clusters().active() ? clusters().grid : block().grid_dim; }
 dim3 cluster_index() {
   const dim3 s = cluster_dim();
-  const uint3 b = runtime::block().block_index;
+  const uint3 b = block().block_index;
   return dim3(b.x / s.x, b.y / s.y, b.z / s.z);
 }
 

@@ -15,14 +15,12 @@
 #include <source_location>
 #include <vector>
 
-#include "cohort/detail/host/state.hpp"
-#include "grid_barrier.hpp"
-#include "spanning_barrier.hpp"
+#include "cohort/detail/host/vector_types.hpp"
+#include "level_barrier.hpp"
 
 namespace cohort::detail::host {
 
 struct launch_state;
-struct block_runtime;
 
 enum class member_state : int { unstarted, running, exited };
 
@@ -40,7 +38,7 @@ struct cluster_slot {
     void operator()() noexcept;
   };
 
-  grid_barrier barrier;
+  level_barrier barrier;
   std::unique_ptr<cluster_member[]> members;
   std::optional<std::barrier<next_cluster>> gate;
   unsigned long long cluster = 0;  // the cluster the slot runs now
@@ -64,22 +62,9 @@ struct cluster_launch {
   }
 };
 
-// A block's place in its cluster, and its part in the cluster's barrier.
-struct cluster_part {
-  cluster_slot* slot = nullptr;  // none: a launch without clusters
-  unsigned rank = 0;
-  spanning_part barrier;
-};
-
-extern const spanning_level cluster_level;
-
 // Sets up the launch's clusters (none unless its cluster shape has more than one block).
 void prepare_clusters(launch_state& launch, unsigned worker_threads);
 // Runs a cluster launch's blocks, slot by slot.
 void run_clusters(launch_state& launch);
-
-void start_cluster_block(block_runtime& rt, unsigned long long linear_block);
-std::optional<bool> resolve_cluster_stall(block_runtime& rt);
-void finish_cluster_block(block_runtime& rt);
 
 }  // namespace cohort::detail::host

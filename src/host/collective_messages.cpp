@@ -8,7 +8,7 @@
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "rendezvous.hpp"
-#include "scheduler.hpp"
+#include "block_runtime.hpp"
 
 namespace cohort::detail::host {
 
@@ -70,10 +70,10 @@ std::string whereabouts(const thread_record& t) {
 
 void shuffle_source_absent(const combine_context& c, unsigned lane, unsigned source) {
   const block_runtime& rt = current_runtime();
-  const thread_record& reader = rt.record.threads[c.warp_base + lane];
+  const thread_record& reader = rt.threads[c.warp_base + lane];
   std::ostringstream s;
   s << "shuffle at " << site(c.site) << " in kernel `" << kernel_name(rt.launch->entry->kernel) << "`, block "
-    << index_text(rt.record.block_index) << ": thread " << index_text(reader.index) << " (lane " << lane
+    << index_text(rt.block_index) << ": thread " << index_text(reader.index) << " (lane " << lane
     << ") reads lane " << source << ", which is not in the shuffle's mask or has exited; CUDA leaves that value "
     << "undefined. Include every source lane in the mask (e.g. __activemask() or a full mask), or select the "
     << "source from the lanes that take part";
@@ -82,7 +82,7 @@ void shuffle_source_absent(const combine_context& c, unsigned lane, unsigned sou
 
 void usage_error(errc kind, const std::string& what, std::source_location where) {
   const block_runtime& rt = current_runtime();
-  fail_block(kind, what + " at " + site(where) + " " + position(*rt.launch, rt.record, *current_thread));
+  fail_block(kind, what + " at " + site(where) + " " + position(*rt.launch, rt, *current_thread));
 }
 
 void fail_lane_outside_mask(const char* intrinsic, std::uint64_t mask, std::source_location where) {
@@ -102,9 +102,9 @@ void fail_shuffle_width(const char* intrinsic, int width, std::source_location w
 
 void fail_member_exited(const block_runtime& rt, const rendezvous_record& rec, const thread_record& gone) {
   std::ostringstream s;
-  s << "collective `" << rec.op->name << "` at " << site(rec.site) << " " << position(*rt.launch, rt.record, *rec.first)
+  s << "collective `" << rec.op->name << "` at " << site(rec.site) << " " << position(*rt.launch, rt, *rec.first)
     << " can never complete: " << thread_text(gone) << " exited without reaching it; the group is "
-    << group_text(rec.members, rt.record)
+    << group_text(rec.members, rt)
     << ", and every member of a group must take part in each of its collectives (only sync() lets members leave "
        "early)";
   fail_block(errc::unreachable_barrier, s.str());
@@ -112,10 +112,10 @@ void fail_member_exited(const block_runtime& rt, const rendezvous_record& rec, c
 
 void fail_mismatch(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call) {
   std::ostringstream s;
-  s << "members of one group call different collectives " << position(*rt.launch, rt.record, *current_thread) << ": "
+  s << "members of one group call different collectives " << position(*rt.launch, rt, *current_thread) << ": "
     << thread_text(*current_thread) << " calls `" << call.op->name << "` at " << site(call.where) << " while "
     << thread_text(*rec.first) << " waits in `" << rec.op->name << "` at " << site(rec.site) << "; the group is "
-    << group_text(rec.members, rt.record)
+    << group_text(rec.members, rt)
     << ", and its members must call the same collectives (with the same value type) in the same order";
   fail_block(errc::collective_mismatch, s.str());
 }
@@ -130,15 +130,15 @@ void fail_non_uniform(const block_runtime& rt, const rendezvous_record& rec, con
     return a.str();
   };
   std::ostringstream s;
-  s << "`" << call.op->name << "` at " << site(call.where) << " " << position(*rt.launch, rt.record, *current_thread)
-    << " needs the same " << rec.op->arg_name << " from every member of " << group_text(rec.members, rt.record) << ": "
+  s << "`" << call.op->name << "` at " << site(call.where) << " " << position(*rt.launch, rt, *current_thread)
+    << " needs the same " << rec.op->arg_name << " from every member of " << group_text(rec.members, rt) << ": "
     << thread_text(*rec.first) << " passed " << argument(rec.first_arg) << " (at " << site(rec.site) << ") and "
-    << thread_text(*current_thread) << " passed " << argument(rt.record.slots[current_thread->rank].arg);
+    << thread_text(*current_thread) << " passed " << argument(rt.slots[current_thread->rank].arg);
   fail_block(errc::non_uniform_argument, s.str());
 }
 
 std::optional<std::string> describe_collective_stall(const block_runtime& rt) {
-  const block_record& b = rt.record;
+  const block_record& b = rt;
   for (const rendezvous_record* head : rt.collectives.open) {
     if (head == nullptr) continue;
     const rendezvous_record& rec = *head;

@@ -11,7 +11,7 @@
 
 #include "diagnostics.hpp"
 #include "rendezvous.hpp"
-#include "scheduler.hpp"
+#include "block_runtime.hpp"
 
 namespace cohort::detail::host {
 
@@ -35,7 +35,7 @@ bool warp_settled(const block_record& b, unsigned warp, unsigned from_lane) {
 // Each set of lanes waiting at one call site becomes a group; each lane gets
 // its group's lane mask. `self` is the arriving lane, which does not park.
 void form_groups(block_runtime& rt, unsigned warp, thread_record* self) {
-  block_record& b = rt.record;
+  block_record& b = rt;
   collective_state& cs = rt.collectives;
   const unsigned base = warp * b.warp_size;
   const unsigned n = std::min(b.warp_size, b.thread_count - base);
@@ -60,9 +60,14 @@ void form_groups(block_runtime& rt, unsigned warp, thread_record* self) {
   const auto woken = static_cast<unsigned>(cs.waking.size());
   cs.converging[warp] -= woken;
   cs.converging_total -= woken;
+  if (cs.converging_total == 0) rt.on_park = nullptr;
   if (self != nullptr) self->waiting = wait_kind::none;
   rt.wake(cs.waking);
 }
+
+// The scheduler's hook while lanes converge: a lane about to park may be the
+// last of its warp that they wait for.
+void settle_lane(scheduled_block& b, const thread_record& lane) { lane_settled(static_cast<block_runtime&>(b), lane); }
 
 }  // namespace
 
@@ -70,24 +75,24 @@ std::uint64_t converge(std::source_location where) {
   block_runtime& rt = current_runtime();
   thread_record& self = *current_thread;
   collective_state& cs = rt.collectives;
-  const unsigned warp = warp_of(rt.record, self.rank);
+  const unsigned warp = warp_of(rt, self.rank);
   cs.used = true;
   self.waiting = wait_kind::converge;
   self.wait_site = where;
-  if (warp_settled(rt.record, warp, self.rank & (rt.record.warp_size - 1))) {
+  if (warp_settled(rt, warp, self.rank & (rt.warp_size - 1))) {
     form_groups(rt, warp, &self);
   } else {
     ++cs.converging[warp];
-    ++cs.converging_total;
+    if (cs.converging_total++ == 0) rt.on_park = &settle_lane;
     park(wait_kind::converge, where, 0);
   }
-  return result_from<std::uint64_t>(rt.record.slots[self.rank]);
+  return result_from<std::uint64_t>(rt.slots[self.rank]);
 }
 
 void lane_settled(block_runtime& rt, const thread_record& lane) {
-  const unsigned warp = warp_of(rt.record, lane.rank);
+  const unsigned warp = warp_of(rt, lane.rank);
   if (lane.waiting != wait_kind::converge && rt.collectives.converging[warp] != 0 &&
-      warp_settled(rt.record, warp, lane.rank & (rt.record.warp_size - 1)))
+      warp_settled(rt, warp, lane.rank & (rt.warp_size - 1)))
     form_groups(rt, warp, nullptr);
 }
 

@@ -11,7 +11,7 @@
 #include <new>
 
 #include "cohort/detail/host/state.hpp"
-#include "scheduler.hpp"
+#include "scheduler.hpp"  // leave_failed_fiber
 
 #if defined(__x86_64__) && defined(__linux__)
 #define COHORT_COPY_GUARD 1

@@ -1,7 +1,7 @@
 // Fibers: one stack each, switched by context_switch.hpp's primitives, which
 // know nothing of unwinding: the scheduler decides when a fiber is unwound (a
 // failed block's parked fibers are resumed once more and unwound by an
-// exception, scheduler.hpp), except a fiber whose stack overflowed or that
+// exception, worker.cpp), except a fiber whose stack overflowed or that
 // faulted, which is left where it stands.
 #pragma once
 

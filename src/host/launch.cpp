@@ -19,8 +19,8 @@
 #include "env.hpp"
 #include "launch_state.hpp"
 #include "memory_check.hpp"
-#include "scheduler.hpp"
 #include "virtual_devices.hpp"
+#include "worker.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::detail::host {
@@ -152,9 +152,9 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   launch.copy_checks = modes.copies;
   launch.watchdog = spin_watchdog();
   if (cooperative) {
-    launch.grid.reset(launch.block_count);
     static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
-    launch.grid_may_spin = launch.block_count <= cores;
+    launch.grid.configure(&launch.aborted, launch.block_count <= cores);
+    launch.grid.reset(launch.block_count);
   }
   prepare_clusters(launch, worker_count(launch.block_count));
   run_grid(launch);

@@ -1,5 +1,6 @@
-// What all blocks of one launch share: the kernel, its configuration, the
-// grid barrier, and the error the launch reports.
+// The runtime's one record of a launch: what all its blocks share: the
+// kernel, its configuration, the grid barrier's shared half, the clusters'
+// slots, and the error the launch reports.
 #pragma once
 
 #include <atomic>
@@ -13,7 +14,7 @@
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/launch.hpp"
 #include "cluster_state.hpp"
-#include "grid_barrier.hpp"
+#include "level_barrier.hpp"
 #include "multi_grid_state.hpp"
 
 namespace cohort::detail::host {
@@ -35,8 +36,7 @@ struct launch_state {
   std::atomic<unsigned long long> next_block{0};
   std::atomic<unsigned long long> fibers_started{0};
   std::atomic<bool> aborted{false};
-  grid_barrier grid;
-  bool grid_may_spin = false;  // every block has a core: waiting at the grid barrier spins before sleeping
+  level_barrier grid;  // a cooperative launch's
   cluster_launch clusters;
   multi_grid_launch* multi_grid = nullptr;  // set in a multi-device launch
   unsigned grid_rank = 0;
@@ -66,10 +66,7 @@ struct launch_state {
         lowest_failed_block.store(block, std::memory_order_relaxed);
       }
     }
-    aborted.store(true, std::memory_order_release);
-    grid.wake_all();
-    clusters.wake_all();
-    if (multi_grid) multi_grid->abort();
+    stop();
   }
   // fail() for when no memory is left to word a message: a copy of an error
   // made in advance allocates nothing.
@@ -84,8 +81,16 @@ struct launch_state {
         lowest_failed_block.store(block, std::memory_order_relaxed);
       }
     }
+    stop();
+  }
+
+ private:
+  // Every block waiting at a barrier wakes and finds the launch aborted.
+  void stop() {
     aborted.store(true, std::memory_order_release);
     grid.wake_all();
+    clusters.wake_all();
+    if (multi_grid) multi_grid->abort();
   }
 };
 

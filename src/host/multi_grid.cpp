@@ -1,6 +1,6 @@
 // Multi-device cooperative launches on the host: every grid runs at once, a
 // cooperative launch on its own virtual device, and all blocks of all grids
-// meet at one spanning barrier (spanning_barrier.hpp). A grid that fails
+// meet at one barrier (the multi-grid level, levels.cpp). A grid that fails
 // aborts the others; the launch reports the first error in grid order. As
 // grid.sync(), multi_grid.sync() in a launch that was not a multi-device one
 // is an error, and so is one that a block of any grid can never reach.
@@ -15,48 +15,16 @@
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
-#include "multi_grid_levels.hpp"
-#include "scheduler.hpp"
+#include "block_runtime.hpp"
+#include "multi_grid_state.hpp"
 #include "virtual_devices.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::detail::host {
 
-const spanning_level multi_grid_level{wait_kind::multi_grid_barrier, &thread_record::multi_grid_arrival,
-                                      "multi-grid barrier", {"multi_grid.sync", nullptr, nullptr}};
-
 namespace {
 
-std::string unreachable_multi_grid_barrier(const block_runtime& rt, const thread_record& waiter) {
-  const multi_grid_launch& mg = *rt.launch->multi_grid;
-  const unsigned long long exited = mg.barrier.exited_block();
-  const auto grid = static_cast<unsigned>(
-      std::upper_bound(mg.first_block.begin(), mg.first_block.end(), exited) - mg.first_block.begin() - 1);
-  std::ostringstream s;
-  s << "multi-grid barrier at " << site(waiter.wait_site) << " " << position(*rt.launch, rt.record, waiter)
-    << " (grid " << rt.launch->grid_rank << ", device " << mg.devices[rt.launch->grid_rank]
-    << ") can never complete: block " << exited - mg.first_block[grid] << " of grid " << grid << " (device "
-    << mg.devices[grid] << ") exited after arriving at " << mg.barrier.phases_of_exited_block()
-    << " multi-grid barrier(s); every block of every grid of a multi-device launch must reach every multi_grid.sync()";
-  return s.str();
-}
-
-}  // namespace
-
-std::optional<bool> resolve_multi_grid_stall(block_runtime& rt) {
-  return resolve_spanning_stall(rt, rt.multi_grid, rt.launch->multi_grid->aborted, false,
-                                &unreachable_multi_grid_barrier);
-}
-
-}  // namespace cohort::detail::host
-
-namespace cohort::detail::host {
-
-namespace runtime = ::cohort::detail::host;
-
-namespace {
-
-const runtime::multi_grid_launch* current_multi_grid() { return runtime::current_runtime().launch->multi_grid; }
+const multi_grid_launch* current_multi_grid() { return current_runtime().launch->multi_grid; }
 
 [[noreturn]] void invalid_multi_device(const std::string& what) {
   throw error(errc::invalid_configuration, "multi-device cooperative launch: " + what);
@@ -66,48 +34,35 @@ const runtime::multi_grid_launch* current_multi_grid() { return runtime::current
 
 bool multi_grid_valid() { return current_multi_grid() != nullptr; }
 
-void multi_grid_sync(std::source_location where) {
-  runtime::block_runtime& rt = runtime::current_runtime();
-  if (rt.launch->multi_grid == nullptr)
-    runtime::fail_block(errc::not_cooperative,
-                        "multi-grid barrier at " + runtime::site(where) + " " +
-                            runtime::position(*rt.launch, rt.record, *runtime::current_thread) +
-                            ": the kernel was not launched with cohort::launch_cooperative_multi_device, so there is "
-                            "no multi-device grid to synchronize; launch it that way (multi_grid_group::is_valid() "
-                            "tells a kernel which launch it got)");
-  runtime::spanning_wait(rt, rt.multi_grid, runtime::multi_grid_level,
-                         runtime::spanning_arrive(rt, rt.multi_grid, runtime::multi_grid_level, where), where);
-}
-
 void* multi_grid_slot(unsigned grid) {
-  runtime::block_runtime& rt = runtime::current_runtime();
+  block_runtime& rt = current_runtime();
   if (rt.launch->multi_grid == nullptr)
-    runtime::fail_block(errc::not_cooperative,
-                        "a multi-grid collective " + runtime::position(*rt.launch, rt.record, *runtime::current_thread) +
+    fail_block(errc::not_cooperative,
+                        "a multi-grid collective " + position(*rt.launch, rt, *current_thread) +
                             ": the kernel was not launched with cohort::launch_cooperative_multi_device");
   return rt.launch->multi_grid->slots[grid].data();
 }
 
-unsigned multi_grid_rank() { return current_multi_grid() ? runtime::current_runtime().launch->grid_rank : 0; }
+unsigned multi_grid_rank() { return current_multi_grid() ? current_runtime().launch->grid_rank : 0; }
 unsigned multi_grid_count() { return current_multi_grid() ? current_multi_grid()->grids() : 1; }
 unsigned long long multi_grid_thread_rank() {
   const unsigned long long in_grid =
-      runtime::block_linear_rank() * runtime::threads_per_block() + runtime::current_thread->rank;
-  const runtime::multi_grid_launch* mg = current_multi_grid();
-  return mg ? mg->first_thread[runtime::current_runtime().launch->grid_rank] + in_grid : in_grid;
+      block_linear_rank() * threads_per_block() + current_thread->rank;
+  const multi_grid_launch* mg = current_multi_grid();
+  return mg ? mg->first_thread[current_runtime().launch->grid_rank] + in_grid : in_grid;
 }
 unsigned long long multi_grid_thread_count() {
-  const runtime::multi_grid_launch* mg = current_multi_grid();
-  return mg ? mg->first_thread.back() : runtime::blocks_in_grid() * runtime::threads_per_block();
+  const multi_grid_launch* mg = current_multi_grid();
+  return mg ? mg->first_thread.back() : blocks_in_grid() * threads_per_block();
 }
 
 void launch_multi_device(const grid_launch* grids, unsigned count) {
   if (count == 0) invalid_multi_device("no grids were given; pass one launch per device");
-  runtime::multi_grid_launch mg;
+  multi_grid_launch mg;
   unsigned long long blocks = 0, threads = 0;
   for (unsigned i = 0; i < count; ++i) {
     const grid_launch& g = grids[i];
-    runtime::check_virtual_device(g.device);
+    check_virtual_device(g.device);
     for (unsigned j = 0; j < i; ++j)
       if (grids[j].device == g.device)
         invalid_multi_device("grids " + std::to_string(j) + " and " + std::to_string(i) + " are both on device " +
@@ -130,12 +85,13 @@ void launch_multi_device(const grid_launch* grids, unsigned count) {
   }
   mg.first_block.push_back(blocks);
   mg.first_thread.push_back(threads);
+  mg.barrier.configure(&mg.aborted, false);
   mg.barrier.reset(blocks);
   mg.slots.resize(count);
   std::vector<std::optional<error>> errors(count);
-  runtime::run_on_threads(count, [&](unsigned i) {
+  run_on_threads(count, [&](unsigned i) {
     try {
-      runtime::launch_grid_of(mg, i, *grids[i].entry, grids[i].config);
+      launch_grid_of(mg, i, *grids[i].entry, grids[i].config);
     } catch (const error& e) {
       errors[i] = e;
       mg.abort();

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "cohort/launch/launch_config.hpp"
-#include "grid_barrier.hpp"
+#include "level_barrier.hpp"
 
 namespace cohort::detail::host {
 
 struct multi_grid_launch {
-  grid_barrier barrier;
+  level_barrier barrier;
   std::vector<unsigned long long> first_block;   // per grid, and the total at the end
   std::vector<unsigned long long> first_thread;  // per grid, and the total at the end
   std::vector<int> devices;

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "scheduler.hpp"
+#include "block_runtime.hpp"
 
 namespace cohort::detail::host {
 
@@ -38,7 +38,7 @@ rendezvous_record* find_open(const collective_state& cs, unsigned list, const me
           call.op,
           call.where,
           &self,
-          rt.record.slots[self.rank].arg,
+          rt.slots[self.rank].arg,
           0,
           0,
           call.members.count,
@@ -48,10 +48,10 @@ rendezvous_record* find_open(const collective_state& cs, unsigned list, const me
   cs.open[list] = rec;
   cs.used = true;
   // Members may have exited only if some thread of the block has.
-  if (rt.record.live < rt.record.thread_count) {
+  if (rt.live < rt.thread_count) {
     for_each_member(call.members, [&](unsigned r) {
-      if (!has_exited(rt.record, r, &self)) return;
-      if (!rec->excuse_exited) fail_member_exited(rt, *rec, rt.record.threads[r]);
+      if (!has_exited(rt, r, &self)) return;
+      if (!rec->excuse_exited) fail_member_exited(rt, *rec, rt.threads[r]);
       --rec->expected;
     });
   }
@@ -75,7 +75,7 @@ bool adjacent(std::uint64_t lanes) {
 // `self`, the thread completing the collective (null when an exit does).
 [[gnu::noinline]] void complete(block_runtime& rt, rendezvous_record& rec, const thread_record* self) {
   collective_state& cs = rt.collectives;
-  block_record& b = rt.record;
+  block_record& b = rt;
   const member_set& m = rec.members;
   cs.waking.clear();
   unsigned first = m.base, n = 0;
@@ -109,7 +109,7 @@ bool adjacent(std::uint64_t lanes) {
 void release_from_list(block_runtime& rt, unsigned list, const thread_record& gone) {
   for (rendezvous_record* rec = rt.collectives.open[list]; rec != nullptr;) {
     rendezvous_record* next = rec->next;  // completing frees rec
-    if (contains(rec->members, gone.rank, rt.record.warp_size)) {
+    if (contains(rec->members, gone.rank, rt.warp_size)) {
       if (!rec->excuse_exited) fail_member_exited(rt, *rec, gone);
       if (rec->arrived == --rec->expected) complete(rt, *rec, nullptr);
     }
@@ -150,13 +150,13 @@ void collective_state::start_block(block_record& record) {
 void rendezvous(const collective_call& call) {
   block_runtime& rt = current_runtime();
   thread_record& self = *current_thread;
-  const unsigned list = warp_of(rt.record, call.members.base);
+  const unsigned list = warp_of(rt, call.members.base);
   rendezvous_record* rec = find_open(rt.collectives, list, call.members);
   if (rec == nullptr) {
     rec = &open_record(rt, call, list, self);
   } else {
     if (rec->op != call.op) fail_mismatch(rt, *rec, call);
-    if (rec->uniform_arg && rt.record.slots[self.rank].arg != rec->first_arg) fail_non_uniform(rt, *rec, call);
+    if (rec->uniform_arg && rt.slots[self.rank].arg != rec->first_arg) fail_non_uniform(rt, *rec, call);
   }
   ++rec->arrived;
   if (!call.members.is_span()) rec->arrived_lanes |= std::uint64_t{1} << (self.rank - call.members.base);
@@ -170,12 +170,12 @@ void rendezvous(const collective_call& call) {
 void collectives_on_exit(block_runtime& rt, thread_record& thread) {
   collective_state& cs = rt.collectives;
   if (!cs.used) return;
-  const unsigned w = rt.record.warp_size;
-  const unsigned own = warp_of(rt.record, thread.rank);
+  const unsigned w = rt.warp_size;
+  const unsigned own = warp_of(rt, thread.rank);
   release_from_list(rt, own, thread);
   // Tiles wider than a warp, and the whole block, are listed with the warp of their first thread.
-  for (unsigned size = 2 * w; size / 2 < rt.record.thread_count; size *= 2) {
-    const unsigned list = warp_of(rt.record, thread.rank & ~(size - 1));
+  for (unsigned size = 2 * w; size / 2 < rt.thread_count; size *= 2) {
+    const unsigned list = warp_of(rt, thread.rank & ~(size - 1));
     if (list != own) release_from_list(rt, list, thread);
   }
   if (cs.converging[own] != 0) lane_settled(rt, thread);

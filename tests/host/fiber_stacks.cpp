@@ -17,13 +17,6 @@ namespace cg = cohort;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-namespace cohort::detail::host {
-struct stack_census {
-  std::size_t mapped, guarded, retained;
-};
-stack_census stacks_in_use();
-}  // namespace cohort::detail::host
-
 namespace {
 
 using cohort_test::launch_error;

@@ -24,15 +24,6 @@ namespace {
 enum step_kind : int { exchange, count, leave, grid_exchange, tile_reduce };
 enum planted : int { none, divergent_barrier, grid_sync_uncooperative, arrive_twice };
 
-__host__ __device__ inline unsigned mix32(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
 template <unsigned Size>
 __device__ unsigned tile_sum(unsigned v) {
   return cg::reduce(cg::tiled_partition<Size>(cg::this_thread_block()), v, cg::plus<unsigned>());
@@ -58,7 +49,7 @@ __global__ void interpret(const int* program, int steps, unsigned seed, unsigned
   const unsigned t = block.thread_rank();
   const unsigned long long gid = static_cast<unsigned long long>(blockIdx.x + blockIdx.y * gridDim.x) * n + t;
   const unsigned long long total = static_cast<unsigned long long>(gridDim.x) * gridDim.y * n;
-  unsigned v = mix32(seed ^ static_cast<unsigned>(gid));
+  unsigned v = cohort_test::mix(seed ^ static_cast<unsigned>(gid));
   shared[t] = 0;
   __syncthreads();
   if (misuse == divergent_barrier) {
@@ -80,14 +71,14 @@ __global__ void interpret(const int* program, int steps, unsigned seed, unsigned
       case exchange:
         shared[t] = v;
         __syncthreads();
-        v = mix32(v + shared[(t + static_cast<unsigned>(k)) % n]);
+        v = cohort_test::mix(v + shared[(t + static_cast<unsigned>(k)) % n]);
         __syncthreads();
         break;
       case count: {
         unsigned* c = &counters[(blockIdx.x + blockIdx.y * gridDim.x) * steps + i];
         atomicAdd(c, v & 0xffu);
         __syncthreads();
-        v = mix32(v ^ *c);
+        v = cohort_test::mix(v ^ *c);
         break;
       }
       case leave:
@@ -99,7 +90,7 @@ __global__ void interpret(const int* program, int steps, unsigned seed, unsigned
       case grid_exchange:
         slots[gid] = v;
         grid.sync();
-        v = mix32(v + slots[(gid + static_cast<unsigned>(k)) % total]);
+        v = cohort_test::mix(v + slots[(gid + static_cast<unsigned>(k)) % total]);
         grid.sync();
         break;
       case tile_reduce:
@@ -127,7 +118,7 @@ std::vector<unsigned> model(const fuzz_case& c) {
   const int steps = static_cast<int>(c.program.size() / 2);
   std::vector<unsigned> v(total), out(total, 0), shared(total, 0), slots(total, 0);
   std::vector<bool> live(total, true);
-  for (unsigned long long g = 0; g < total; ++g) v[g] = mix32(c.seed ^ static_cast<unsigned>(g));
+  for (unsigned long long g = 0; g < total; ++g) v[g] = cohort_test::mix(c.seed ^ static_cast<unsigned>(g));
   for (int i = 0; i < steps; ++i) {
     const unsigned k = static_cast<unsigned>(c.program[2 * i + 1]);
     switch (c.program[2 * i]) {
@@ -137,7 +128,7 @@ std::vector<unsigned> model(const fuzz_case& c) {
         for (unsigned long long g = 0; g < total; ++g)
           if (live[g]) {
             const unsigned long long base = g / n * n;
-            v[g] = mix32(v[g] + shared[base + (g - base + k) % n]);
+            v[g] = cohort_test::mix(v[g] + shared[base + (g - base + k) % n]);
           }
         break;
       case count:
@@ -146,7 +137,7 @@ std::vector<unsigned> model(const fuzz_case& c) {
           for (unsigned t = 0; t < n; ++t)
             if (live[b * n + t]) sum += v[b * n + t] & 0xffu;
           for (unsigned t = 0; t < n; ++t)
-            if (live[b * n + t]) v[b * n + t] = mix32(v[b * n + t] ^ sum);
+            if (live[b * n + t]) v[b * n + t] = cohort_test::mix(v[b * n + t] ^ sum);
         }
         break;
       case leave:
@@ -162,7 +153,7 @@ std::vector<unsigned> model(const fuzz_case& c) {
         for (unsigned long long g = 0; g < total; ++g)
           if (live[g]) slots[g] = v[g];
         for (unsigned long long g = 0; g < total; ++g)
-          if (live[g]) v[g] = mix32(v[g] + slots[(g + k) % total]);
+          if (live[g]) v[g] = cohort_test::mix(v[g] + slots[(g + k) % total]);
         break;
       }
       case tile_reduce:

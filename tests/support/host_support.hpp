@@ -5,8 +5,18 @@
 
 #include <cohort/errors.hpp>
 #include <cohort/host/virtual_device.hpp>
+#include <cstddef>
 #include <cstdlib>
 #include <string>
+
+// The runtime's count of fiber stacks (src/host/fiber.hpp), for tests that
+// check stacks are given back.
+namespace cohort::detail::host {
+struct stack_census {
+  std::size_t mapped, guarded, retained;
+};
+stack_census stacks_in_use();
+}  // namespace cohort::detail::host
 
 namespace cohort_test {
 

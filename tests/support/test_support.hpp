@@ -11,18 +11,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/hash.hpp"
+
 namespace cohort_test {
 
-// A 32-bit hash (lowbias32), for inputs that differ from thread to thread in
-// kernels and host checks alike.
-__host__ __device__ inline unsigned mix(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
+using cohort_examples::mix;
 
 // One seed per test, from COHORT_TEST_SEED or the test's name, recorded so a
 // failure names it.

@@ -16,13 +16,6 @@
 namespace cg = cohort;
 using ::testing::HasSubstr;
 
-namespace cohort::detail::host {
-struct stack_census {
-  std::size_t mapped, guarded, retained;
-};
-stack_census stacks_in_use();
-}  // namespace cohort::detail::host
-
 namespace {
 
 unsigned env_count(const char* name) {

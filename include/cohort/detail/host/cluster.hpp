@@ -1,4 +1,4 @@
-// The host backend's cluster primitives (src/host/cluster_barrier.cpp,
+// The host backend's cluster primitives (src/host/levels.cpp,
 // src/host/cluster_shared.cpp). The blocks of a cluster run at once, each on
 // its own OS thread; the cluster barrier counts one arrival per block (made by
 // the block's last live thread to arrive) and, like grid.sync(), turns a

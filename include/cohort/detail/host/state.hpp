@@ -13,8 +13,6 @@ namespace cohort::detail::host {
 
 struct fiber;
 struct collective_slot;  // what a thread hands to a warp collective (detail/collective.hpp)
-struct block_runtime;  // the scheduler's private part of a block (src/host)
-struct launch_state;
 
 inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
 
@@ -51,6 +49,8 @@ struct thread_record {
   std::source_location poll_site{};
 };
 
+// The part of a block's record that inline kernel-side code reads; the
+// runtime's record of the block (src/host/block_runtime.hpp) extends it.
 struct block_record {
   uint3 block_index;
   dim3 block_dim;
@@ -73,9 +73,6 @@ struct block_record {
   unsigned char* dynamic_shared;
   thread_record* threads;
   collective_slot* slots;      // one per thread: its input to and result of a collective
-  fiber* running;              // the fiber executing now
-  block_runtime* runtime;
-  launch_state* launch;
 };
 
 extern thread_local constinit block_record* current_block;

@@ -1,13 +1,15 @@
-// The grid barrier of a cooperative launch on the host: one arrival per block
-// (the block's last thread to arrive makes it), a generation count that
+// The shared half of a barrier over whole blocks: the grid's of a
+// cooperative launch, a cluster's, or a multi-device launch's over every
+// block of every grid (barriers.hpp holds each block's half). One arrival per
+// block (the block's last thread to arrive makes it), a generation count that
 // waiting blocks sleep on with std::atomic::wait, and the bookkeeping that
 // turns a barrier some block can never reach into an error instead of a hang.
-// It also holds the scratch of grid collectives: each phase carries an entry
-// per block (what the block's collective publishes, or just which collective
-// it is in), written before the block arrives and read after the phase
-// completes. Entries alternate between two sets by phase parity: a block can
-// write phase p + 2's entry only after every block has arrived at p + 1, so
-// after every block has finished reading phase p's.
+// It also holds the scratch of the level's collectives: each phase carries an
+// entry per block (what the block's collective publishes, or just which
+// collective it is in), written before the block arrives and read after the
+// phase completes. Entries alternate between two sets by phase parity: a
+// block can write phase p + 2's entry only after every block has arrived at
+// p + 1, so after every block has finished reading phase p's.
 #pragma once
 
 #include <atomic>
@@ -19,9 +21,18 @@
 
 namespace cohort::detail::host {
 
-class grid_barrier {
+class level_barrier {
  public:
   enum class outcome { released, aborted, unreachable };
+
+  // What a wait watches besides the barrier (the launch's abort flag), and
+  // whether it spins before sleeping: with a core for every block, the others
+  // arrive within microseconds, and spinning saves the tens of microseconds a
+  // futex wake costs.
+  void configure(const std::atomic<bool>* aborted, bool may_spin) {
+    aborted_ = aborted;
+    may_spin_ = may_spin;
+  }
 
   void reset(unsigned long long blocks) {
     expected_ = blocks;
@@ -41,20 +52,19 @@ class grid_barrier {
 
   // Blocks the OS thread until phase `phase` has completed, the launch
   // aborted, or some block exited before arriving at that phase.
-  outcome wait_past(std::uint64_t phase, const std::atomic<bool>& aborted, bool may_spin) {
-    // With a core for every block, the others arrive within microseconds:
-    // spinning a little saves the tens of microseconds a futex wake costs.
-    for (int spin = may_spin ? 4096 : 0; spin > 0 && generation_.load(std::memory_order_acquire) <= phase; --spin)
+  outcome wait_past(std::uint64_t phase) {
+    for (int spin = may_spin_ ? 4096 : 0; spin > 0 && generation_.load(std::memory_order_acquire) <= phase; --spin)
       pause();
     for (;;) {
       const std::uint32_t seen = events_.load(std::memory_order_acquire);
       if (generation_.load(std::memory_order_acquire) > phase) return outcome::released;
-      if (aborted.load(std::memory_order_acquire)) return outcome::aborted;
+      if (aborted_->load(std::memory_order_acquire)) return outcome::aborted;
       if (fewest_phases_of_exited_.load(std::memory_order_acquire) <= phase) return outcome::unreachable;
       events_.wait(seen, std::memory_order_acquire);
     }
   }
 
+  unsigned long long blocks() const { return expected_; }
   std::uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
   // The blocks' entries for phase `phase`, indexed by block rank.
@@ -86,6 +96,8 @@ class grid_barrier {
   }
 
  private:
+  const std::atomic<bool>* aborted_ = nullptr;
+  bool may_spin_ = false;
   unsigned long long expected_ = 0;
   std::unique_ptr<grid_entry[]> entries_;
   std::atomic<unsigned long long> arrived_{0};
