@@ -297,7 +297,7 @@ void host_side() {
   cg::launch_config clustered = config;
   clustered.cluster = dim3(2);
   static_assert(same<decltype(cg::max_active_clusters(kernel_side, clustered)), int>);
-  (void)clustered;
+  (void)cg::max_active_clusters(kernel_side, clustered);
   const std::vector<cg::device_launch> grids{{0, config}};
   cg::launch_cooperative_multi_device(kernel_side, grids, [&](unsigned) { return std::tuple{none, none}; });
   static_assert(same<decltype(cg::can_access_peer(0, 0)), bool>);
