@@ -66,12 +66,29 @@ check_result check_oversized_grid_refused(unsigned threads) {
   }
 }
 
+// The device's own memory: an allocation made while it is current is its,
+// and copy_peer moves data between devices.
+check_result memory_check(int device) {
+  const cohort::device_memory_usage usage = cohort::memory_usage(device);
+  int* probe = cohort::malloc_device<int>(1);
+  const int owner = cohort::device_of(probe);
+  cohort::free_device(probe);
+  std::string detail = std::to_string(usage.free_bytes) + " of " + std::to_string(usage.total_bytes) +
+                       " bytes free; allocations made while it is current are its (device_of: " +
+                       std::to_string(owner) + ")";
+  if (cohort::this_backend == cohort::backend::host)
+    detail += "; each virtual device has its own capacity (COHORT_DEVICE_MEMORY); a kernel's access to another "
+              "device's memory is not checked";
+  return {"device memory", owner == device, detail};
+}
+
 std::vector<check_result> device_checks(int device) {
   cohort::set_device(device);
   const cohort::device_properties p = cohort::get_device_properties();
   // The seeds' block size, where the device allows it.
   const unsigned threads = std::min(256u, static_cast<unsigned>(p.max_threads_per_block));
   std::vector<check_result> checks = cohort_examples::cooperative_launch_checks(threads);
+  checks.push_back(memory_check(device));
   for (unsigned t = 64; t <= 1024; t *= 2) checks.push_back(check_block_size(p, t));
   checks.push_back(check_oversized_grid_refused(threads));
   return checks;
@@ -94,7 +111,8 @@ check_result multi_device_check(int count) {
           std::to_string(count) + " device(s) for launch_cooperative_multi_device (one grid each, every grid "
           "co-resident, one compute capability); peer access: " + (count == 1 ? std::string("n/a, one device") : peers) +
           (all_peers ? "" : "; the multi-grid barrier needs none (pinned host memory), kernels reading other devices' "
-                            "buffers do")};
+                            "buffers do") +
+          "; copy_peer copies between devices' memories"};
 }
 
 int run_doctor() {

@@ -18,7 +18,6 @@
 #include "cohort/memory/device_memory.hpp"
 #include "cohort/collectives/reduce.hpp"
 #include "cohort/collectives/scan.hpp"
-#include "cohort/groups/cluster_group.hpp"
-#include "cohort/groups/multi_grid_group.hpp"
+#include "cohort/collectives/multi_grid.hpp"
 #include "cohort/launch/cluster_occupancy.hpp"
 #include "cohort/launch/multi_device.hpp"

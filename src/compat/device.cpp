@@ -1,9 +1,14 @@
-// Device management on the host backend: one device, cohort's virtual device,
-// reported as compute capability 9.0 (what the virtual device mirrors, and
-// what makes `major >= 7` / `__CUDA_ARCH__ >= 700` guards take their real path).
+// Device management on the host backend: cohort's virtual devices
+// (COHORT_DEVICE_COUNT, each with its own memory), reported as compute
+// capability 9.0 (what the virtual device mirrors, and what makes
+// `major >= 7` / `__CUDA_ARCH__ >= 700` guards take their real path). Every
+// device is a peer of every other; peer access is bookkeeping (a kernel's
+// access to another device's memory is not checked: docs/outer-levels.md).
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <set>
+#include <utility>
 #include <unistd.h>
 
 #include "runtime_state.hpp"
@@ -16,17 +21,23 @@ constexpr int compute_major = 9;
 constexpr int compute_minor = 0;
 
 cudaError_t check_device(const char* call, int device) {
-  if (device == 0) return cudaSuccess;
+  const int count = cohort::device_count();
+  if (device >= 0 && device < count) return cudaSuccess;
   return fail(cudaErrorInvalidDevice, std::string(call) + ": device " + std::to_string(device) +
-                                          " does not exist; the host backend has one device, 0");
+                                          " does not exist; the host backend has " + std::to_string(count) +
+                                          " device(s), 0.." + std::to_string(count - 1) +
+                                          " (COHORT_DEVICE_COUNT sets how many)");
 }
+
+// (device, peer) pairs whose peer access cudaDeviceEnablePeerAccess turned on.
+std::mutex peers_mutex;
+std::set<std::pair<int, int>> enabled_peers;
 
 cudaDeviceProp properties() {
   const cohort::device_properties p = cohort::get_device_properties();
   cudaDeviceProp prop{};
   std::strncpy(prop.name, p.name.c_str(), sizeof(prop.name) - 1);
-  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  prop.totalGlobalMem = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * page;
+  prop.totalGlobalMem = p.total_global_memory;
   prop.sharedMemPerBlock = p.shared_memory_per_block;
   prop.regsPerBlock = 65536;
   prop.warp_size = p.warp_size;
@@ -142,19 +153,21 @@ using namespace cohort::compat::detail;
 
 cudaError_t cudaGetDeviceCount(int* count) {
   if (count == nullptr) return fail(cudaErrorInvalidValue, "cudaGetDeviceCount: null count");
-  *count = 1;
+  *count = cohort::device_count();
   return cudaSuccess;
 }
 
 cudaError_t cudaGetDevice(int* device) {
   if (device == nullptr) return fail(cudaErrorInvalidValue, "cudaGetDevice: null device");
-  *device = 0;
+  *device = cohort::get_device();
   return cudaSuccess;
 }
 
 cudaError_t cudaSetDevice(int device) {
   if (const cudaError_t e = sticky()) return e;
-  return check_device("cudaSetDevice", device);
+  if (const cudaError_t e = check_device("cudaSetDevice", device)) return e;
+  cohort::set_device(device);
+  return cudaSuccess;
 }
 
 cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp*) { return cudaGetDevice(device); }
@@ -228,7 +241,35 @@ cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevi
   if (canAccessPeer == nullptr) return fail(cudaErrorInvalidValue, "cudaDeviceCanAccessPeer: null result");
   if (const cudaError_t e = check_device("cudaDeviceCanAccessPeer", device)) return e;
   if (const cudaError_t e = check_device("cudaDeviceCanAccessPeer", peerDevice)) return e;
-  *canAccessPeer = 0;
+  *canAccessPeer = device != peerDevice ? 1 : 0;  // CUDA answers 0 for a device and itself
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
+  if (const cudaError_t e = sticky()) return e;
+  if (const cudaError_t e = check_device("cudaDeviceEnablePeerAccess", peerDevice)) return e;
+  if (flags != 0) return fail(cudaErrorInvalidValue, "cudaDeviceEnablePeerAccess: flags must be 0");
+  const int device = cohort::get_device();
+  if (peerDevice == device)
+    return fail(cudaErrorInvalidDevice, "cudaDeviceEnablePeerAccess: device " + std::to_string(device) +
+                                            " is the current device; a device reaches its own memory already");
+  std::lock_guard lock(peers_mutex);
+  if (!enabled_peers.insert({device, peerDevice}).second)
+    return fail(cudaErrorPeerAccessAlreadyEnabled, "cudaDeviceEnablePeerAccess: device " + std::to_string(device) +
+                                                       "'s access to device " + std::to_string(peerDevice) +
+                                                       " is already enabled");
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
+  if (const cudaError_t e = sticky()) return e;
+  if (const cudaError_t e = check_device("cudaDeviceDisablePeerAccess", peerDevice)) return e;
+  const int device = cohort::get_device();
+  std::lock_guard lock(peers_mutex);
+  if (enabled_peers.erase({device, peerDevice}) == 0)
+    return fail(cudaErrorPeerAccessNotEnabled, "cudaDeviceDisablePeerAccess: device " + std::to_string(device) +
+                                                   "'s access to device " + std::to_string(peerDevice) +
+                                                   " was not enabled");
   return cudaSuccess;
 }
 

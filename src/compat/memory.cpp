@@ -1,5 +1,6 @@
 // Memory as the CUDA runtime hands it out on the host backend: device and
-// managed memory from cohort's tracked allocator, pinned host memory, and
+// managed memory from cohort's tracked allocator (each allocation the current
+// device's, in that device's own capacity), pinned host memory, and
 // __device__/__constant__ variables, all recorded as regions so that copies,
 // fills and frees are checked as CUDA checks them (a wrong pointer is
 // cudaErrorInvalidValue with a message saying which and why).
@@ -9,7 +10,6 @@
 #include <map>
 #include <mutex>
 #include <sstream>
-#include <unistd.h>
 
 #include "runtime_state.hpp"
 
@@ -51,6 +51,41 @@ cudaError_t check_device_side(const char* call, const char* side, const void* p,
                                          "(or pass cudaMemcpyDefault for host memory)");
 }
 
+bool is_device_kind(memory_kind k) {
+  return k == memory_kind::device || k == memory_kind::managed || k == memory_kind::symbol;
+}
+
+// What memory the runtime knows `p` to be, for messages: "device 1's allocation of 64 bytes at 0x...".
+std::string described(const region& r) {
+  switch (r.kind) {
+    case memory_kind::device:
+      return "device memory (device " + std::to_string(cohort::device_of(r.base)) + "'s allocation of " +
+             std::to_string(r.bytes) + " bytes at " + address(r.base) + ")";
+    case memory_kind::symbol: return "a __device__ variable";
+    default: return "host memory";
+  }
+}
+
+// cudaMemcpyDefault: the runtime tells each side from the pointers, as unified addressing does.
+cudaMemcpyKind resolved(cudaMemcpyKind kind, const void* dst, const void* src) {
+  if (kind != cudaMemcpyDefault) return kind;
+  region r;
+  const bool to_device = find_region(dst, 1, &r) && is_device_kind(r.kind);
+  const bool from_device = find_region(src, 1, &r) && is_device_kind(r.kind);
+  return to_device ? (from_device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                   : (from_device ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+}
+
+// A host side that is device memory contradicts the kind (managed memory is both).
+cudaError_t check_host_side(const std::string& what, const char* side, const void* p, cudaMemcpyKind kind) {
+  region r;
+  if (!find_region(p, 1, &r) || (r.kind != memory_kind::device && r.kind != memory_kind::symbol)) return cudaSuccess;
+  return fail(cudaErrorInvalidMemcpyDirection,
+              what + ": the " + side + " " + address(p) + " is " + described(r) + ", but " + kind_name(kind) +
+                  " says host memory; pass the kind that matches the pointers, or cudaMemcpyDefault to have the "
+                  "runtime tell");
+}
+
 cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
                  cudaStream_t stream) {
   if (const cudaError_t e = sticky()) return e;
@@ -64,13 +99,56 @@ cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count
   if (dst == nullptr || src == nullptr)
     return fail(cudaErrorInvalidValue, std::string(call) + ": null " + (dst == nullptr ? "destination" : "source") +
                                            " for a copy of " + std::to_string(count) + " bytes");
+  const std::string what = std::string(call) + "(" + kind_name(kind) + ")";
+  kind = resolved(kind, dst, src);
   const bool device_dst = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   const bool device_src = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  const std::string what = std::string(call) + "(" + kind_name(kind) + ")";
-  if (device_dst)
+  if (device_dst) {
     if (const cudaError_t e = check_device_side(what.c_str(), "destination", dst, count)) return e;
-  if (device_src)
+  } else if (const cudaError_t e = check_host_side(what, "destination", dst, kind)) {
+    return e;
+  }
+  if (device_src) {
     if (const cudaError_t e = check_device_side(what.c_str(), "source", src, count)) return e;
+  } else if (const cudaError_t e = check_host_side(what, "source", src, kind)) {
+    return e;
+  }
+  std::memmove(dst, src, count);
+  return cudaSuccess;
+}
+
+// A copy between two devices' memory: each pointer must lie in device memory of the device named with it.
+cudaError_t peer_copy(const char* call, void* dst, int dst_device, const void* src, int src_device, std::size_t count,
+                      cudaStream_t stream) {
+  if (const cudaError_t e = sticky()) return e;
+  if (!valid_stream(stream))
+    return fail(cudaErrorInvalidResourceHandle, std::string(call) + ": stream " + address(stream) +
+                                                    " was not created by cudaStreamCreate or was destroyed");
+  const int devices = cohort::device_count();
+  for (const int d : {dst_device, src_device})
+    if (d < 0 || d >= devices)
+      return fail(cudaErrorInvalidDevice, std::string(call) + ": device " + std::to_string(d) +
+                                              " does not exist; the host backend has " + std::to_string(devices) +
+                                              " device(s) (COHORT_DEVICE_COUNT sets how many)");
+  if (count == 0) return cudaSuccess;
+  const auto check_side = [&](const char* side, const void* p, int device) -> cudaError_t {
+    if (const cudaError_t e = check_device_side(call, side, p, count)) return e;
+    region r;
+    find_region(p, count, &r);
+    if (r.kind != memory_kind::device && r.kind != memory_kind::managed)
+      return fail(cudaErrorInvalidValue, std::string(call) + ": the " + side + " " + address(p) + " is " +
+                                             described(r) + ", not memory from cudaMalloc or cudaMallocManaged");
+    const int owner = cohort::device_of(p);
+    if (owner != device)
+      return fail(cudaErrorInvalidValue, std::string(call) + ": the " + side + " " + address(p) + " is device " +
+                                             std::to_string(owner) + "'s memory, not device " +
+                                             std::to_string(device) +
+                                             "'s; pass the device it was allocated on (cudaPointerGetAttributes "
+                                             "tells)");
+    return cudaSuccess;
+  };
+  if (const cudaError_t e = check_side("destination", dst, dst_device)) return e;
+  if (const cudaError_t e = check_side("source", src, src_device)) return e;
   std::memmove(dst, src, count);
   return cudaSuccess;
 }
@@ -164,10 +242,11 @@ bool remove_region(const void* p, memory_kind kind, region* removed) {
 }
 
 void release_device_regions() {
+  const int device = cohort::get_device();
   std::lock_guard lock(regions_mutex);
   for (auto it = regions().begin(); it != regions().end();) {
     const memory_kind k = it->second.kind;
-    if (k == memory_kind::device || k == memory_kind::managed) {
+    if ((k == memory_kind::device || k == memory_kind::managed) && cohort::device_of(it->second.base) == device) {
       cohort::free_device(const_cast<void*>(it->second.base));
       it = regions().erase(it);
     } else {
@@ -192,8 +271,7 @@ cudaError_t copy_to_symbol(void* symbol, std::size_t symbol_bytes, const void* s
     return fail(cudaErrorInvalidMemcpyDirection,
                 "cudaMemcpyToSymbol: the kind must be cudaMemcpyHostToDevice, DeviceToDevice or Default");
   add_region({symbol, symbol_bytes, memory_kind::symbol});
-  return copy("cudaMemcpyToSymbol", static_cast<char*>(symbol) + offset, src, count,
-              kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, stream);
+  return copy("cudaMemcpyToSymbol", static_cast<char*>(symbol) + offset, src, count, kind, stream);
 }
 
 cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t symbol_bytes, std::size_t count,
@@ -206,8 +284,7 @@ cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t symbol_b
     return fail(cudaErrorInvalidMemcpyDirection,
                 "cudaMemcpyFromSymbol: the kind must be cudaMemcpyDeviceToHost, DeviceToDevice or Default");
   add_region({symbol, symbol_bytes, memory_kind::symbol});
-  return copy("cudaMemcpyFromSymbol", dst, static_cast<const char*>(symbol) + offset, count,
-              kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost, stream);
+  return copy("cudaMemcpyFromSymbol", dst, static_cast<const char*>(symbol) + offset, count, kind, stream);
 }
 
 cudaError_t symbol_address(void** address_out, const void* symbol, std::size_t symbol_bytes) {
@@ -293,9 +370,9 @@ cudaError_t cudaHostGetDevicePointer(void** devPtr, void* hostPtr, unsigned int)
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
   if (const cudaError_t e = sticky()) return e;
   if (free == nullptr || total == nullptr) return fail(cudaErrorInvalidValue, "cudaMemGetInfo: a null pointer");
-  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  *total = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * page;
-  *free = static_cast<size_t>(sysconf(_SC_AVPHYS_PAGES)) * page;
+  const cohort::device_memory_usage usage = cohort::memory_usage();  // the current device's own memory
+  *total = usage.total_bytes;
+  *free = usage.free_bytes;
   return cudaSuccess;
 }
 
@@ -315,7 +392,10 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
     }
   }
   attributes->type = type;
-  attributes->device = known ? 0 : -2;
+  // Device and managed memory belong to the device they were allocated on; the rest to the current one.
+  attributes->device = !known ? -2
+                       : r.kind == memory_kind::device || r.kind == memory_kind::managed ? cohort::device_of(r.base)
+                                                                                         : cohort::get_device();
   attributes->devicePointer = known ? const_cast<void*>(ptr) : nullptr;
   attributes->hostPointer = type == cudaMemoryTypeDevice ? nullptr : const_cast<void*>(ptr);
   return cudaSuccess;
@@ -327,6 +407,15 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
   return copy("cudaMemcpyAsync", dst, src, count, kind, stream);
+}
+
+cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count) {
+  return peer_copy("cudaMemcpyPeer", dst, dstDevice, src, srcDevice, count, nullptr);
+}
+
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice, size_t count,
+                                cudaStream_t stream) {
+  return peer_copy("cudaMemcpyPeerAsync", dst, dstDevice, src, srcDevice, count, stream);
 }
 
 // Rows aligned as a GPU aligns them (512 bytes, cudaDevAttrTextureAlignment).

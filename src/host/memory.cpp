@@ -1,5 +1,9 @@
 // Device allocations on the host backend, tracked so that an access outside
 // every live allocation is reported instead of corrupting memory. Each
+// allocation belongs to the virtual device current when it was made, and
+// each device has its own capacity (the virtual device's
+// total_global_memory): an allocation that does not fit is out of memory on
+// that device, whatever the others hold. Each
 // allocation is surrounded by redzones holding a known byte, checked when it
 // is freed; under COHORT_CHECK=memory it also gets its own mapping between
 // PROT_NONE guard zones, its bytes are poisoned when allocated, and every
@@ -19,10 +23,12 @@
 
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/memory.hpp"
+#include "cohort/host/virtual_device.hpp"
 #include "diagnostics.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"
 #include "memory_check.hpp"
+#include "virtual_devices.hpp"
 
 namespace cohort::detail::host {
 
@@ -35,6 +41,7 @@ constexpr unsigned char redzone_byte = 0xFB;
 constexpr unsigned char poison_byte = 0xCD;  // fresh allocations under COHORT_CHECK=memory
 
 struct allocation {
+  int device;         // the virtual device it belongs to
   std::size_t size;   // bytes asked for
   char* region;       // what was allocated or mapped
   std::size_t span;   // its length
@@ -48,6 +55,21 @@ std::mutex allocations_mutex;
 std::map<const char*, allocation>& allocations() {
   static std::map<const char*, allocation> by_start;
   return by_start;
+}
+// device -> the bytes its live allocations asked for.
+std::map<int, std::size_t>& bytes_in_use() {
+  static std::map<int, std::size_t> by_device;
+  return by_device;
+}
+
+// The live allocation holding `p`, or none; under allocations_mutex.
+const std::pair<const char* const, allocation>* holding(const void* p) {
+  const char* at = static_cast<const char*>(p);
+  auto it = allocations().upper_bound(at);
+  if (it == allocations().begin()) return nullptr;
+  --it;
+  const std::size_t offset = static_cast<std::size_t>(at - it->first);
+  return offset < it->second.size || (offset == 0 && it->second.size == 0) ? &*it : nullptr;
 }
 
 // Damage found by free_device, which may run in a destructor and so cannot
@@ -149,14 +171,46 @@ bool memory_checking() {
 void* allocate_device(std::size_t bytes) {
   raise_pending_memory_fault();
   allocation a{};
+  a.device = current_virtual_device();
   a.size = bytes;
+  const std::size_t capacity = cohort::host::virtual_device().total_global_memory;
+  {
+    // The bytes are counted before they are taken, so that two threads cannot both fit in the last room.
+    std::lock_guard lock(allocations_mutex);
+    std::size_t& used = bytes_in_use()[a.device];
+    if (used > capacity || bytes > capacity - used)
+      throw error(errc::out_of_memory,
+                  "malloc_device: cannot allocate " + std::to_string(bytes) + " bytes on device " +
+                      std::to_string(a.device) + ": " + std::to_string(used) + " of its " + std::to_string(capacity) +
+                      " bytes are in use (each virtual device has its own memory; COHORT_DEVICE_MEMORY sets how "
+                      "much, or allocate on another device with set_device)");
+    used += bytes;
+  }
   void* p = memory_checking() ? map_checked(bytes, a) : allocate_plain(bytes, a);
-  if (!p)
-    throw error(errc::out_of_memory, "cannot allocate " + std::to_string(bytes) + " bytes of device memory");
   std::lock_guard lock(allocations_mutex);
+  if (!p) {
+    bytes_in_use()[a.device] -= bytes;
+    throw error(errc::out_of_memory, "malloc_device: the system cannot supply " + std::to_string(bytes) +
+                                         " bytes for device " + std::to_string(a.device));
+  }
   allocations()[static_cast<const char*>(p)] = a;
   return p;
 }
+
+int owner_of(const void* p) {
+  std::lock_guard lock(allocations_mutex);
+  const auto* found = holding(p);
+  return found ? found->second.device : -1;
+}
+
+device_memory_usage usage_of(int device) {
+  check_virtual_device(device);
+  const std::size_t capacity = cohort::host::virtual_device().total_global_memory;
+  std::lock_guard lock(allocations_mutex);
+  const std::size_t used = bytes_in_use()[device];
+  return {used < capacity ? capacity - used : 0, capacity};
+}
+
 
 void release_device(void* p) {
   if (!p) return;
@@ -164,11 +218,20 @@ void release_device(void* p) {
   {
     std::lock_guard lock(allocations_mutex);
     const auto it = allocations().find(static_cast<const char*>(p));
-    if (it == allocations().end())
+    if (it == allocations().end()) {
+      if (const auto* inside = holding(p))
+        throw error(errc::invalid_argument,
+                    "free_device(" + address(p) + "): an address " +
+                        std::to_string(static_cast<const char*>(p) - inside->first) + " bytes inside device " +
+                        std::to_string(inside->second.device) + "'s allocation of " +
+                        std::to_string(inside->second.size) + " bytes at " + address(inside->first) +
+                        "; free the pointer malloc_device returned");
       throw error(errc::invalid_argument, "free_device(" + address(p) +
                                               "): not the start of a live allocation from cohort::malloc_device "
                                               "(freed twice, or never allocated there)");
+    }
     a = it->second;
+    bytes_in_use()[a.device] -= a.size;
     allocations().erase(it);
   }
   const std::string damage = redzone_damage(static_cast<const char*>(p), a);
@@ -187,19 +250,15 @@ void release_device(void* p) {
 void check_device_range(const void* p, std::size_t bytes, const std::string& what) {
   raise_pending_memory_fault();
   if (bytes == 0) return;
-  const char* begin = static_cast<const char*>(p);
   std::lock_guard lock(allocations_mutex);
-  auto it = allocations().upper_bound(begin);
-  if (it != allocations().begin()) {
-    --it;
-    const std::size_t offset = static_cast<std::size_t>(begin - it->first);
-    const std::size_t size = it->second.size;
-    if (offset < size || (offset == 0 && size == 0)) {
-      if (offset + bytes <= size) return;
-      throw error(errc::invalid_argument, what + ": " + std::to_string(bytes) + " bytes at offset " +
-                                              std::to_string(offset) + " overrun the allocation of " +
-                                              std::to_string(size) + " bytes at " + address(it->first));
-    }
+  if (const auto* found = holding(p)) {
+    const std::size_t offset = static_cast<std::size_t>(static_cast<const char*>(p) - found->first);
+    const std::size_t size = found->second.size;
+    if (offset + bytes <= size) return;
+    throw error(errc::invalid_argument, what + ": " + std::to_string(bytes) + " bytes at offset " +
+                                            std::to_string(offset) + " overrun the allocation of " +
+                                            std::to_string(size) + " bytes at " + address(found->first) +
+                                            " on device " + std::to_string(found->second.device));
   }
   throw error(errc::invalid_argument, what + ": " + address(p) +
                                           " is not inside any live allocation from cohort::malloc_device");

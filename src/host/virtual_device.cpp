@@ -1,11 +1,14 @@
 #include "cohort/host/virtual_device.hpp"
 
+#include <unistd.h>
+
 #include <mutex>
 #include <string>
 #include <thread>
 
 #include "cohort/errors.hpp"
 #include "env.hpp"
+#include "virtual_devices.hpp"
 
 namespace cohort::host {
 
@@ -25,6 +28,7 @@ void validate(const device_properties& p) {
   check(p.max_threads_per_multiprocessor >= p.max_threads_per_block,
         "max threads per SM must be at least max threads per block");
   check(p.max_blocks_per_multiprocessor > 0, "max blocks per SM must be positive");
+  check(p.total_global_memory > 0, "the global memory (each virtual device's capacity) must be positive");
   for (int i = 0; i < 3; ++i) check(p.max_block_dim[i] > 0 && p.max_grid_dim[i] > 0, "dimension limits must be positive");
   check(p.shared_memory_per_block <= p.shared_memory_per_block_optin,
         "the default shared memory per block exceeds the opt-in maximum");
@@ -54,7 +58,10 @@ device_properties default_virtual_device() {
   p.shared_memory_per_block_optin = p.shared_memory_per_multiprocessor - p.reserved_shared_memory_per_block;
   p.shared_memory_per_block =
       std::min(p.shared_memory_per_block_optin, detail::host::env_bytes("COHORT_SHARED_PER_BLOCK", 48 * 1024, 0));
-  p.total_global_memory = 0;
+  // Each virtual device's own memory: by default the machine's, shared out among the devices.
+  const std::size_t machine = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  p.total_global_memory = detail::host::env_bytes(
+      "COHORT_DEVICE_MEMORY", machine / static_cast<std::size_t>(detail::host::virtual_device_count()), 1);
   p.cooperative_launch = true;
   validate(p);
   return p;

@@ -184,6 +184,33 @@ __global__ void kernel_side(int* data, int* out) {
   through_base(grid, grid);
   collectives(grid, data, out);
 
+  cg::cluster_group cluster = cg::this_cluster();
+  static_assert(same<decltype(cluster.block_rank()), unsigned>);
+  static_assert(same<decltype(cluster.num_blocks()), unsigned>);
+  static_assert(same<decltype(cluster.thread_rank()), unsigned>);
+  static_assert(same<decltype(cluster.num_threads()), unsigned>);
+  static_assert(same<decltype(cluster.block_index()), dim3>);
+  static_assert(same<decltype(cluster.dim_blocks()), dim3>);
+  static_assert(same<decltype(cluster.dim_threads()), dim3>);
+  static_assert(same<decltype(cluster.map_shared_rank(data, 0)), int*>);
+  static_assert(same<decltype(cluster.query_shared_rank(data)), unsigned>);
+  static_assert(std::is_class_v<cg::cluster_group::arrival_token>);
+  cluster.barrier_wait(cluster.barrier_arrive());
+  group_basics(cluster);
+  through_base(cluster, cluster);
+  collectives(cluster, data, out);
+
+  cg::multi_grid_group multi_grid = cg::this_multi_grid();
+  static_assert(same<decltype(multi_grid.is_valid()), bool>);
+  static_assert(same<decltype(multi_grid.thread_rank()), unsigned long long>);
+  static_assert(same<decltype(multi_grid.num_threads()), unsigned long long>);
+  static_assert(same<decltype(multi_grid.grid_rank()), unsigned>);
+  static_assert(same<decltype(multi_grid.num_grids()), unsigned>);
+  static_assert(same<decltype(cg::multi_grid_group::thread_scope), const cg::thread_scope>);
+  group_basics(multi_grid);
+  through_base(multi_grid, multi_grid);
+  collectives(multi_grid, data, out);
+
   const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
   const auto quad = cg::tiled_partition<4>(warp);
   const cg::thread_block_tile<64> wide = cg::tiled_partition<64>(block);
@@ -236,6 +263,8 @@ __global__ void kernel_side(int* data, int* out) {
   group_basics(cg::tiled_partition(any, 4));
   group_basics(cg::thread_group(grid));
   group_basics(cg::thread_group(active));
+  group_basics(cg::thread_group(cluster));
+  group_basics(cg::thread_group(multi_grid));
   static_assert(same<decltype(any.get_type()), cg::group_type>);
 
   cg::lane_mask<128> mask;
@@ -265,6 +294,13 @@ void host_side() {
   static_assert(same<decltype(cg::max_cooperative_grid(kernel_side, 64)), int>);
   static_assert(same<decltype(cg::max_cooperative_grid(kernel_side, 64, 0)), int>);
   static_assert(same<decltype(cg::set_max_dynamic_shared_memory(kernel_side, 1024)), void>);
+  cg::launch_config clustered = config;
+  clustered.cluster = dim3(2);
+  static_assert(same<decltype(cg::max_active_clusters(kernel_side, clustered)), int>);
+  (void)cg::max_active_clusters(kernel_side, clustered);
+  const std::vector<cg::device_launch> grids{{0, config}};
+  cg::launch_cooperative_multi_device(kernel_side, grids, [&](unsigned) { return std::tuple{none, none}; });
+  static_assert(same<decltype(cg::can_access_peer(0, 0)), bool>);
   cg::set_max_dynamic_shared_memory(kernel_side, 1024);
 
   static_assert(same<decltype(cg::device_count()), int>);
@@ -300,6 +336,12 @@ void host_side() {
   static_assert(same<decltype(cg::copy_on_device(device, device, 4)), void>);
   static_assert(same<decltype(cg::fill(device, 7, 4)), void>);
   static_assert(same<decltype(cg::free_device(device)), void>);
+  static_assert(same<decltype(cg::device_of(device)), int>);
+  static_assert(same<decltype(cg::memory_usage()), cg::device_memory_usage>);
+  const cg::device_memory_usage usage = cg::memory_usage(0);
+  (void)(usage.free_bytes + usage.total_bytes);
+  cg::copy_peer(device, 0, device + 2, 0, 2);
+  static_assert(same<decltype(cg::copy_peer(device, 0, device, 0, 2)), void>);
   cg::free_device(pairs);
   cg::free_device(device);
 

@@ -95,6 +95,19 @@ TEST(Doctor, FailsAndSaysWhyOnAMisconfiguredDevice) {
   EXPECT_TRUE(contains(r.out, "checks failed")) << r.out;
 }
 
+// Each virtual device has its own memory, which info and doctor report.
+TEST(Doctor, ReportsEachVirtualDevicesOwnMemory) {
+  const auto r = run_cohort("doctor", "COHORT_DEVICE_COUNT=2 COHORT_DEVICE_MEMORY=64M");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "67108864 of 67108864 bytes free; allocations made while it is current are its "
+                              "(device_of: 1)"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "each virtual device has its own capacity (COHORT_DEVICE_MEMORY)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "copy_peer copies between devices' memories")) << r.out;
+  const auto info = run_cohort("info", "COHORT_DEVICE_MEMORY=64M");
+  EXPECT_TRUE(contains(info.out, "the virtual device's own; COHORT_DEVICE_MEMORY sets it")) << info.out;
+}
+
 TEST(Doctor, UsesTheVirtualDeviceTheEnvironmentDescribes) {
   const auto r = run_cohort("doctor", "COHORT_SM_COUNT=3");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -5,6 +5,8 @@
 #include <cooperative_groups.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include "device_query.hpp"
@@ -20,6 +22,12 @@ class Cudart : public ::testing::Test {
 };
 
 std::string text(cudaError_t e) { return cudaGetErrorString(e); }
+
+std::string address_text(const void* p) {
+  std::ostringstream s;
+  s << p;
+  return s.str();
+}
 
 __global__ void syncs_grid(int* out) {
   cg::this_grid().sync();
@@ -154,6 +162,134 @@ TEST_F(Cudart, CopiesCheckTheDeviceSide) {
   EXPECT_EQ(cudaFree(device), cudaErrorInvalidValue);
   EXPECT_NE(text(cudaErrorInvalidValue).find("already freed"), std::string::npos);
   EXPECT_EQ(cudaFreeHost(host), cudaErrorInvalidValue);
+}
+
+// A kind that contradicts what the runtime knows of a pointer is refused.
+TEST_F(Cudart, CopyKindsMustMatchThePointers) {
+  int host[4] = {1, 2, 3, 4}, back[4] = {};
+  int *device, *other;
+  ASSERT_EQ(cudaMalloc(&device, sizeof host), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&other, sizeof host), cudaSuccess);
+  const std::string at = address_text(device);
+  EXPECT_EQ(cudaMemcpy(back, device, sizeof host, cudaMemcpyHostToHost), cudaErrorInvalidMemcpyDirection);
+  EXPECT_NE(text(cudaErrorInvalidMemcpyDirection)
+                .find("cudaMemcpy(cudaMemcpyHostToHost): the source " + at + " is device memory (device 0's "
+                      "allocation of 16 bytes at " + at + "), but cudaMemcpyHostToHost says host memory; pass the "
+                      "kind that matches the pointers, or cudaMemcpyDefault to have the runtime tell"),
+            std::string::npos)
+      << text(cudaErrorInvalidMemcpyDirection);
+  EXPECT_EQ(cudaMemcpy(other, device, sizeof host, cudaMemcpyHostToDevice), cudaErrorInvalidMemcpyDirection);
+  EXPECT_NE(text(cudaErrorInvalidMemcpyDirection).find("the source " + at + " is device memory"), std::string::npos);
+  EXPECT_EQ(cudaMemcpy(device, other, sizeof host, cudaMemcpyDeviceToHost), cudaErrorInvalidMemcpyDirection);
+  EXPECT_NE(text(cudaErrorInvalidMemcpyDirection).find("the destination " + at + " is device memory"),
+            std::string::npos);
+  // cudaMemcpyDefault tells the sides from the pointers, and checks the device side's range.
+  EXPECT_EQ(cudaMemcpy(device, host, sizeof host, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(other, device, sizeof host, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(back, other, sizeof host, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(back[2], 3);
+  EXPECT_EQ(cudaMemcpy(device + 1, host, sizeof host, cudaMemcpyDefault), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue).find("runs past the end of its allocation of 16 bytes"), std::string::npos);
+  EXPECT_EQ(cudaFree(device), cudaSuccess);
+  EXPECT_EQ(cudaFree(other), cudaSuccess);
+}
+
+// Several virtual devices (COHORT_DEVICE_COUNT), each with its own memory.
+class CudartDevices : public Cudart {
+ protected:
+  void SetUp() override { setenv("COHORT_DEVICE_COUNT", "3", 1); }
+  void TearDown() override {
+    cudaSetDevice(1);
+    cudaDeviceReset();
+    cudaSetDevice(0);
+    Cudart::TearDown();
+    unsetenv("COHORT_DEVICE_COUNT");
+  }
+};
+
+TEST_F(CudartDevices, EachDeviceHasItsOwnMemory) {
+  int count = 0, current = -1;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  EXPECT_EQ(count, 3);
+  size_t free0 = 0, total0 = 0, free1 = 0, total1 = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free0, &total0), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, 1);
+  cudaDeviceProp prop;
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 1), cudaSuccess);
+  int* on1;
+  ASSERT_EQ(cudaMalloc(&on1, 1 << 20), cudaSuccess);
+  ASSERT_EQ(cudaMemGetInfo(&free1, &total1), cudaSuccess);
+  EXPECT_EQ(total1, prop.totalGlobalMem);
+  EXPECT_EQ(free1, total1 - (1 << 20));
+  cudaPointerAttributes a;
+  ASSERT_EQ(cudaPointerGetAttributes(&a, on1 + 5), cudaSuccess);
+  EXPECT_EQ(a.type, cudaMemoryTypeDevice);
+  EXPECT_EQ(a.device, 1);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  size_t free0_after = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free0_after, &total0), cudaSuccess);
+  EXPECT_EQ(free0_after, free0);  // device 1's allocation is not device 0's
+  int* on0;
+  ASSERT_EQ(cudaMalloc(&on0, 64), cudaSuccess);
+  ASSERT_EQ(cudaPointerGetAttributes(&a, on0), cudaSuccess);
+  EXPECT_EQ(a.device, 0);
+  // cudaDeviceReset frees the current device's memory only.
+  ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+  EXPECT_EQ(cudaFree(on0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFree(on1), cudaSuccess);
+  EXPECT_EQ(cudaSetDevice(3), cudaErrorInvalidDevice);
+  EXPECT_NE(text(cudaErrorInvalidDevice).find("cudaSetDevice: device 3 does not exist; the host backend has 3 "
+                                              "device(s), 0..2 (COHORT_DEVICE_COUNT sets how many)"),
+            std::string::npos)
+      << text(cudaErrorInvalidDevice);
+}
+
+TEST_F(CudartDevices, PeerCopiesAndPeerAccess) {
+  int host[4] = {5, 6, 7, 8}, back[4] = {};
+  int *on0, *on2;
+  ASSERT_EQ(cudaMalloc(&on0, sizeof host), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(on0, host, sizeof host, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&on2, sizeof host), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyPeer(on2, 2, on0, 0, sizeof host), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back, on2, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back[3], 8);
+  EXPECT_EQ(cudaMemcpyPeerAsync(on0, 0, on2, 2, sizeof host, 0), cudaSuccess);
+  EXPECT_EQ(cudaMemcpyPeer(on2, 1, on0, 0, sizeof host), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue)
+                .find("cudaMemcpyPeer: the destination " + address_text(on2) + " is device 2's memory, not device "
+                      "1's; pass the device it was allocated on (cudaPointerGetAttributes tells)"),
+            std::string::npos)
+      << text(cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpyPeer(on2, 2, host, 0, sizeof host), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue).find("the source " + address_text(host) + " is not device memory"),
+            std::string::npos)
+      << text(cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpyPeer(on2, 2, on0, 0, 2 * sizeof host), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue).find("runs past the end of its allocation of 16 bytes"), std::string::npos);
+  EXPECT_EQ(cudaMemcpyPeer(on2, 7, on0, 0, sizeof host), cudaErrorInvalidDevice);
+  EXPECT_NE(text(cudaErrorInvalidDevice).find("cudaMemcpyPeer: device 7 does not exist"), std::string::npos);
+
+  int can = -1;
+  ASSERT_EQ(cudaDeviceCanAccessPeer(&can, 2, 0), cudaSuccess);
+  EXPECT_EQ(can, 1);
+  ASSERT_EQ(cudaDeviceCanAccessPeer(&can, 2, 2), cudaSuccess);
+  EXPECT_EQ(can, 0);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(0, 0), cudaSuccess);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(0, 0), cudaErrorPeerAccessAlreadyEnabled);
+  EXPECT_NE(text(cudaErrorPeerAccessAlreadyEnabled).find("device 2's access to device 0 is already enabled"),
+            std::string::npos);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(2, 0), cudaErrorInvalidDevice);
+  EXPECT_NE(text(cudaErrorInvalidDevice).find("device 2 is the current device"), std::string::npos);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(1, 4), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceDisablePeerAccess(0), cudaSuccess);
+  EXPECT_EQ(cudaDeviceDisablePeerAccess(0), cudaErrorPeerAccessNotEnabled);
+  EXPECT_NE(text(cudaErrorPeerAccessNotEnabled).find("device 2's access to device 0 was not enabled"),
+            std::string::npos);
+  EXPECT_EQ(cudaFree(on2), cudaSuccess);
+  EXPECT_EQ(cudaFree(on0), cudaSuccess);
 }
 
 TEST_F(Cudart, PitchedCopies) {

@@ -137,6 +137,58 @@ TEST(Clusters, DistributedSharedMemoryAroundEightBlocks) { check_ring(dim3(8, 2)
 TEST(Clusters, DistributedSharedMemoryAroundTwoDimensionalClusters) { check_ring(dim3(4, 4, 2), dim3(2, 2, 2)); }
 TEST(Clusters, DistributedSharedMemoryWithoutClusters) { check_ring(dim3(3), dim3(1)); }
 
+// A cluster through a thread_group&, as NVIDIA's cluster_group is one: its
+// ranks and type, and sync() is the cluster barrier (each block publishes in
+// its shared memory, every block reads the cluster's after the base's sync).
+__device__ void through_base(cg::thread_group& g, unsigned* out) {
+  out[0] = static_cast<unsigned>(g.thread_rank());
+  out[1] = static_cast<unsigned>(g.num_threads());
+  out[2] = g.get_type();
+}
+
+__global__ void cluster_as_thread_group(unsigned* out, int rounds) {
+  __shared__ unsigned mine;
+  cg::cluster_group cluster = cg::this_cluster();
+  cg::thread_group& any = cluster;
+  const unsigned long long g = cg::this_grid().thread_rank();
+  through_base(any, out + g * 4);
+  unsigned sum = 0;
+  for (int r = 0; r < rounds; ++r) {
+    if (cg::this_thread_block().thread_rank() == 0) mine = static_cast<unsigned>(r) * 100 + cluster.block_rank();
+    any.sync();
+    for (unsigned b = 0; b < cluster.num_blocks(); ++b) sum += *cluster.map_shared_rank(&mine, static_cast<int>(b));
+    cg::thread_group copy = cluster;
+    copy.sync();  // every block has read `mine` before the next round writes it
+  }
+  out[g * 4 + 3] = sum;
+}
+
+TEST(Clusters, AClusterIsAThreadGroup) {
+  const dim3 grid(4, 2), block(48), cluster(2, 2);
+  const int rounds = 20;
+  const unsigned per_block = 48, blocks = 8, size = 4;
+  auto out = cohort_test::poisoned<unsigned>(blocks * per_block * 4, 0xDEADBEEF);
+  cg::launch_config cfg{grid, block};
+  cfg.cluster = cluster;
+  cg::launch(cluster_as_thread_group, cfg, out.data(), rounds);
+  const auto got = out.to_host();
+  unsigned expected = 0;
+  for (int r = 0; r < rounds; ++r)
+    for (unsigned b = 0; b < size; ++b) expected += static_cast<unsigned>(r) * 100 + b;
+  for (unsigned b = 0; b < blocks; ++b) {
+    const dim3 bi(b % grid.x, b / grid.x, 0);
+    const unsigned rank = static_cast<unsigned>(linear(dim3(bi.x % cluster.x, bi.y % cluster.y, 0), cluster));
+    for (unsigned t = 0; t < per_block; ++t) {
+      const unsigned* v = &got[(b * per_block + t) * 4];
+      SCOPED_TRACE("block " + std::to_string(b) + " thread " + std::to_string(t));
+      ASSERT_EQ(v[0], rank * per_block + t);
+      ASSERT_EQ(v[1], size * per_block);
+      ASSERT_EQ(v[2], static_cast<unsigned>(cg::cluster_group_id));
+      ASSERT_EQ(v[3], expected);
+    }
+  }
+}
+
 // barrier_arrive, independent work, barrier_wait: what each block wrote
 // before arriving is visible to every block after its wait.
 __global__ void split_barrier_rounds(int* out, int rounds) {

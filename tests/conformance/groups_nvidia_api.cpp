@@ -18,6 +18,9 @@ static_assert(std::is_base_of_v<cg::thread_group, cg::thread_block_tile<32>>);
 static_assert(std::is_base_of_v<cg::thread_group, cg::thread_block_tile<8, cg::thread_block>>);
 static_assert(std::is_base_of_v<cg::thread_group, cg::thread_block_tile<128>>);
 static_assert(std::is_base_of_v<cg::thread_group, cg::coalesced_group>);
+static_assert(std::is_base_of_v<cg::thread_group, cg::cluster_group>);
+static_assert(std::is_base_of_v<cg::thread_group, cg::multi_grid_group>);
+static_assert(cg::multi_grid_group::thread_scope == cg::thread_scope_system);
 static_assert(cg::thread_group::thread_scope == cg::thread_scope_device);
 static_assert(cg::thread_block::thread_scope == cg::thread_scope_block);
 static_assert(cg::grid_group::thread_scope == cg::thread_scope_device);
@@ -25,7 +28,7 @@ static_assert(cg::thread_block_tile<32>::thread_scope == cg::thread_scope_block)
 static_assert(cg::coalesced_group::thread_scope == cg::thread_scope_block);
 static_assert(std::is_class_v<cg::grid_group::arrival_token> && std::is_class_v<cg::thread_block::arrival_token>);
 static_assert(cg::thread_block_id == 4 && cg::grid_group_id == 3 && cg::coalesced_group_id == 1 &&
-              cg::multi_tile_group_id == 5);
+              cg::multi_tile_group_id == 5 && cg::multi_grid_group_id == 2 && cg::cluster_group_id == 6);
 
 constexpr unsigned fields = 4;
 

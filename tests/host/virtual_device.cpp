@@ -74,6 +74,10 @@ TEST(VirtualDevice, ConfigurationIsValidated) {
   p = cohort::host::virtual_device();
   p.multiprocessor_count = 0;
   EXPECT_THROW(cohort::host::configure(p), cg::error);
+  p = cohort::host::virtual_device();
+  p.total_global_memory = 0;
+  EXPECT_THAT(cohort_test::launch_error([&] { cohort::host::configure(p); }).what(),
+              HasSubstr("virtual device: the global memory (each virtual device's capacity) must be positive"));
 }
 
 TEST(VirtualDevice, EnvironmentOverridesAreChecked) {
@@ -98,6 +102,13 @@ TEST(VirtualDevice, EnvironmentOverridesAreChecked) {
   }
   unsetenv("COHORT_WARP_SIZE");
   unsetenv("COHORT_SM_COUNT");
+  {
+    const cohort_test::scoped_env memory("COHORT_DEVICE_MEMORY", "64K");
+    EXPECT_EQ(cohort::host::default_virtual_device().total_global_memory, 65536u);
+  }
+  const cohort_test::scoped_env memory("COHORT_DEVICE_MEMORY", "lots");
+  EXPECT_THAT(cohort_test::launch_error([] { cohort::host::default_virtual_device(); }).what(),
+              HasSubstr("COHORT_DEVICE_MEMORY=lots is not valid: expected a byte count such as 65536, 64K or 1M"));
 }
 
 struct occupancy_case {

@@ -166,7 +166,9 @@ __global__ void partitions(int which, int* out) {
   const cg::thread_group g = which == 0   ? cg::tiled_partition(tile4, 8)
                              : which == 1 ? cg::tiled_partition(cg::this_thread_block(), 3)
                              : which == 2 ? cg::tiled_partition(cg::thread_group(cg::this_grid()), 2)
-                                          : cg::tiled_partition(cg::this_thread_block(), 2048);
+                             : which == 3 ? cg::tiled_partition(cg::this_thread_block(), 2048)
+                             : which == 4 ? cg::tiled_partition(cg::thread_group(cg::this_cluster()), 2)
+                                          : cg::tiled_partition(cg::thread_group(cg::this_multi_grid()), 2);
   out[threadIdx.x] = static_cast<int>(g.size());
 }
 
@@ -176,8 +178,10 @@ TEST(WarpDiagnostics, TileSizesThatDoNotPartitionTheParent) {
       "tiled_partition into tiles of 8 threads of a tile of 4: the tile size must divide the parent's",
       "tiled_partition into tiles of 3 threads: a tile size is a power of two from 1 to 1024",
       "tiled_partition of a grid_group: only thread blocks, tiles and coalesced groups can be partitioned",
-      "tiled_partition into tiles of 2048 threads: a tile size is a power of two from 1 to 1024"};
-  for (int which = 0; which < 4; ++which) {
+      "tiled_partition into tiles of 2048 threads: a tile size is a power of two from 1 to 1024",
+      "tiled_partition of a cluster_group: only thread blocks, tiles and coalesced groups can be partitioned",
+      "tiled_partition of a multi_grid_group: only thread blocks, tiles and coalesced groups can be partitioned"};
+  for (int which = 0; which < 6; ++which) {
     const cg::error e = launch_error([&] { cg::launch(partitions, {dim3(1), dim3(32)}, which, out.data()); });
     EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
     EXPECT_THAT(e.what(), AllOf(HasSubstr(messages[which]), HasSubstr(at_line(dynamic_partition_line + which)),

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cohort/backend.hpp"
+#include "cohort/errors.hpp"
 #include "cohort/kernel_language.hpp"
 
 namespace cohort::detail {
@@ -46,6 +47,30 @@ inline std::string no_such_device(const char* what, int device, int count) {
     << (this_backend == backend::cuda ? "this machine has " : "the host backend has ") << count
     << (this_backend == backend::cuda ? " CUDA device" : " device") << (count == 1 ? "" : "s") << ")";
   return s.str();
+}
+
+inline std::string pointer_text(const void* p) {
+  std::ostringstream s;
+  s << p;
+  return s.str();
+}
+
+inline std::string not_device_memory(const char* what, const void* p) {
+  return std::string(what) + ": " + pointer_text(p) +
+         " is not inside any live device allocation (cohort::malloc_device, cudaMalloc)";
+}
+
+// A pointer passed with a device must lie in that device's memory.
+inline void check_owner(const char* what, const char* side, const void* p, int device, int owner) {
+  if (owner == device) return;
+  std::ostringstream s;
+  s << what << ": the " << side << " " << p;
+  if (owner < 0)
+    s << " is not inside any live device allocation";
+  else
+    s << " belongs to device " << owner << ", not device " << device
+      << "; pass the device each allocation was made on (cohort::device_of tells)";
+  throw error(errc::invalid_argument, s.str());
 }
 
 }  // namespace cohort::detail

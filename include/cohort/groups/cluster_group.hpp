@@ -1,21 +1,24 @@
 // cluster_group: the blocks of one thread-block cluster, which run at the same
 // time and reach each other's shared memory (distributed shared memory). A
 // launch without clusters is a grid of 1x1x1 clusters, as on sm_90. The API is
-// NVIDIA's; each backend supplies the primitives underneath
-// (detail/cuda/cluster.hpp: barrier.cluster and mapa; detail/host/cluster.hpp:
-// the host runtime's cluster barrier and its map of the blocks' shared memory).
+// NVIDIA's, and as in NVIDIA's a cluster_group is a thread_group; each backend
+// supplies the primitives underneath (detail/cuda/cluster.hpp: barrier.cluster
+// and mapa; detail/host/cluster.hpp: the host runtime's cluster barrier and its
+// map of the blocks' shared memory).
 #pragma once
 
 #include <cstdint>
 
 #include "cohort/backend.hpp"
-#include "cohort/groups/groups.hpp"
+#include "cohort/groups/thread_block.hpp"
+#include "cohort/groups/thread_group.hpp"
+#include "cohort/kernel_language.hpp"
 
 #include COHORT_BACKEND_HEADER(cluster.hpp)
 
 namespace cohort {
 
-class cluster_group {
+class cluster_group : public thread_group {
  public:
   // Which barrier phase the block arrived at (the host checks it; sm_90's barrier needs none).
   struct arrival_token {
@@ -38,10 +41,8 @@ class cluster_group {
   COHORT_DEVICE static unsigned num_blocks() { return detail::impl::cluster_block_count(); }
   COHORT_DEVICE static dim3 block_index() { return detail::impl::cluster_block_index(); }
   COHORT_DEVICE static dim3 dim_blocks() { return detail::impl::cluster_dim(); }
-  COHORT_DEVICE static unsigned thread_rank() {
-    return block_rank() * thread_block::num_threads() + thread_block::thread_rank();
-  }
-  COHORT_DEVICE static unsigned num_threads() { return num_blocks() * thread_block::num_threads(); }
+  COHORT_DEVICE static unsigned thread_rank() { return detail::cluster_thread_rank(); }
+  COHORT_DEVICE static unsigned num_threads() { return detail::cluster_num_threads(); }
   COHORT_DEVICE static unsigned size() { return num_threads(); }
   COHORT_DEVICE static dim3 dim_threads() {
     const dim3 b = thread_block::dim_threads(), c = dim_blocks();
@@ -62,7 +63,7 @@ class cluster_group {
   }
 
  private:
-  cluster_group() = default;
+  COHORT_DEVICE cluster_group() : thread_group(detail::group_kind::cluster) {}
   friend COHORT_DEVICE cluster_group this_cluster();
 };
 

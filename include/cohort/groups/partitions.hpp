@@ -84,7 +84,8 @@ COHORT_DEVICE inline coalesced_group tiled_partition(const coalesced_group& pare
 // or a coalesced group. A block's last tile may be partial (as NVIDIA's
 // dynamic partition has it); a tile's size must divide its parent tile's.
 // A block's tiles wider than a warp are prepared as tiled_partition<Size>
-// prepares them.
+// prepares them. Groups wider than a block have no tiles.
+#define COHORT_PARTITIONABLE "only thread blocks, tiles and coalesced groups can be partitioned"
 COHORT_DEVICE inline thread_group tiled_partition(const thread_group& parent, unsigned tile_size,
                                                   call_site where = call_site::current()) {
   detail::impl::check_tile_size(tile_size, where);
@@ -98,11 +99,16 @@ COHORT_DEVICE inline thread_group tiled_partition(const thread_group& parent, un
     case detail::group_kind::coalesced:
       return tiled_partition(detail::group_access::make_coalesced(detail::group_access::group_lanes(parent), 0, 1),
                              tile_size, where);
+    case detail::group_kind::cluster:
+      detail::impl::partition_error("tiled_partition of a cluster_group: " COHORT_PARTITIONABLE, where);
+    case detail::group_kind::multi_grid:
+      detail::impl::partition_error("tiled_partition of a multi_grid_group: " COHORT_PARTITIONABLE, where);
     case detail::group_kind::grid:
       break;
   }
-  detail::impl::grid_partition_error(where);
+  detail::impl::partition_error("tiled_partition of a grid_group: " COHORT_PARTITIONABLE, where);
 }
+#undef COHORT_PARTITIONABLE
 
 COHORT_DEVICE inline thread_group tiled_partition(const thread_block& parent, unsigned tile_size,
                                                   call_site where = call_site::current()) {

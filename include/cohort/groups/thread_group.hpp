@@ -1,10 +1,13 @@
 // thread_group: the base class of every group, as in NVIDIA's model, so that a
-// thread_block, grid_group, thread_block_tile or coalesced_group binds to a
-// thread_group& and copies into a thread_group. It carries what the group
-// needs beyond the built-in indices (the grid its barrier state, a tile its
-// size, a coalesced group its lanes) and dispatches sync, thread_rank and
-// num_threads on its kind, over the backend's primitives
-// (detail/<backend>/implicit_groups.hpp, tile_primitives.hpp, coalesced_primitives.hpp).
+// thread_block, grid_group, cluster_group, multi_grid_group, thread_block_tile
+// or coalesced_group binds to a thread_group& and copies into a thread_group.
+// It carries what the group needs beyond the built-in indices (the grid its
+// barrier state, a tile its size, a coalesced group its lanes) and dispatches
+// sync, thread_rank and num_threads on its kind, over the backend's primitives
+// (detail/<backend>/implicit_groups.hpp, cluster.hpp, multi_grid.hpp,
+// tile_primitives.hpp, coalesced_primitives.hpp). A group's own class calls
+// its primitives directly, so only a call through thread_group pays for the
+// switch.
 #pragma once
 
 #include "cohort/backend.hpp"
@@ -12,6 +15,8 @@
 #include "cohort/memory/atomic_ref.hpp"
 
 #include COHORT_BACKEND_HEADER(implicit_groups.hpp)
+#include COHORT_BACKEND_HEADER(cluster.hpp)
+#include COHORT_BACKEND_HEADER(multi_grid.hpp)
 #include COHORT_BACKEND_HEADER(tile_primitives.hpp)
 #include COHORT_BACKEND_HEADER(coalesced_primitives.hpp)
 
@@ -22,9 +27,11 @@ namespace cohort {
 // unscoped enum so that code comparing get_type() with an unsigned id compiles.
 enum group_type : unsigned {
   coalesced_group_id = 1,
+  multi_grid_group_id = 2,
   grid_group_id = 3,
   thread_block_id = 4,
   multi_tile_group_id = 5,
+  cluster_group_id = 6,
 };
 
 class thread_group;
@@ -33,7 +40,15 @@ class coalesced_group;
 
 namespace detail {
 
-enum class group_kind : unsigned char { thread_block, grid, tile, coalesced };
+enum class group_kind : unsigned char { thread_block, grid, tile, coalesced, cluster, multi_grid };
+
+// A cluster's ranks and size, in 32 bits as NVIDIA's (a cluster holds at most 16 blocks of 1024 threads).
+COHORT_DEVICE inline unsigned cluster_thread_rank() {
+  return impl::cluster_block_rank() * static_cast<unsigned>(impl::threads_per_block()) + impl::thread_rank_in_block();
+}
+COHORT_DEVICE inline unsigned cluster_num_threads() {
+  return impl::cluster_block_count() * static_cast<unsigned>(impl::threads_per_block());
+}
 
 // How shared and backend code reach the state a group carries.
 struct group_access {
@@ -67,6 +82,10 @@ class thread_group {
         return detail::impl::tile_rank(data_.tile_size);
       case detail::group_kind::coalesced:
         return detail::impl::lanes_rank(data_.lanes);
+      case detail::group_kind::cluster:
+        return detail::cluster_thread_rank();
+      case detail::group_kind::multi_grid:
+        return detail::impl::multi_grid_thread_rank();
     }
     return 0;
   }
@@ -80,6 +99,10 @@ class thread_group {
         return detail::impl::tile_count(data_.tile_size);
       case detail::group_kind::coalesced:
         return detail::impl::lanes_count(data_.lanes);
+      case detail::group_kind::cluster:
+        return detail::cluster_num_threads();
+      case detail::group_kind::multi_grid:
+        return detail::impl::multi_grid_thread_count();
     }
     return 0;
   }
@@ -98,6 +121,12 @@ class thread_group {
       case detail::group_kind::coalesced:
         detail::impl::lanes_sync(data_.lanes, where);
         break;
+      case detail::group_kind::cluster:
+        detail::impl::cluster_sync(where);
+        break;
+      case detail::group_kind::multi_grid:
+        detail::impl::multi_grid_sync(where);
+        break;
     }
   }
   COHORT_DEVICE group_type get_type() const {
@@ -110,6 +139,10 @@ class thread_group {
         return data_.tile_size > 32 ? multi_tile_group_id : coalesced_group_id;
       case detail::group_kind::coalesced:
         return coalesced_group_id;
+      case detail::group_kind::cluster:
+        return cluster_group_id;
+      case detail::group_kind::multi_grid:
+        return multi_grid_group_id;
     }
     return coalesced_group_id;
   }

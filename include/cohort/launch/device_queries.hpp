@@ -12,6 +12,8 @@
 
 namespace cohort {
 
+// The devices: the GPUs, or the host backend's COHORT_DEVICE_COUNT virtual devices, each with
+// its own memory (memory_usage, device_of, copy_peer in memory/device_memory.hpp).
 inline int device_count() { return detail::impl::count_devices(); }
 inline int get_device() { return detail::impl::current_device(); }
 

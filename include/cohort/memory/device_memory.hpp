@@ -1,7 +1,10 @@
 // Device memory: allocation, synchronous copies and fill, written once over
 // the backend's memory primitives (detail/<backend>/memory.hpp):
-// allocate_device, release_device, copy_bytes and fill_values. The copies
-// return with the data in place on both backends. docs/api.md lists the API.
+// allocate_device, release_device, copy_bytes, fill_values, and per device
+// owner_of, usage_of and copy_between_devices. The copies return with the
+// data in place on both backends. An allocation belongs to the device that
+// was current when it was made (on the host backend too: each virtual device
+// has its own memory). docs/api.md lists the API.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +15,8 @@
 #include "cohort/backend.hpp"
 #include "cohort/detail/copy_direction.hpp"
 #include "cohort/errors.hpp"
+#include "cohort/launch/device_queries.hpp"
+#include "cohort/memory/memory_usage.hpp"
 
 #include COHORT_BACKEND_HEADER(memory.hpp)
 
@@ -53,6 +58,32 @@ template <class T>
 void fill(T* device_dst, const T& value, std::size_t count) {
   static_assert(std::is_trivially_copyable_v<T>, "device memory holds trivially copyable types");
   if (count) detail::impl::fill_values(device_dst, value, count);
+}
+
+// The device whose allocation holds `p` (an address anywhere inside it).
+inline int device_of(const void* p) {
+  const int owner = detail::impl::owner_of(p);
+  if (owner < 0) throw error(errc::invalid_argument, detail::not_device_memory("device_of", p));
+  return owner;
+}
+
+// The device's memory: its capacity and how much of it is free (-1: the current device).
+inline device_memory_usage memory_usage(int device = -1) {
+  return detail::impl::usage_of(detail::checked_device(device, "memory_usage"));
+}
+
+// A copy from device `src_device`'s memory to device `dst_device`'s (cudaMemcpyPeer's
+// order of arguments); each pointer must lie in an allocation of the device named with it.
+template <class T>
+void copy_peer(T* dst, int dst_device, const T* src, int src_device, std::size_t count) {
+  static_assert(std::is_trivially_copyable_v<T>, "device memory holds trivially copyable types");
+  if (count > std::numeric_limits<std::size_t>::max() / sizeof(T))
+    throw error(errc::invalid_argument, "copy_peer: " + std::to_string(count) + " elements overflow the address space");
+  if (count == 0) return;
+  const int to = detail::checked_device(dst_device, "copy_peer"), from = detail::checked_device(src_device, "copy_peer");
+  detail::check_owner("copy_peer", "destination", dst, to, detail::impl::owner_of(dst));
+  detail::check_owner("copy_peer", "source", src, from, detail::impl::owner_of(src));
+  detail::impl::copy_between_devices(dst, to, src, from, count * sizeof(T));
 }
 
 }  // namespace cohort

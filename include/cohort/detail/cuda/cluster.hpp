@@ -1,9 +1,10 @@
 // The CUDA backend's cluster primitives, from sm_90's PTX: the cluster
 // barrier (barrier.cluster.arrive has release and .wait acquire semantics by
-// default, so a split barrier publishes shared and global writes alike), the
-// %cluster_* special registers, and distributed shared memory through mapa
-// (an address in another block's shared memory) and getctarank (whose it
-// is). Before sm_90 every cluster is the block itself.
+// default, so a split barrier publishes shared and global writes alike) and
+// distributed shared memory through mapa (an address in another block's
+// shared memory) and getctarank (whose it is); the cluster's indices are the
+// special registers of special_registers.hpp. Before sm_90 every cluster is
+// the block itself.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,6 +12,7 @@
 #include <cstdint>
 
 #include "cohort/backend.hpp"
+#include "cohort/detail/cuda/special_registers.hpp"
 
 namespace cohort::detail::gpu {
 
@@ -19,7 +21,6 @@ namespace cohort::detail::gpu {
 #else
 #define COHORT_CLUSTERS 0
 #endif
-
 
 __device__ __forceinline__ std::uint64_t cluster_arrive(call_site) {
 #if COHORT_CLUSTERS
@@ -37,50 +38,6 @@ __device__ __forceinline__ void cluster_wait(std::uint64_t, call_site) {
 }
 
 __device__ __forceinline__ void cluster_sync(call_site where) { cluster_wait(cluster_arrive(where), where); }
-
-__device__ __forceinline__ unsigned cluster_block_rank() {
-#if COHORT_CLUSTERS
-  unsigned r;
-  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
-#else
-  return 0;
-#endif
-}
-
-__device__ __forceinline__ unsigned cluster_block_count() {
-#if COHORT_CLUSTERS
-  unsigned n;
-  asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
-  return n;
-#else
-  return 1;
-#endif
-}
-
-__device__ __forceinline__ dim3 cluster_block_index() {
-#if COHORT_CLUSTERS
-  unsigned x, y, z;
-  asm("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(x));
-  asm("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(y));
-  asm("mov.u32 %0, %%cluster_ctaid.z;" : "=r"(z));
-  return dim3(x, y, z);
-#else
-  return dim3(0, 0, 0);
-#endif
-}
-
-__device__ __forceinline__ dim3 cluster_dim() {
-#if COHORT_CLUSTERS
-  unsigned x, y, z;
-  asm("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(x));
-  asm("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(y));
-  asm("mov.u32 %0, %%cluster_nctaid.z;" : "=r"(z));
-  return dim3(x, y, z);
-#else
-  return dim3(1, 1, 1);
-#endif
-}
 
 __device__ __forceinline__ void* map_shared(void* addr, int rank, call_site) {
 #if COHORT_CLUSTERS

@@ -9,13 +9,13 @@
 
 #include <type_traits>
 
-#include "cohort/detail/cuda/coalesced.hpp"
 #include "cohort/detail/cuda/fold.hpp"
 #include "cohort/detail/cuda/grid_fold.hpp"
 #include "cohort/detail/cuda/wide_tile_barrier.hpp"
+#include "cohort/groups/coalesced_group.hpp"
 #include "cohort/groups/grid_group.hpp"
 #include "cohort/groups/thread_block.hpp"
-#include "cohort/detail/cuda/tiles.hpp"
+#include "cohort/groups/thread_block_tile.hpp"
 
 namespace cohort::detail::gpu {
 

@@ -12,6 +12,7 @@
 #include "cohort/detail/copy_direction.hpp"
 #include "cohort/detail/cuda/runtime_check.hpp"
 #include "cohort/errors.hpp"
+#include "cohort/memory/memory_usage.hpp"
 
 namespace cohort::detail::gpu {
 
@@ -47,6 +48,31 @@ inline void copy_bytes(void* dst, const void* src, std::size_t bytes, copy_direc
                               : direction == copy_direction::to_host ? cudaMemcpyDeviceToHost
                                                                      : cudaMemcpyDeviceToDevice;
   if (bytes) check(cudaMemcpy(dst, src, bytes, kind), copy_function(direction));
+}
+
+// The device whose memory holds p (device or managed memory), or -1.
+inline int owner_of(const void* p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
+}
+
+inline device_memory_usage usage_of(int device) {
+  int current = 0;
+  check(cudaGetDevice(&current), "memory_usage");
+  check(cudaSetDevice(device), "memory_usage");
+  device_memory_usage u;
+  const cudaError_t e = cudaMemGetInfo(&u.free_bytes, &u.total_bytes);
+  cudaSetDevice(current);
+  check(e, "memory_usage");
+  return u;
+}
+
+inline void copy_between_devices(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes) {
+  if (bytes) check(cudaMemcpyPeer(dst, dst_device, src, src_device, bytes), "copy_peer");
 }
 
 template <class T>

@@ -12,9 +12,10 @@
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
-#include "cohort/detail/cuda/device_error.hpp"
-#include "cohort/groups/grid_group.hpp"
 #include "cohort/backend.hpp"
+#include "cohort/detail/cuda/device_error.hpp"
+#include "cohort/detail/cuda/grid_barrier.hpp"
+#include "cohort/detail/grid_geometry.hpp"
 
 namespace cohort::detail::gpu {
 
@@ -60,9 +61,9 @@ __device__ inline void multi_grid_sync(call_site) {
   if (!c.valid)
     usage_trap("multi_grid.sync() in a launch that was not a multi-device cooperative launch: launch the kernel with "
                "cohort::launch_cooperative_multi_device (multi_grid_group::is_valid() tells which launch it got)");
-  const grid_group grid = this_grid();
+  const grid_barrier grid = current_grid_barrier();
   grid.sync();
-  if (grid.thread_rank() == 0) {
+  if (grid_thread_rank() == 0) {
     __threadfence_system();  // the grid's writes, seen by this thread through the grid barrier, reach every device
     system_barrier(c.shared, c.grids);
   }
@@ -72,10 +73,10 @@ __device__ inline void multi_grid_sync(call_site) {
 __device__ __forceinline__ unsigned multi_grid_rank() { return multi_grid_valid() ? multi_grid_here().grid_rank : 0; }
 __device__ __forceinline__ unsigned multi_grid_count() { return multi_grid_valid() ? multi_grid_here().grids : 1; }
 __device__ __forceinline__ unsigned long long multi_grid_thread_rank() {
-  return (multi_grid_valid() ? multi_grid_here().first_thread : 0) + grid_group::thread_rank();
+  return (multi_grid_valid() ? multi_grid_here().first_thread : 0) + grid_thread_rank();
 }
 __device__ __forceinline__ unsigned long long multi_grid_thread_count() {
-  return multi_grid_valid() ? multi_grid_here().total_threads : grid_group::num_threads();
+  return multi_grid_valid() ? multi_grid_here().total_threads : grid_num_threads();
 }
 __device__ __forceinline__ void* multi_grid_slot(unsigned grid) {
   const multi_grid_context& c = multi_grid_here();

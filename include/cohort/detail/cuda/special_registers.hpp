@@ -1,5 +1,7 @@
-// PTX special registers the groups need and CUDA's built-in variables do not
-// give: the driver's grid workspace and the cluster coordinates.
+// The one home of the PTX special registers the groups read that CUDA's
+// built-in variables do not give: the driver's grid workspace and the cluster
+// coordinates. (The grid barrier's volatile re-reads of %ctaid and %tid, and
+// the lane registers of lanes.hpp, are instructions of their own paths.)
 #pragma once
 
 #include <cuda_runtime.h>
@@ -28,32 +30,77 @@ __device__ __forceinline__ driver_workspace* grid_workspace() {
   return reinterpret_cast<driver_workspace*>((static_cast<unsigned long long>(high) << 32) | low);
 }
 
-// The grid measured in clusters, and this block's cluster. sm_90 reports a
-// launch without clusters as a grid of 1x1x1 clusters; older devices have no
-// clusters, so the same answer is computed.
-__device__ __forceinline__ dim3 cluster_grid_dim() {
+// The cluster registers (sm_90). sm_90 reports a launch without clusters as a
+// grid of 1x1x1 clusters; older devices have no clusters, so each answers as
+// if every block were its own cluster.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  unsigned x, y, z;
-  asm("mov.u32 %0, %%nclusterid.x;" : "=r"(x));
-  asm("mov.u32 %0, %%nclusterid.y;" : "=r"(y));
-  asm("mov.u32 %0, %%nclusterid.z;" : "=r"(z));
-  return dim3(x, y, z);
+#define COHORT_CLUSTER_REGISTERS 1
+#define COHORT_READ_DIM3(reg)                          \
+  unsigned x, y, z;                                    \
+  asm("mov.u32 %0, %%" reg ".x;" : "=r"(x));           \
+  asm("mov.u32 %0, %%" reg ".y;" : "=r"(y));           \
+  asm("mov.u32 %0, %%" reg ".z;" : "=r"(z));           \
+  return dim3(x, y, z)
+#else
+#define COHORT_CLUSTER_REGISTERS 0
+#endif
+
+// The grid measured in clusters, and this block's cluster.
+__device__ __forceinline__ dim3 cluster_grid_dim() {
+#if COHORT_CLUSTER_REGISTERS
+  COHORT_READ_DIM3("nclusterid");
 #else
   return gridDim;
 #endif
 }
 
 __device__ __forceinline__ dim3 cluster_index() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  unsigned x, y, z;
-  asm("mov.u32 %0, %%clusterid.x;" : "=r"(x));
-  asm("mov.u32 %0, %%clusterid.y;" : "=r"(y));
-  asm("mov.u32 %0, %%clusterid.z;" : "=r"(z));
-  return dim3(x, y, z);
+#if COHORT_CLUSTER_REGISTERS
+  COHORT_READ_DIM3("clusterid");
 #else
   return blockIdx;
 #endif
 }
+
+// The cluster measured in blocks, and this block's place in it.
+__device__ __forceinline__ dim3 cluster_dim() {
+#if COHORT_CLUSTER_REGISTERS
+  COHORT_READ_DIM3("cluster_nctaid");
+#else
+  return dim3(1, 1, 1);
+#endif
+}
+
+__device__ __forceinline__ dim3 cluster_block_index() {
+#if COHORT_CLUSTER_REGISTERS
+  COHORT_READ_DIM3("cluster_ctaid");
+#else
+  return dim3(0, 0, 0);
+#endif
+}
+
+__device__ __forceinline__ unsigned cluster_block_rank() {
+#if COHORT_CLUSTER_REGISTERS
+  unsigned r;
+  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+#else
+  return 0;
+#endif
+}
+
+__device__ __forceinline__ unsigned cluster_block_count() {
+#if COHORT_CLUSTER_REGISTERS
+  unsigned n;
+  asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+  return n;
+#else
+  return 1;
+#endif
+}
+
+#undef COHORT_READ_DIM3
+#undef COHORT_CLUSTER_REGISTERS
 
 __device__ __forceinline__ unsigned long long linear_index(dim3 index, dim3 extent) {
   return (static_cast<unsigned long long>(index.z) * extent.y + index.y) * extent.x + index.x;

@@ -78,9 +78,7 @@ __device__ inline void check_tile_of_tile(unsigned size, unsigned parent_size, c
   if (size > parent_size)
     usage_trap("tiled_partition(thread_group, size): the tile size must divide the parent tile's size");
 }
-[[noreturn]] __device__ inline void grid_partition_error(call_site) {
-  usage_trap("tiled_partition of a grid_group: only thread blocks, tiles and coalesced groups can be partitioned");
-}
+[[noreturn]] __device__ inline void partition_error(const char* message, call_site) { usage_trap(message); }
 
 // NVIDIA's block_tile_memory is scratch for wide tiles on GPUs before sm_80;
 // cohort needs none and checks that the block fits.

@@ -8,12 +8,12 @@
 #include <type_traits>
 
 #include "cohort/detail/host/block_spans.hpp"
-#include "cohort/groups/cluster_group.hpp"
-#include "cohort/detail/host/coalesced.hpp"
 #include "cohort/detail/host/collective.hpp"
+#include "cohort/groups/cluster_group.hpp"
+#include "cohort/groups/coalesced_group.hpp"
 #include "cohort/groups/grid_group.hpp"
 #include "cohort/groups/thread_block.hpp"
-#include "cohort/detail/host/tiles.hpp"
+#include "cohort/groups/thread_block_tile.hpp"
 
 namespace cohort::detail::host {
 

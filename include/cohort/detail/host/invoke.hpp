@@ -12,7 +12,6 @@
 #include <type_traits>
 
 #include "cohort/detail/host/fold.hpp"
-#include "cohort/detail/host/groups.hpp"
 
 namespace cohort::detail::host {
 

@@ -18,7 +18,6 @@
 #include <type_traits>
 
 #include "cohort/detail/host/group_traits.hpp"
-#include "cohort/detail/host/groups.hpp"
 
 namespace cohort::detail::host {
 

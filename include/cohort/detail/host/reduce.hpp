@@ -6,7 +6,6 @@
 #pragma once
 
 #include "cohort/detail/host/fold.hpp"
-#include "cohort/detail/host/groups.hpp"
 
 namespace cohort::detail::host {
 

@@ -122,10 +122,8 @@ inline void check_tile_of_tile(unsigned size, unsigned parent_size, call_site wh
                     std::to_string(parent_size) + ": the tile size must divide the parent's",
                 where);
 }
-[[noreturn]] inline void grid_partition_error(call_site where) {
-  usage_error(errc::invalid_argument,
-              "tiled_partition of a grid_group: only thread blocks, tiles and coalesced groups can be partitioned",
-              where);
+[[noreturn]] inline void partition_error(const char* message, call_site where) {
+  usage_error(errc::invalid_argument, message, where);
 }
 
 // NVIDIA's block_tile_memory is scratch for wide tiles on old GPUs; the host
