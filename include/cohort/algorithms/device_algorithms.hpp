@@ -11,12 +11,7 @@
 #include "cohort/detail/partial_value.hpp"
 #include "cohort/launch/launch_config.hpp"
 
-#if COHORT_BACKEND_CUDA
-#include "cohort/detail/cuda/array_reduce.hpp"
-#include "cohort/detail/cuda/array_scan.hpp"
-#else
-#include "cohort/detail/host/array_algorithms.hpp"
-#endif
+#include COHORT_BACKEND_HEADER(device_algorithms.hpp)
 
 namespace cohort {
 
@@ -25,36 +20,21 @@ namespace cohort {
 template <class T, class Op>
 void device_reduce(const T* in, std::size_t n, T* out, Op op, stream_t stream = {}) {
   static_assert(detail::array_element<T>, "device algorithms take trivially copyable element types of at most 24 bytes");
-#if COHORT_BACKEND_CUDA
-  detail::gpu::device_reduce(in, n, out, op, stream);
-#else
-  static_cast<void>(stream);
-  detail::host::host_reduce(in, n, out, op);
-#endif
+  detail::impl::array_reduce(in, n, out, op, stream);
 }
 
 // out[i] = in[0] op ... op in[i]. out may be in; otherwise the two must not overlap.
 template <class T, class Op>
 void device_inclusive_scan(const T* in, T* out, std::size_t n, Op op, stream_t stream = {}) {
   static_assert(detail::array_element<T>, "device algorithms take trivially copyable element types of at most 24 bytes");
-#if COHORT_BACKEND_CUDA
-  detail::gpu::device_scan<true>(in, out, n, detail::absent<T>(), op, stream);
-#else
-  static_cast<void>(stream);
-  detail::host::host_inclusive_scan(in, out, n, op);
-#endif
+  detail::impl::array_inclusive_scan(in, out, n, op, stream);
 }
 
 // out[0] = init, out[i] = init op in[0] op ... op in[i - 1]. out may be in.
 template <class T, class Op>
 void device_exclusive_scan(const T* in, T* out, std::size_t n, T init, Op op, stream_t stream = {}) {
   static_assert(detail::array_element<T>, "device algorithms take trivially copyable element types of at most 24 bytes");
-#if COHORT_BACKEND_CUDA
-  detail::gpu::device_scan<false>(in, out, n, detail::partial<T>{init, true}, op, stream);
-#else
-  static_cast<void>(stream);
-  detail::host::host_exclusive_scan(in, out, n, init, op);
-#endif
+  detail::impl::array_exclusive_scan(in, out, n, init, op, stream);
 }
 
 }  // namespace cohort

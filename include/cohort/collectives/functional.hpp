@@ -10,11 +10,7 @@
 
 #include "cohort/backend.hpp"
 
-#if COHORT_BACKEND_CUDA
-#include <cuda/std/limits>
-#else
-#include <limits>
-#endif
+#include COHORT_BACKEND_HEADER(numeric_limits.hpp)
 
 namespace cohort {
 
@@ -47,13 +43,8 @@ struct bit_xor {
 
 namespace detail {
 
-#if COHORT_BACKEND_CUDA
 template <class T>
-using limits = cuda::std::numeric_limits<T>;
-#else
-template <class T>
-using limits = std::numeric_limits<T>;
-#endif
+using limits = impl::limits<T>;
 
 // The identity element of `Op` over T, where it has one: what an exclusive
 // scan gives rank 0 (docs/collectives.md). plus, bit_or and bit_xor: 0; bit_and:

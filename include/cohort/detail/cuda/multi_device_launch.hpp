@@ -120,6 +120,12 @@ void check_multi_device(const void* kernel, const Grids& grids) {
   }
 }
 
+inline bool can_access_peer(int device, int peer) {
+  int can = 0;
+  check(cudaDeviceCanAccessPeer(&can, device, peer), "can_access_peer");
+  return can != 0;
+}
+
 template <class... P, class Grids, class ArgsOf>
 void launch_multi_device(void (*kernel)(P...), const Grids& grids, ArgsOf& args_of) {
   const int caller_device = get_device();
