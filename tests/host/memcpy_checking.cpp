@@ -158,6 +158,7 @@ __global__ void writes_the_source(int* src) {
 }
 
 TEST(MemcpyChecking, ASourceWrittenWhileTheCopyIsInFlight) {
+  SKIP_WHERE_SINGLE_STEPPING_IS_UNAVAILABLE();
   scoped_env check("COHORT_CHECK", "memcpy");
   cg::device_buffer<int> src(64);
   src.fill(3);
