@@ -41,6 +41,10 @@ __device__ __forceinline__ driver_workspace* grid_workspace() {
   asm("mov.u32 %0, %%" reg ".y;" : "=r"(y));           \
   asm("mov.u32 %0, %%" reg ".z;" : "=r"(z));           \
   return dim3(x, y, z)
+#define COHORT_READ_U32(reg)                 \
+  unsigned v;                                \
+  asm("mov.u32 %0, %%" reg ";" : "=r"(v));   \
+  return v
 #else
 #define COHORT_CLUSTER_REGISTERS 0
 #endif
@@ -81,9 +85,7 @@ __device__ __forceinline__ dim3 cluster_block_index() {
 
 __device__ __forceinline__ unsigned cluster_block_rank() {
 #if COHORT_CLUSTER_REGISTERS
-  unsigned r;
-  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-  return r;
+  COHORT_READ_U32("cluster_ctarank");
 #else
   return 0;
 #endif
@@ -91,15 +93,14 @@ __device__ __forceinline__ unsigned cluster_block_rank() {
 
 __device__ __forceinline__ unsigned cluster_block_count() {
 #if COHORT_CLUSTER_REGISTERS
-  unsigned n;
-  asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
-  return n;
+  COHORT_READ_U32("cluster_nctarank");
 #else
   return 1;
 #endif
 }
 
 #undef COHORT_READ_DIM3
+#undef COHORT_READ_U32
 #undef COHORT_CLUSTER_REGISTERS
 
 __device__ __forceinline__ unsigned long long linear_index(dim3 index, dim3 extent) {
