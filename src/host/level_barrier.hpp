@@ -2,8 +2,9 @@
 // cooperative launch, a cluster's, or a multi-device launch's over every
 // block of every grid (barriers.hpp holds each block's half). One arrival per
 // block (the block's last thread to arrive makes it), a generation count that
-// waiting blocks sleep on with std::atomic::wait, and the bookkeeping that
-// turns a barrier some block can never reach into an error instead of a hang.
+// waiting blocks sleep on, their cores lent (worker_pool.hpp's sleepers), and
+// the bookkeeping that turns a barrier some block can never reach into an
+// error instead of a hang.
 // It also holds the scratch of the level's collectives: each phase carries an
 // entry per block (what the block's collective publishes, or just which
 // collective it is in), written before the block arrives and read after the
@@ -56,14 +57,13 @@ class level_barrier {
   outcome wait_past(std::uint64_t phase) {
     for (int spin = may_spin_ ? 4096 : 0; spin > 0 && generation_.load(std::memory_order_acquire) <= phase; --spin)
       pause();
-    const core_lent lent;  // the blocks that can run take this one's core
-    for (;;) {
-      const std::uint32_t seen = events_.load(std::memory_order_acquire);
-      if (generation_.load(std::memory_order_acquire) > phase) return outcome::released;
-      if (aborted_->load(std::memory_order_acquire)) return outcome::aborted;
-      if (fewest_phases_of_exited_.load(std::memory_order_acquire) <= phase) return outcome::unreachable;
-      events_.wait(seen, std::memory_order_acquire);
-    }
+    const auto released = [&] { return generation_.load(std::memory_order_acquire) > phase; };
+    const auto aborted = [&] { return aborted_->load(std::memory_order_acquire); };
+    const auto unreachable = [&] { return fewest_phases_of_exited_.load(std::memory_order_acquire) <= phase; };
+    // Any exit wakes the sleepers, also one that leaves this phase reachable.
+    const auto settled = [&] { return released() || aborted() || unreachable(); };
+    while (!settled()) sleepers_.sleep_unless(settled);
+    return released() ? outcome::released : aborted() ? outcome::aborted : outcome::unreachable;
   }
 
   unsigned long long blocks() const { return expected_; }
@@ -92,10 +92,7 @@ class level_barrier {
 #endif
   }
 
-  void wake_all() {
-    events_.fetch_add(1, std::memory_order_acq_rel);
-    events_.notify_all();
-  }
+  void wake_all() { sleepers_.wake_all(); }
 
  private:
   const std::atomic<bool>* aborted_ = nullptr;
@@ -104,9 +101,9 @@ class level_barrier {
   std::unique_ptr<grid_entry[]> entries_;
   std::atomic<unsigned long long> arrived_{0};
   std::atomic<std::uint64_t> generation_{0};
-  std::atomic<std::uint32_t> events_{0};
   std::atomic<std::uint64_t> fewest_phases_of_exited_{std::numeric_limits<std::uint64_t>::max()};
   std::atomic<unsigned long long> exited_block_{0};
+  sleepers sleepers_;
 };
 
 }  // namespace cohort::detail::host

@@ -100,13 +100,29 @@ class pool {
   std::vector<worker*> idle_;
 };
 
+}  // namespace
+
+// A thread waiting for a core, or asleep in a sleepers list.
+struct core_waiter {
+  std::condition_variable granted;
+  bool served = false;
+  bool lent_core = false;  // sleepers only: it gets a core back before it wakes
+};
+
+namespace {
+
 // A counting semaphore that serves its waiters in order and wakes only the
 // one it serves: a block that lends its core and claims it back queues
 // behind the blocks already waiting, so none is starved, and a release wakes
-// one thread, not all the blocks waiting at a barrier.
+// one thread, not all the blocks waiting at a barrier. Its lock also guards
+// every sleepers list (below), so that a sleeper's lent core and its place
+// in the queue change hands in one step.
 class core_pool {
  public:
+  using waiter = core_waiter;
+
   explicit core_pool(unsigned cores) : free_(cores) {}
+
   void acquire() {
     std::unique_lock lock(mutex_);
     if (free_ > 0 && queue_.empty()) {
@@ -118,22 +134,53 @@ class core_pool {
     self.granted.wait(lock, [&self] { return self.served; });
   }
   void release() {
-    std::lock_guard lock(mutex_);
+    const std::lock_guard lock(mutex_);
+    release_locked();
+  }
+
+  // The caller sleeps in `list` unless `done()`, evaluated under the lock,
+  // already holds; its core, if it holds one, goes to the queue meanwhile.
+  void sleep(std::vector<waiter*>& list, bool holds_core, const std::function<bool()>& done) {
+    std::unique_lock lock(mutex_);
+    if (done()) return;
+    waiter self;
+    self.lent_core = holds_core;
+    list.push_back(&self);
+    if (holds_core) release_locked();
+    self.granted.wait(lock, [&self] { return self.served; });
+  }
+  // Wakes every sleeper of `list`: those that lent a core queue for one in
+  // the order they slept, and only those a free core serves wake now.
+  void wake(std::vector<waiter*>& list) {
+    const std::lock_guard lock(mutex_);
+    for (waiter* w : list) {
+      if (!w->lent_core)
+        serve(w);
+      else if (free_ > 0 && queue_.empty()) {
+        --free_;
+        serve(w);
+      } else {
+        queue_.push_back(w);
+      }
+    }
+    list.clear();
+  }
+
+ private:
+  void release_locked() {
     if (queue_.empty()) {
       ++free_;
       return;
     }
     waiter* next = queue_.front();
     queue_.pop_front();
-    next->served = true;
-    next->granted.notify_one();  // under the lock: `next` lives until its owner sees `served`
+    serve(next);
+  }
+  static void serve(waiter* w) {
+    w->served = true;
+    w->granted.notify_one();  // under the lock: `w` lives until its owner sees `served`
   }
 
- private:
-  struct waiter {
-    std::condition_variable granted;
-    bool served = false;
-  };
   std::mutex mutex_;
   unsigned free_;
   std::deque<waiter*> queue_;
@@ -206,6 +253,13 @@ bool every_block_has_a_core(unsigned long long blocks) {
   static const unsigned cores = std::thread::hardware_concurrency();  // asking costs system calls
   return blocks <= std::min(cores, worker_threads());
 }
+
+sleepers::sleepers() = default;
+sleepers::~sleepers() = default;
+
+void sleepers::sleep_unless(const std::function<bool()>& done) { cores().sleep(list_, holds_core, done); }
+
+void sleepers::wake_all() { cores().wake(list_); }
 
 void yield_core() {
   const core_lent lent;

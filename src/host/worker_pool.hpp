@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 namespace cohort::detail::host {
 
@@ -42,6 +43,31 @@ class core_lent {
 // more of them than of both cores and workers): only then may a block that
 // waits for the others spin rather than sleep.
 bool every_block_has_a_core(unsigned long long blocks);
+
+// Block threads that sleep until another thread wakes them (the blocks
+// waiting at a level barrier), their cores lent out while they sleep. A wake
+// queues every sleeper for a core, in the order they slept, and wakes only as
+// many as there are free cores; the others wake one by one as cores are
+// released. (Waking them all at once, to queue for a core each, made every
+// grid.sync of 512 blocks on two cores a convoy of 512 runnable threads.)
+struct core_waiter;
+
+class sleepers {
+ public:
+  sleepers();
+  ~sleepers();
+  sleepers(const sleepers&) = delete;
+  sleepers& operator=(const sleepers&) = delete;
+
+  // Sleeps unless `done()` already holds; `done` is called under the lock
+  // that wake_all() takes, so a wake after the state it tests changed is
+  // never lost. Returns with the core the caller held, if any.
+  void sleep_unless(const std::function<bool()>& done);
+  void wake_all();
+
+ private:
+  std::vector<core_waiter*> list_;
+};
 
 // std::this_thread::yield() for a thread that waits on other blocks: lends
 // its core while it yields.
