@@ -43,11 +43,11 @@ struct transfer_t {
 }  // namespace cohort::detail::host::context
 
 extern "C" cohort::detail::host::context::transfer_t cohort_jump_context(void* to, void* data);
-extern "C" void cohort_context_entry();
 #if defined(__x86_64__)
 extern "C" cohort::detail::host::context::transfer_t cohort_start_context(
     void* top, void* data, void (*entry)(cohort::detail::host::context::transfer_t));
 #else
+extern "C" void cohort_context_entry();
 #define COHORT_CONTEXT_START_BY_JUMP
 #endif
 
@@ -57,9 +57,11 @@ namespace cohort::detail::host::context {
 // fiber's context, data}; returns when some fiber resumes this one.
 inline transfer_t jump_context(fcontext_t to, void* data) { return cohort_jump_context(to, data); }
 
+#if defined(COHORT_CONTEXT_START_BY_JUMP)
 // A context that, when jumped to, calls entry({switcher's context, data}) on
 // the stack below `top`. `entry` must never return.
 fcontext_t make_context(void* top, std::size_t size, void (*entry)(transfer_t));
+#endif
 #endif
 
 // Suspends the running fiber and calls entry({its context, data}) on a fresh

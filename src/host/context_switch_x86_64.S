@@ -65,19 +65,4 @@ cohort_fresh_stack:
         .cfi_endproc
         .size   cohort_fresh_stack, .-cohort_fresh_stack
 
-// A fresh fiber's first return lands here: call the entry function that
-// make_context left in rbx with the transfer {rax, rdx} as its argument.
-        .globl  cohort_context_entry
-        .type   cohort_context_entry, @function
-        .p2align 4
-cohort_context_entry:
-        .cfi_startproc
-        .cfi_undefined rip
-        movq    %rax, %rdi
-        movq    %rdx, %rsi
-        callq   *%rbx
-        ud2                     // entry functions never return
-        .cfi_endproc
-        .size   cohort_context_entry, .-cohort_context_entry
-
         .section .note.GNU-stack,"",@progbits
