@@ -19,6 +19,7 @@
 #endif
 
 #include <cstddef>
+#include <cstdint>
 
 namespace cohort::detail::host::context {
 
@@ -29,6 +30,7 @@ inline transfer_t jump_context(fcontext_t to, void* data) { return boost::contex
 inline fcontext_t make_context(void* top, std::size_t size, void (*entry)(transfer_t)) {
   return boost::context::detail::make_fcontext(top, size, entry);
 }
+#define COHORT_CONTEXT_START_BY_JUMP
 #else
 // A suspended fiber: its stack pointer, its registers saved just above.
 using fcontext_t = void*;
@@ -41,7 +43,13 @@ struct transfer_t {
 }  // namespace cohort::detail::host::context
 
 extern "C" cohort::detail::host::context::transfer_t cohort_jump_context(void* to, void* data);
+#if defined(__x86_64__)
+extern "C" cohort::detail::host::context::transfer_t cohort_start_context(
+    void* top, void* data, void (*entry)(cohort::detail::host::context::transfer_t));
+#else
 extern "C" void cohort_context_entry();
+#define COHORT_CONTEXT_START_BY_JUMP
+#endif
 
 namespace cohort::detail::host::context {
 
@@ -49,9 +57,26 @@ namespace cohort::detail::host::context {
 // fiber's context, data}; returns when some fiber resumes this one.
 inline transfer_t jump_context(fcontext_t to, void* data) { return cohort_jump_context(to, data); }
 
+#if defined(COHORT_CONTEXT_START_BY_JUMP)
 // A context that, when jumped to, calls entry({switcher's context, data}) on
 // the stack below `top`. `entry` must never return.
 fcontext_t make_context(void* top, std::size_t size, void (*entry)(transfer_t));
 #endif
+#endif
+
+// Suspends the running fiber and calls entry({its context, data}) on a fresh
+// stack of `size` bytes below `top`; returns, as jump_context does, when some
+// fiber resumes the suspended one. Where the switch is hand-written (x86-64)
+// this is one step: no frame is written for the new fiber beforehand and its
+// entry is called straight from the switch. Elsewhere: make_context, then a jump.
+inline transfer_t start_context(void* top, std::size_t size, void* data, void (*entry)(transfer_t)) {
+#if defined(COHORT_CONTEXT_START_BY_JUMP)
+  return jump_context(make_context(top, size, entry), data);
+#else
+  (void)size;
+  return cohort_start_context(reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(top) & ~std::uintptr_t{15}),
+                              data, entry);
+#endif
+}
 
 }  // namespace cohort::detail::host::context

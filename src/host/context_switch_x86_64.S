@@ -30,19 +30,39 @@ cohort_jump_context:
         .cfi_endproc
         .size   cohort_jump_context, .-cohort_jump_context
 
-// A fresh fiber's first return lands here: call the entry function that
-// make_context left in rbx with the transfer {rax, rdx} as its argument.
-        .globl  cohort_context_entry
-        .type   cohort_context_entry, @function
+// cohort_start_context(void* top /* rdi */, void* data /* rsi */, entry /* rdx */)
+//
+// Suspends the running fiber as cohort_jump_context does (the same frame, so
+// that a jump resumes it) and calls entry({its context, data}) on the fresh
+// stack below `top` (16-byte aligned): a fiber starts without a frame
+// written for it beforehand and without a return into a trampoline.
+        .globl  cohort_start_context
+        .type   cohort_start_context, @function
         .p2align 4
-cohort_context_entry:
+cohort_start_context:
+        .cfi_startproc
+        pushq   %rbp
+        pushq   %rbx
+        pushq   %r12
+        pushq   %r13
+        pushq   %r14
+        pushq   %r15
+        movq    %rsp, %rax
+        movq    %rdi, %rsp
+        movq    %rax, %rdi
+        jmp     cohort_fresh_stack
+        .cfi_endproc
+        .size   cohort_start_context, .-cohort_start_context
+
+// The bottom frame of a fiber started by cohort_start_context: unwinders stop here.
+        .type   cohort_fresh_stack, @function
+        .p2align 4
+cohort_fresh_stack:
         .cfi_startproc
         .cfi_undefined rip
-        movq    %rax, %rdi
-        movq    %rdx, %rsi
-        callq   *%rbx
+        callq   *%rdx
         ud2                     // entry functions never return
         .cfi_endproc
-        .size   cohort_context_entry, .-cohort_context_entry
+        .size   cohort_fresh_stack, .-cohort_fresh_stack
 
         .section .note.GNU-stack,"",@progbits

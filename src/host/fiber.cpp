@@ -113,10 +113,24 @@ std::optional<stack_area> stack_pool::acquire() {
   return s;
 }
 
-void stack_pool::unmap(const stack_area& s) {
-  if (s.guarded) guarded_total.fetch_sub(1, std::memory_order_relaxed);
-  mapped_total.fetch_sub(1, std::memory_order_relaxed);
-  munmap(s.base, s.guard + s.usable);
+// Stacks of one slab lie side by side: one munmap for each run of them
+// (each munmap of a mapping in use by other threads is a TLB shootdown of
+// every core the process runs on).
+void stack_pool::unmap(std::vector<stack_area>::iterator first, std::vector<stack_area>::iterator last) {
+  std::sort(first, last, [](const stack_area& a, const stack_area& b) { return a.base < b.base; });
+  for (auto run = first; run != last;) {
+    auto end = run;
+    std::size_t guarded = 0;
+    char* next = run->base;
+    for (; end != last && end->base == next; ++end) {
+      next = end->base + end->guard + end->usable;
+      guarded += end->guarded;
+    }
+    guarded_total.fetch_sub(guarded, std::memory_order_relaxed);
+    mapped_total.fetch_sub(static_cast<std::size_t>(end - run), std::memory_order_relaxed);
+    munmap(run->base, static_cast<std::size_t>(next - run->base));
+    run = end;
+  }
 }
 
 void stack_pool::trim() {
@@ -128,21 +142,7 @@ void stack_pool::trim() {
   }
   // The stacks handed out last are kept: their pages are the ones still warm.
   const auto dropped = free_.begin() + static_cast<std::ptrdiff_t>(free_.size() - keep);
-  // Stacks of one slab lie side by side: one munmap for each run of them.
-  std::sort(free_.begin(), dropped, [](const stack_area& a, const stack_area& b) { return a.base < b.base; });
-  for (auto run = free_.begin(); run != dropped;) {
-    auto end = run;
-    std::size_t guarded = 0;
-    char* next = run->base;
-    for (; end != dropped && end->base == next; ++end) {
-      next = end->base + end->guard + end->usable;
-      guarded += end->guarded;
-    }
-    guarded_total.fetch_sub(guarded, std::memory_order_relaxed);
-    mapped_total.fetch_sub(static_cast<std::size_t>(end - run), std::memory_order_relaxed);
-    munmap(run->base, static_cast<std::size_t>(next - run->base));
-    run = end;
-  }
+  unmap(free_.begin(), dropped);
   free_.erase(free_.begin(), dropped);
   retained_ = keep;
 }
@@ -160,7 +160,7 @@ std::string stack_pool::failure() const {
 
 stack_pool::~stack_pool() {
   retained_total.fetch_sub(retained_, std::memory_order_relaxed);
-  for (const stack_area& s : free_) unmap(s);
+  unmap(free_.begin(), free_.end());
 }
 
 stack_census stacks_in_use() {

@@ -69,7 +69,7 @@ class stack_pool {
 
  private:
   bool map_slab();
-  void unmap(const stack_area& s);
+  void unmap(std::vector<stack_area>::iterator first, std::vector<stack_area>::iterator last);
 
   std::vector<stack_area> free_;
   std::size_t made_ = 0;
@@ -108,11 +108,12 @@ inline void switch_fiber(fiber& from, fiber& to) {
 
 // Starts `to` as a fresh fiber running `entry` on its stack.
 inline void start_fiber(fiber& from, fiber& to, void (*entry)(ctx::transfer_t)) {
-  // The sanitizers first: the new context's frame is written on a stack whose
+  // The sanitizers first: the new fiber's frames are written on a stack whose
   // last fiber may have left poisoned frames behind.
   to.sanitizer.created(to.stack.base + to.stack.guard, to.stack.usable);
-  to.context = ctx::make_context(to.stack.top(), to.stack.usable - to.stack.color, entry);
-  switch_fiber(from, to);
+  void* saved = nullptr;
+  before_switch(&saved, to.sanitizer);
+  resumed(ctx::start_context(to.stack.top(), to.stack.usable - to.stack.color, &from, entry), saved);
 }
 
 }  // namespace cohort::detail::host

@@ -208,6 +208,9 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
     r.barriers.arrivals_recorded = false;
   }
   r.threads = w.threads.data();
+  // Copied once for all of the block's fibers (only one block's fibers run on
+  // an OS thread at a time); each runner points kernel code at it (enter_block).
+  running_block_coordinates = {r.block_index, r.block_dim, r.grid_dim, r.warp_size};
   r.collectives.start_block(r);
   r.on_park = nullptr;
   r.running = &r.main;

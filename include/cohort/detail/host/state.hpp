@@ -110,12 +110,13 @@ inline void set_running(thread_record& t) {
   current_index = &t.index;
 }
 
-// Copies the block's coordinates: done by every runner fiber as it starts,
-// since only fibers of one block run on an OS thread at a time.
-inline void enter_block(const block_record& b) {
-  running_block_coordinates = {b.block_index, b.block_dim, b.grid_dim, b.warp_size};
-  current_coordinates = &running_block_coordinates;
-}
+// Points kernel code at the block's coordinates, which the worker copies once
+// per block. Every runner does so as it starts, although the pointer is set
+// already: having seen the store, the compiler knows that kernel code reads
+// that thread-local copy, which no store of the kernel's (through its
+// pointers, or to threadIdx) can change, and keeps blockIdx & co. in registers
+// across the thread loop.
+inline void enter_block() { current_coordinates = &running_block_coordinates; }
 
 // Makes next_unstarted and live exact again during a streak: the running
 // thread and those before it have started, those of the streak before it have

@@ -73,7 +73,7 @@ template <class Body>
 void run_threads(const Body& kernel) {
   const Body body = kernel;
   block_record& b = *current_block;  // a fiber never leaves its block or its OS thread
-  enter_block(b);
+  enter_block();
   const unsigned count = b.thread_count;
   thread_record* const threads = b.threads;
   try {
