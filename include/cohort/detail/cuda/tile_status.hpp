@@ -103,10 +103,11 @@ struct tile_status {
 // totals advance by up to this many windows per round trip to L2. One window
 // measured fastest (2, 4, 8 and 16 each slower than the last: the polls are
 // themselves load, docs/algorithms.md), and a pause between polls of records
-// not yet written helps a little more (128 ns: 0.76x CUB's speed at 16M ints
-// and 0.71x at 64M, against 0.71x and 0.66x with 4 windows and no pause).
+// not yet written helps more: the polls share L2 with the tiles' own loads.
+// With 8 blocks an SM, 648 to 2000 ns measured alike (0.88-0.89x CUB's speed
+// at 16M ints) and 1000 ns kept 64M at 0.88x where 128 ns gave 0.84x.
 inline constexpr unsigned look_back_windows = 1;
-inline constexpr unsigned look_back_pause_ns = 128;
+inline constexpr unsigned look_back_pause_ns = 1000;
 
 // The prefix of everything before `tile` (tile > 0), found by one warp of the
 // tile's block: Windows x 32 predecessors at a time (lane l of window w reads
