@@ -5,12 +5,10 @@
 // context, handed to the resumed fiber in rax with `data` in rdx (the
 // two-pointer transfer_t a function returns in registers). The x87 control
 // word and MXCSR are not saved: kernels have no floating-point environment.
-        .text
-        .globl  cohort_jump_context
-        .type   cohort_jump_context, @function
-        .p2align 4
-cohort_jump_context:
-        .cfi_startproc
+
+// Suspends the running fiber: its callee-saved registers pushed, its stack
+// pointer (the suspended context) in rax; then switches to the stack in rdi.
+        .macro  suspend_and_switch_to_rdi
         pushq   %rbp
         pushq   %rbx
         pushq   %r12
@@ -19,6 +17,15 @@ cohort_jump_context:
         pushq   %r15
         movq    %rsp, %rax
         movq    %rdi, %rsp
+        .endm
+
+        .text
+        .globl  cohort_jump_context
+        .type   cohort_jump_context, @function
+        .p2align 4
+cohort_jump_context:
+        .cfi_startproc
+        suspend_and_switch_to_rdi
         popq    %r15
         popq    %r14
         popq    %r13
@@ -41,14 +48,7 @@ cohort_jump_context:
         .p2align 4
 cohort_start_context:
         .cfi_startproc
-        pushq   %rbp
-        pushq   %rbx
-        pushq   %r12
-        pushq   %r13
-        pushq   %r14
-        pushq   %r15
-        movq    %rsp, %rax
-        movq    %rdi, %rsp
+        suspend_and_switch_to_rdi
         movq    %rax, %rdi
         jmp     cohort_fresh_stack
         .cfi_endproc

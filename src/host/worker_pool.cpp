@@ -125,10 +125,7 @@ class core_pool {
 
   void acquire() {
     std::unique_lock lock(mutex_);
-    if (free_ > 0 && queue_.empty()) {
-      --free_;
-      return;
-    }
+    if (take_free_core()) return;
     waiter self;
     queue_.push_back(&self);
     self.granted.wait(lock, [&self] { return self.served; });
@@ -154,19 +151,21 @@ class core_pool {
   void wake(std::vector<waiter*>& list) {
     const std::lock_guard lock(mutex_);
     for (waiter* w : list) {
-      if (!w->lent_core)
+      if (!w->lent_core || take_free_core())
         serve(w);
-      else if (free_ > 0 && queue_.empty()) {
-        --free_;
-        serve(w);
-      } else {
+      else
         queue_.push_back(w);
-      }
     }
     list.clear();
   }
 
  private:
+  // A free core, unless others already queue for one.
+  bool take_free_core() {
+    if (free_ == 0 || !queue_.empty()) return false;
+    --free_;
+    return true;
+  }
   void release_locked() {
     if (queue_.empty()) {
       ++free_;
