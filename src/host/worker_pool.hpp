@@ -48,7 +48,7 @@ bool every_block_has_a_core(unsigned long long blocks);
 // waiting at a level barrier), their cores lent out while they sleep. A wake
 // queues every sleeper for a core, in the order they slept, and wakes only as
 // many as there are free cores; the others wake one by one as cores are
-// released. (Waking them all at once, to queue for a core each, kept 40-70
+// released. (Waking them all at once, to queue for a core each, kept 36-67
 // of 512 blocks' threads runnable through a grid.sync on two cores.)
 struct core_waiter;
 
