@@ -107,11 +107,14 @@ check_result multi_device_check(int count) {
         all_peers = all_peers && can;
         peers += (peers.empty() ? "" : ", ") + std::to_string(a) + "->" + std::to_string(b) + (can ? " yes" : " no");
       }
+  bool all_reach_first = true;
+  for (int d = 1; d < count; ++d) all_reach_first = all_reach_first && cohort::can_access_peer(d, 0);
   return {"multi-device", true,
           std::to_string(count) + " device(s) for launch_cooperative_multi_device (one grid each, every grid "
           "co-resident, one compute capability); peer access: " + (count == 1 ? std::string("n/a, one device") : peers) +
-          (all_peers ? "" : "; the multi-grid barrier needs none (pinned host memory), kernels reading other devices' "
-                            "buffers do") +
+          "; a launch over every device puts its barrier (multi_grid_memory::automatic) in " +
+          (all_reach_first ? "device 0's memory" : "pinned host memory (not every device reaches device 0's)") +
+          (all_peers ? "" : "; kernels reading other devices' buffers need peer access") +
           "; copy_peer copies between devices' memories"};
 }
 

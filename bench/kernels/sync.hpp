@@ -14,7 +14,9 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <cohort/cohort.hpp>
@@ -87,13 +89,17 @@ __global__ void cluster_sync_kernel(unsigned* mismatches, unsigned iterations) {
   if (wrong) atomicAdd(mismatches, wrong);
 }
 
-// As grid_sync_kernel, with the barrier of a multi-device launch (cohort's
-// own: NVIDIA's CUDA 13 has none) over one grid per device.
-__global__ inline void multi_grid_sync_kernel(unsigned* stamps, unsigned* mismatches, unsigned iterations) {
-  const cohort::multi_grid_group mg = cohort::this_multi_grid();
-  const cohort::grid_group grid = cohort::this_grid();
+// As grid_sync_kernel, with the barrier of a multi-device launch over one
+// grid per device (cohort's own: NVIDIA's CUDA 13 has none; the rivals' is the
+// hand-written barrier NVIDIA's samples use instead). `handle` is what the
+// implementation's multi-grid needs passed in (cohort's: nothing).
+template <class Groups>
+__global__ void multi_grid_sync_kernel(typename Groups::multi_grid_handle handle, unsigned* stamps,
+                                       unsigned* mismatches, unsigned iterations) {
+  const auto mg = Groups::multi_grid(handle);
+  const auto grid = Groups::grid();
   const unsigned long long b = grid.block_rank(), blocks = grid.num_blocks();
-  const bool leader = cohort::this_thread_block().thread_rank() == 0;
+  const bool leader = Groups::block().thread_rank() == 0;
   unsigned wrong = 0;
   for (unsigned it = 1; it <= iterations; ++it) {
     unsigned* slots = stamps + (it % 2) * blocks;
@@ -112,6 +118,8 @@ struct cohort_groups {
   }
   static __device__ cohort::grid_group grid() { return cohort::this_grid(); }
   static __device__ cohort::cluster_group cluster() { return cohort::this_cluster(); }
+  struct multi_grid_handle {};
+  static __device__ cohort::multi_grid_group multi_grid(multi_grid_handle) { return cohort::this_multi_grid(); }
 
   template <auto Kernel, class... A>
   static void launch(const cohort::launch_config& config, A... args) {
@@ -121,13 +129,46 @@ struct cohort_groups {
   static void launch_cooperative(const cohort::launch_config& config, A... args) {
     cohort::launch_cooperative<Kernel>(config, args...);
   }
+  // Grid i gets args_of(i), after the multi-grid's handle.
+  template <auto Kernel, class ArgsOf>
+  static void launch_multi_device(const std::vector<cohort::device_launch>& grids, cohort::multi_grid_memory memory,
+                                  ArgsOf args_of) {
+    cohort::launch_cooperative_multi_device(
+        Kernel, grids, [&](unsigned i) { return std::tuple_cat(std::tuple{multi_grid_handle{}}, args_of(i)); },
+        memory);
+  }
+};
+
+// Stale stamps, counted on each device a plan's kernels run on.
+class stale_stamps {
+ public:
+  explicit stale_stamps(const std::vector<int>& devices) {
+    const int caller = cohort::get_device();
+    for (const int d : devices) {
+      cohort::set_device(d);
+      counts_.push_back(std::make_unique<cohort::device_buffer<unsigned>>(1));
+      counts_.back()->fill(0);
+    }
+    cohort::set_device(caller);
+  }
+  // The counter of the plan's i-th device.
+  unsigned* on(std::size_t i) const { return counts_[i]->data(); }
+  unsigned total() const {
+    unsigned sum = 0;
+    for (const auto& c : counts_) sum += c->to_host()[0];
+    return sum;
+  }
+
+ private:
+  std::vector<std::unique_ptr<cohort::device_buffer<unsigned>>> counts_;
 };
 
 // A barrier kernel planned for one block size.
 struct sync_plan {
   std::string launch;
-  // One launch running `iterations` barriers; stale stamps are added to *mismatches.
-  std::function<void(unsigned* mismatches, unsigned iterations)> run;
+  // One launch running `iterations` barriers, adding its stale stamps to `stale`.
+  std::function<void(unsigned iterations)> run;
+  std::shared_ptr<stale_stamps> stale = std::make_shared<stale_stamps>(std::vector<int>{cohort::get_device()});
 };
 
 struct sync_variant {
@@ -145,9 +186,11 @@ template <class Groups, unsigned Tile>
 sync_plan plan_group_sync(unsigned threads) {
   const unsigned blocks = static_cast<unsigned>(cohort::get_device_properties().multiprocessor_count);
   const cohort::launch_config config{blocks, threads, 2 * threads * sizeof(unsigned)};
-  return {cohort_examples::launch_text(blocks, threads), [config](unsigned* mismatches, unsigned iterations) {
-            Groups::template launch<group_sync_kernel<Groups, Tile>>(config, mismatches, iterations);
-          }};
+  sync_plan plan{cohort_examples::launch_text(blocks, threads), {}};
+  plan.run = [config, stale = plan.stale](unsigned iterations) {
+    Groups::template launch<group_sync_kernel<Groups, Tile>>(config, stale->on(0), iterations);
+  };
+  return plan;
 }
 
 // A grid barrier's cost grows with the blocks it waits for: it is timed over
@@ -164,11 +207,11 @@ sync_plan plan_grid_sync(unsigned threads) {
   auto stamps = std::make_shared<cohort::device_buffer<unsigned>>(2 * std::size_t{blocks});
   stamps->fill(0);
   const cohort::launch_config config{blocks, threads};
-  return {cohort_examples::launch_text(blocks, threads) + " cooperative",
-          [config, stamps](unsigned* mismatches, unsigned iterations) {
-            Groups::template launch_cooperative<grid_sync_kernel<Groups>>(config, stamps->data(), mismatches,
-                                                                          iterations);
-          }};
+  sync_plan plan{cohort_examples::launch_text(blocks, threads) + " cooperative", {}};
+  plan.run = [config, stamps, stale = plan.stale](unsigned iterations) {
+    Groups::template launch_cooperative<grid_sync_kernel<Groups>>(config, stamps->data(), stale->on(0), iterations);
+  };
+  return plan;
 }
 
 // Every cluster of Size blocks that can be resident at once, each syncing on its own.
@@ -178,32 +221,47 @@ sync_plan plan_cluster_sync(unsigned threads) {
   config.cluster = dim3(Size);
   const unsigned clusters = static_cast<unsigned>(cohort::max_active_clusters(cluster_sync_kernel<Groups>, config));
   config.grid = dim3(clusters * Size);
-  return {cohort_examples::launch_text(clusters * Size, threads) + " in clusters of " + std::to_string(Size),
-          [config](unsigned* mismatches, unsigned iterations) {
-            Groups::template launch<cluster_sync_kernel<Groups>>(config, mismatches, iterations);
-          }};
+  sync_plan plan{cohort_examples::launch_text(clusters * Size, threads) + " in clusters of " + std::to_string(Size),
+                 {}};
+  plan.run = [config, stale = plan.stale](unsigned iterations) {
+    Groups::template launch<cluster_sync_kernel<Groups>>(config, stale->on(0), iterations);
+  };
+  return plan;
 }
 
-// A grid of a block per SM on every device, in one multi-device launch.
-inline sync_plan plan_multi_grid_sync(unsigned threads) {
-  const int devices = cohort::device_count();
-  const unsigned blocks = static_cast<unsigned>(std::min(
-      cohort::get_device_properties().multiprocessor_count, cohort::max_cooperative_grid(multi_grid_sync_kernel, static_cast<int>(threads))));
+// A grid on every device, in one multi-device launch, its barrier in `Memory`;
+// run() returns once every device has finished.
+template <class Groups, grid_extent Extent, cohort::multi_grid_memory Memory>
+sync_plan plan_multi_grid_sync(unsigned threads) {
+  const auto kernel = multi_grid_sync_kernel<Groups>;
+  const unsigned resident = static_cast<unsigned>(cohort::max_cooperative_grid(kernel, static_cast<int>(threads)));
+  const unsigned sms = static_cast<unsigned>(cohort::get_device_properties().multiprocessor_count);
+  const unsigned blocks = Extent == grid_extent::resident ? resident : std::min(sms, resident);
+  const int caller = cohort::get_device();
+  std::vector<int> devices(static_cast<std::size_t>(cohort::device_count()));
+  std::iota(devices.begin(), devices.end(), 0);
   std::vector<std::shared_ptr<cohort::device_buffer<unsigned>>> stamps;
   std::vector<cohort::device_launch> grids;
-  for (int d = 0; d < devices; ++d) {
+  for (const int d : devices) {
     cohort::set_device(d);
     stamps.push_back(std::make_shared<cohort::device_buffer<unsigned>>(2 * std::size_t{blocks}));
     stamps.back()->fill(0);
     grids.push_back({d, {dim3(blocks), dim3(threads)}});
   }
-  cohort::set_device(0);
-  return {cohort_examples::launch_text(blocks, threads) + " on " + std::to_string(devices) + " device(s)",
-          [grids, stamps](unsigned* mismatches, unsigned iterations) {
-            cohort::launch_cooperative_multi_device(multi_grid_sync_kernel, grids, [&](unsigned i) {
-              return std::tuple{stamps[i]->data(), mismatches, iterations};
-            });
-          }};
+  cohort::set_device(caller);
+  sync_plan plan{cohort_examples::launch_text(blocks, threads) + " on " + std::to_string(devices.size()) +
+                     " device(s), barrier memory " + cohort::to_string(Memory),
+                 {}, std::make_shared<stale_stamps>(devices)};
+  plan.run = [grids, stamps, stale = plan.stale, caller](unsigned iterations) {
+    Groups::template launch_multi_device<multi_grid_sync_kernel<Groups>>(
+        grids, Memory, [&](unsigned i) { return std::tuple{stamps[i]->data(), stale->on(i), iterations}; });
+    for (const cohort::device_launch& g : grids) {
+      cohort::set_device(g.device);
+      cohort::device_synchronize();
+    }
+    cohort::set_device(caller);
+  };
+  return plan;
 }
 
 template <class Groups, unsigned Tile>
@@ -213,7 +271,9 @@ sync_variant tile_sync(const std::string& prefix) {
 
 // The barriers of one implementation, named with prefix: the block, a tile of
 // 32 (a warp on CUDA), a tile of several warps, clusters of 2 and 8 blocks,
-// the grid at a block per SM and at full occupancy.
+// the grid at a block per SM and at full occupancy, and a grid on every device
+// (at a block per SM and at full occupancy) meeting in the first device's
+// memory (with peer access; pinned host memory without) and in pinned host memory.
 template <class Groups>
 std::vector<sync_variant> sync_variants(const std::string& prefix) {
   return {{prefix + "block-sync", 0, &plan_group_sync<Groups, 0>},
@@ -222,7 +282,15 @@ std::vector<sync_variant> sync_variants(const std::string& prefix) {
           {prefix + "cluster-sync-2", 0, &plan_cluster_sync<Groups, 2>},
           {prefix + "cluster-sync-8", 0, &plan_cluster_sync<Groups, 8>},
           {prefix + "grid-sync-sm", 0, &plan_grid_sync<Groups, grid_extent::block_per_sm>},
-          {prefix + "grid-sync-full", 0, &plan_grid_sync<Groups, grid_extent::resident>}};
+          {prefix + "grid-sync-full", 0, &plan_grid_sync<Groups, grid_extent::resident>},
+          {prefix + "multi-grid-sync-sm", 0,
+           &plan_multi_grid_sync<Groups, grid_extent::block_per_sm, cohort::multi_grid_memory::automatic>},
+          {prefix + "multi-grid-sync-full", 0,
+           &plan_multi_grid_sync<Groups, grid_extent::resident, cohort::multi_grid_memory::automatic>},
+          {prefix + "multi-grid-sync-sm-pinned", 0,
+           &plan_multi_grid_sync<Groups, grid_extent::block_per_sm, cohort::multi_grid_memory::pinned_host>},
+          {prefix + "multi-grid-sync-full-pinned", 0,
+           &plan_multi_grid_sync<Groups, grid_extent::resident, cohort::multi_grid_memory::pinned_host>}};
 }
 
 }  // namespace cohort_cli

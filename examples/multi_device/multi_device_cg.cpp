@@ -64,6 +64,13 @@ int main(int argc, char** argv) {
        "[rows per device] [iterations]  (defaults 4096 200)", {4096, 200}},
       [](const std::vector<unsigned>& args) {
         const int devices = cg::device_count();
+        for (int d = 1; d < devices; ++d)
+          if (!cg::can_access_peer(d, 0)) {
+            std::printf("device %d cannot reach device 0's memory, where the vectors live; this example needs peer "
+                        "access between the devices (`cohort doctor` lists it), or one device: "
+                        "CUDA_VISIBLE_DEVICES=0\n", d);
+            return false;
+          }
         const unsigned long long rows = args[0], n = rows * static_cast<unsigned long long>(devices);
         std::vector<double> b(n);
         for (unsigned long long i = 0; i < n; ++i) b[i] = std::sin(0.01 * static_cast<double>(i)) + 1.0;
@@ -77,7 +84,10 @@ int main(int argc, char** argv) {
         const int iterations = static_cast<int>(args[1]);
         cg::launch_cooperative_multi_device(conjugate_gradient, grids,
                                             [&](unsigned) { return std::tuple{v, rows, iterations}; });
-        cg::device_synchronize();
+        for (int d = devices - 1; d >= 0; --d) {  // ends on device 0, where the vectors live
+          cg::set_device(d);
+          cg::device_synchronize();
+        }
         const auto solution = x.to_host();
         double residual = 0, norm = 0;
         for (unsigned long long i = 0; i < n; ++i) {

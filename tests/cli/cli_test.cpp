@@ -108,6 +108,17 @@ TEST(Doctor, ReportsEachVirtualDevicesOwnMemory) {
   EXPECT_TRUE(contains(info.out, "the virtual device's own; COHORT_DEVICE_MEMORY sets it")) << info.out;
 }
 
+// Which devices reach each other's memory, and so where a multi-device launch's barrier goes.
+TEST(Doctor, ReportsPeerAccessAndWhereTheMultiGridBarrierGoes) {
+  const auto r = run_cohort("doctor", "COHORT_DEVICE_COUNT=3");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "3 device(s) for launch_cooperative_multi_device")) << r.out;
+  EXPECT_TRUE(contains(r.out, "peer access: 0->1 yes, 0->2 yes, 1->0 yes, 1->2 yes, 2->0 yes, 2->1 yes")) << r.out;
+  EXPECT_TRUE(contains(r.out, "puts its barrier (multi_grid_memory::automatic) in device 0's memory")) << r.out;
+  const auto one = run_cohort("doctor");
+  EXPECT_TRUE(contains(one.out, "peer access: n/a, one device")) << one.out;
+}
+
 TEST(Doctor, UsesTheVirtualDeviceTheEnvironmentDescribes) {
   const auto r = run_cohort("doctor", "COHORT_SM_COUNT=3");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -159,8 +159,9 @@ TEST(JsonSchema, Sync) {
   EXPECT_EQ(doc["size_unit"], "threads_per_block");
   std::set<std::pair<std::uint64_t, std::string>> expected;
   for (const std::uint64_t size : {64u, 128u})
-    for (const char* v : {"block-sync", "tile-sync-32", "cluster-sync-2", "cluster-sync-8", "grid-sync-sm", "grid-sync-full",
-                          "multi-grid-sync"})
+    for (const char* v : {"block-sync", "tile-sync-32", "cluster-sync-2", "cluster-sync-8", "grid-sync-sm",
+                          "grid-sync-full", "multi-grid-sync-sm", "multi-grid-sync-full", "multi-grid-sync-sm-pinned",
+                          "multi-grid-sync-full-pinned"})
       expected.emplace(size, v);
   expected.emplace(128, "tile-sync-128");  // a tile runs only where it divides the block
   EXPECT_EQ(rows_of(doc), expected);

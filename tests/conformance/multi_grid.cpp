@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "test_support.hpp"
@@ -46,22 +47,37 @@ struct grid_buffers {
   cg::device_buffer<int> sums;
 };
 
-void run_on_every_device(dim3 grid, dim3 block, int rounds) {
+// One launch of rounds_across_devices, not waited for.
+struct rounds_launch {
+  dim3 grid, block;
+  int rounds;
+  std::vector<std::unique_ptr<grid_buffers>> buffers;
+};
+
+rounds_launch launch_rounds(dim3 grid, dim3 block, int rounds, cg::multi_grid_memory memory) {
   const int devices = cg::device_count();
   const unsigned long long per_grid = cohort_test::volume(grid) * cohort_test::volume(block);
+  rounds_launch l{grid, block, rounds, {}};
   std::vector<cg::device_launch> launches;
-  std::vector<std::unique_ptr<grid_buffers>> buffers;
   for (int d = 0; d < devices; ++d) {
     cg::set_device(d);
-    buffers.push_back(std::make_unique<grid_buffers>(
+    l.buffers.push_back(std::make_unique<grid_buffers>(
         grid_buffers{cohort_test::poisoned<multi_view>(per_grid, multi_view{~0ull, 0, ~0u, 0, -1}),
                      cohort_test::poisoned<int>(per_grid, 0x7eadbeef)}));
     launches.push_back({d, {grid, block}});
   }
   cg::set_device(0);
-  cg::launch_cooperative_multi_device(rounds_across_devices, launches, [&](unsigned i) {
-    return std::tuple{buffers[i]->views.data(), buffers[i]->sums.data(), rounds};
-  });
+  cg::launch_cooperative_multi_device(
+      rounds_across_devices, launches,
+      [&](unsigned i) { return std::tuple{l.buffers[i]->views.data(), l.buffers[i]->sums.data(), rounds}; }, memory);
+  return l;
+}
+
+void check_rounds(const rounds_launch& l) {
+  const int devices = static_cast<int>(l.buffers.size());
+  const unsigned long long per_grid = cohort_test::volume(l.grid) * cohort_test::volume(l.block);
+  const int rounds = l.rounds;
+  const auto& buffers = l.buffers;
   const unsigned long long all = per_grid * static_cast<unsigned long long>(devices);
   int expected = 0;
   for (int r = 0; r < rounds; ++r)
@@ -82,6 +98,11 @@ void run_on_every_device(dim3 grid, dim3 block, int rounds) {
     }
   }
   cg::set_device(0);
+}
+
+void run_on_every_device(dim3 grid, dim3 block, int rounds,
+                         cg::multi_grid_memory memory = cg::multi_grid_memory::automatic) {
+  check_rounds(launch_rounds(grid, block, rounds, memory));
 }
 
 // The scans across every grid, and invoke_one's single call in the whole launch.
@@ -292,6 +313,76 @@ TEST(MultiGrid, AMultiGridIsAThreadGroup) {
 
 TEST(MultiGrid, OneBlockPerGrid) { run_on_every_device(dim3(1), dim3(64), 20); }
 TEST(MultiGrid, SeveralBlocksPerGrid) { run_on_every_device(dim3(2, 2), dim3(33, 2), 10); }
+
+// Every device of the launch reaches the first one's memory.
+bool every_device_reaches_the_first() {
+  for (int d = 1; d < cg::device_count(); ++d)
+    if (!cg::can_access_peer(d, 0)) return false;
+  return true;
+}
+
+// The barrier in each memory a launch may ask for; `peer` is refused, with
+// the device that lacks peer access named, where one does.
+TEST(MultiGrid, EveryBarrierMemory) {
+  run_on_every_device(dim3(2), dim3(64), 12, cg::multi_grid_memory::pinned_host);
+  run_on_every_device(dim3(2), dim3(64), 12, cg::multi_grid_memory::automatic);
+  if (every_device_reaches_the_first()) {
+    run_on_every_device(dim3(2), dim3(64), 12, cg::multi_grid_memory::peer);
+  } else {
+    try {
+      run_on_every_device(dim3(2), dim3(64), 12, cg::multi_grid_memory::peer);
+      ADD_FAILURE() << "multi_grid_memory::peer was accepted without peer access";
+    } catch (const cg::error& e) {
+      EXPECT_NE(std::string(e.what()).find("has no peer access to it"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Launches issued one after another with no synchronization between them: a
+// launch's grids may start while the previous launch's grids on other devices
+// are still finishing, and must find the barrier consistent.
+TEST(MultiGrid, LaunchesBackToBackWithoutASynchronization) {
+  for (const cg::multi_grid_memory memory : {cg::multi_grid_memory::automatic, cg::multi_grid_memory::pinned_host}) {
+    SCOPED_TRACE(cg::to_string(memory));
+    std::vector<rounds_launch> launches;
+    for (int i = 0; i < 4; ++i) launches.push_back(launch_rounds(dim3(3), dim3(96), 5 + 3 * i, memory));
+    for (const rounds_launch& l : launches) check_rounds(l);
+  }
+}
+
+// The decision both memories rest on: `peer` without peer access is an error
+// naming both devices; `automatic` then falls back to pinned host memory.
+TEST(MultiGrid, PeerMemoryWithoutPeerAccessIsRefused) {
+  EXPECT_TRUE(cg::detail::multi_grid_barrier_in_peer_memory(cg::multi_grid_memory::peer, 2, -1));
+  EXPECT_TRUE(cg::detail::multi_grid_barrier_in_peer_memory(cg::multi_grid_memory::automatic, 2, -1));
+  EXPECT_FALSE(cg::detail::multi_grid_barrier_in_peer_memory(cg::multi_grid_memory::automatic, 2, 3));
+  EXPECT_FALSE(cg::detail::multi_grid_barrier_in_peer_memory(cg::multi_grid_memory::pinned_host, 2, -1));
+  try {
+    cg::detail::multi_grid_barrier_in_peer_memory(cg::multi_grid_memory::peer, 2, 3);
+    ADD_FAILURE() << "refused nothing";
+  } catch (const cg::error& e) {
+    EXPECT_EQ(e.kind(), cg::errc::invalid_configuration);
+    EXPECT_NE(std::string(e.what()).find("multi_grid_memory::peer puts the barrier in device 2's memory, but device 3 "
+                                         "has no peer access to it"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+__global__ void does_nothing(int) {}
+
+TEST(MultiGrid, ABarrierMemoryThatIsNoneOfTheThreeIsRefused) {
+  const std::vector<cg::device_launch> grids{{0, {dim3(1), dim3(32)}}};
+  try {
+    cg::launch_cooperative_multi_device(
+        does_nothing, grids, [](unsigned) { return std::tuple{0}; }, static_cast<cg::multi_grid_memory>(7));
+    ADD_FAILURE() << "launched";
+  } catch (const cg::error& e) {
+    EXPECT_EQ(e.kind(), cg::errc::invalid_configuration);
+    EXPECT_NE(std::string(e.what()).find("barrier memory 7 is not a cohort::multi_grid_memory"), std::string::npos)
+        << e.what();
+  }
+}
 
 __global__ void queries_outside_a_multi_device_launch(multi_view* views) {
   const cg::multi_grid_group mg = cg::this_multi_grid();

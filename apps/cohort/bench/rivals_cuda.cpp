@@ -1,8 +1,9 @@
 // CUB and NVIDIA's cooperative groups in cohort-cuda's benches, run and
 // verified exactly as cohort's variants are, so that each table sets cohort
 // against them in one run on one device. The rivals' own code is
-// bench/cuda/nvidia_rivals.cuh, which the CUDA-event benchmarks time too;
-// here, this is the only source that includes it: cohort itself never does.
+// bench/cuda/nvidia_rivals.cuh, which the CUDA-event benchmarks time too, and
+// bench/cuda/flag_multi_grid.cuh (the samples' multi-device barrier); this is
+// the only source that includes them: cohort itself never does.
 //
 // NVIDIA's variants are launched by the CUDA runtime directly
 // (cudaLaunchCooperativeKernel, cudaLaunchKernel), not by cohort's launch,
@@ -11,7 +12,10 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
+#include <tuple>
+#include <vector>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -19,6 +23,7 @@
 #include <cohort/cohort.hpp>
 
 #include "bench/rivals.hpp"
+#include "cuda/flag_multi_grid.cuh"
 #include "cuda/nvidia_rivals.cuh"
 #include "common/grid_size.hpp"
 #include "reduce/block_sum.hpp"
@@ -56,6 +61,44 @@ void launch_on_runtime(void (*kernel)(P...), const cohort::launch_config& config
         cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel");
 }
 
+// The flags of the samples' multi-device barrier where the samples put them:
+// in the first grid's device memory when every other device has peer access
+// to it (enabled here) and `memory` allows, else in mapped pinned host memory;
+// allocated and zeroed once per place.
+unsigned* multi_grid_flags(const std::vector<cohort::device_launch>& grids, cohort::multi_grid_memory memory) {
+  constexpr std::size_t bytes = 64 * sizeof(unsigned);
+  const int owner = grids[0].device;
+  bool peers = memory != cohort::multi_grid_memory::pinned_host;
+  for (const cohort::device_launch& g : grids) peers = peers && cohort::can_access_peer(g.device, owner);
+  if (!peers) {
+    static unsigned* const host = [] {
+      void* p = nullptr;
+      check(cudaHostAlloc(&p, bytes, cudaHostAllocMapped | cudaHostAllocPortable), "cudaHostAlloc (flags)");
+      std::memset(p, 0, bytes);
+      return static_cast<unsigned*>(p);
+    }();
+    return host;  // unified addressing: the host's address is every device's
+  }
+  const int caller = cohort::get_device();
+  for (const cohort::device_launch& g : grids)
+    if (g.device != owner) {
+      check(cudaSetDevice(g.device), "cudaSetDevice");
+      const cudaError_t e = cudaDeviceEnablePeerAccess(owner, 0);
+      if (e != cudaErrorPeerAccessAlreadyEnabled) check(e, "cudaDeviceEnablePeerAccess");
+      cudaGetLastError();
+    }
+  static std::vector<unsigned*> on_device;
+  if (on_device.size() <= static_cast<std::size_t>(owner)) on_device.resize(static_cast<std::size_t>(owner) + 1);
+  if (!on_device[owner]) {
+    check(cudaSetDevice(owner), "cudaSetDevice");
+    check(cudaMalloc(reinterpret_cast<void**>(&on_device[owner]), bytes), "cudaMalloc (flags)");
+    check(cudaMemset(on_device[owner], 0, bytes), "cudaMemset (flags)");
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (flags)");
+  }
+  check(cudaSetDevice(caller), "cudaSetDevice");
+  return on_device[owner];
+}
+
 // NVIDIA's groups behind the interface kernels/sync.hpp's kernels ask for.
 struct nvidia_groups {
   static __device__ ncg::thread_block block() { return ncg::this_thread_block(); }
@@ -73,6 +116,8 @@ struct nvidia_groups {
   }
   static __device__ ncg::grid_group grid() { return ncg::this_grid(); }
   static __device__ ncg::cluster_group cluster() { return ncg::this_cluster(); }
+  using multi_grid_handle = nvidia_rivals::flag_multi_grid;
+  static __device__ multi_grid_handle multi_grid(multi_grid_handle handle) { return handle; }
 
   template <auto Kernel, class... A>
   static void launch(const cohort::launch_config& config, A... args) {
@@ -81,6 +126,20 @@ struct nvidia_groups {
   template <auto Kernel, class... A>
   static void launch_cooperative(const cohort::launch_config& config, A... args) {
     launch_on_runtime(Kernel, config, true, args...);
+  }
+  // A cooperative launch per device, as the samples make them; grid i gets its flag handle, then args_of(i).
+  template <auto Kernel, class ArgsOf>
+  static void launch_multi_device(const std::vector<cohort::device_launch>& grids, cohort::multi_grid_memory memory,
+                                  ArgsOf args_of) {
+    unsigned* const flags = multi_grid_flags(grids, memory);
+    const int caller = cohort::get_device();
+    const auto count = static_cast<unsigned>(grids.size());
+    for (unsigned i = 0; i < count; ++i) {
+      check(cudaSetDevice(grids[i].device), "cudaSetDevice");
+      std::apply([&](auto... a) { launch_on_runtime(Kernel, grids[i].config, true, multi_grid_handle{flags, i, count}, a...); },
+                 args_of(i));
+    }
+    check(cudaSetDevice(caller), "cudaSetDevice");
   }
 };
 

@@ -12,6 +12,7 @@
 #include "cohort/launch/device_queries.hpp"
 #include "cohort/launch/launch.hpp"
 #include "cohort/launch/launch_config.hpp"
+#include "cohort/launch/multi_grid_memory.hpp"
 
 #include COHORT_BACKEND_HEADER(multi_device_launch.hpp)
 
@@ -23,9 +24,9 @@ struct device_launch {
 };
 
 // Whether `device` can reach `peer`'s memory directly. The multi-device
-// barrier does not need it (it lives in pinned host memory); kernels that
-// read other devices' buffers do. Every virtual device of the host backend is
-// a peer of every other.
+// barrier does not need it (without it, it lives in pinned host memory);
+// kernels that read other devices' buffers do. Every virtual device of the
+// host backend is a peer of every other.
 inline bool can_access_peer(int device, int peer) {
   device = detail::checked_device(device, "can_access_peer");
   peer = detail::checked_device(peer, "can_access_peer");
@@ -33,8 +34,10 @@ inline bool can_access_peer(int device, int peer) {
 }
 
 template <class... P, class ArgsOf>
-void launch_cooperative_multi_device(void (*kernel)(P...), std::span<const device_launch> grids, ArgsOf&& args_of) {
-  detail::impl::launch_multi_device(kernel, grids, args_of);
+void launch_cooperative_multi_device(void (*kernel)(P...), std::span<const device_launch> grids, ArgsOf&& args_of,
+                                     multi_grid_memory barrier_memory = multi_grid_memory::automatic) {
+  detail::check_multi_grid_memory(barrier_memory);
+  detail::impl::launch_multi_device(kernel, grids, args_of, barrier_memory);
 }
 
 }  // namespace cohort

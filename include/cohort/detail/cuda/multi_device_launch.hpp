@@ -2,14 +2,15 @@
 // none): every check is made on every device before any grid is launched
 // (distinct devices, one kernel shape, the same compute capability, each grid
 // co-resident on its device), then each device gets its grid's context and
-// its cooperative launch. The barrier's memory (peer device memory where the
-// devices have peer access, else mapped pinned host memory) is allocated once
-// per process and cleared before each launch, so one multi-device launch may
-// run at a time.
+// its cooperative launch. The barrier's memory (peer device memory or mapped
+// pinned host memory) is allocated once per process: launches may follow one
+// another without a synchronization between them, but two may not run at
+// once (from two host threads, or on two sets of streams that overlap).
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -23,23 +24,22 @@
 #include "cohort/detail/messages.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/launch/launch_config.hpp"
+#include "cohort/launch/multi_grid_memory.hpp"
 
 namespace cohort::detail::gpu {
 
-// Where the barrier lives: in the first grid's device memory when every other
-// device of the launch can reach it (peer access, enabled here), else in
-// mapped pinned host memory, which every device reaches. One of each per
-// process, cleared before each launch.
-struct multi_grid_placement {
-  multi_grid_shared* device_view;
-  bool in_peer_memory;
-};
-
+// Where the barrier lives (cohort/launch/multi_grid_memory.hpp): in the
+// first grid's device memory, or in mapped pinned host memory. One of each
+// per process, cleared once when allocated: the barrier leaves its counters
+// as it found them (the last grid to arrive resets the count, the generation
+// only grows), so a launch issued while the previous one still runs finds
+// them consistent, which clearing them again before each launch would break.
 inline multi_grid_shared* pinned_multi_grid_memory() {
   static multi_grid_shared* memory = [] {
     void* p = nullptr;
     check(cudaHostAlloc(&p, sizeof(multi_grid_shared), cudaHostAllocMapped | cudaHostAllocPortable),
           "allocating the multi-device barrier in pinned host memory");
+    std::memset(p, 0, sizeof(multi_grid_shared));
     return static_cast<multi_grid_shared*>(p);
   }();
   return memory;
@@ -52,26 +52,27 @@ inline multi_grid_shared* device_multi_grid_memory(int device) {
     check(cudaSetDevice(device), "launch_cooperative_multi_device");
     check(cudaMalloc(reinterpret_cast<void**>(&memory[device]), sizeof(multi_grid_shared)),
           "allocating the multi-device barrier in device memory");
+    check(cudaMemset(memory[device], 0, sizeof(multi_grid_shared)), "clearing the multi-device barrier");
+    check(cudaDeviceSynchronize(), "clearing the multi-device barrier");  // before grids on any stream read it
   }
   return memory[device];
 }
 
+// The barrier's address as the grids' devices see it.
 template <class Grids>
-multi_grid_placement place_multi_grid_barrier(const Grids& grids) {
+multi_grid_shared* place_multi_grid_barrier(const Grids& grids, multi_grid_memory asked) {
   const int owner = grids[0].device;
-  bool peers = true;
+  int without_peer = -1;
   for (const auto& g : grids) {
     int can = 1;
     if (g.device != owner) check(cudaDeviceCanAccessPeer(&can, g.device, owner), "launch_cooperative_multi_device");
-    peers = peers && can;
+    if (!can && without_peer < 0) without_peer = g.device;
   }
-  if (!peers) {
-    multi_grid_shared* host = pinned_multi_grid_memory();
-    host->arrived = 0;
-    host->generation = 0;
+  if (!multi_grid_barrier_in_peer_memory(asked, owner, without_peer)) {
     multi_grid_shared* view = nullptr;
-    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&view), host, 0), "mapping the multi-device barrier");
-    return {view, false};
+    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&view), pinned_multi_grid_memory(), 0),
+          "mapping the multi-device barrier");
+    return view;
   }
   for (const auto& g : grids)
     if (g.device != owner) {
@@ -82,9 +83,7 @@ multi_grid_placement place_multi_grid_barrier(const Grids& grids) {
       else
         check(e, "enabling peer access for the multi-device barrier");
     }
-  multi_grid_shared* memory = device_multi_grid_memory(owner);
-  check(cudaMemset(memory, 0, 2 * 128), "clearing the multi-device barrier");
-  return {memory, true};
+  return device_multi_grid_memory(owner);
 }
 
 [[noreturn]] inline void invalid_multi_device(const std::string& what) {
@@ -127,10 +126,10 @@ inline bool can_access_peer(int device, int peer) {
 }
 
 template <class... P, class Grids, class ArgsOf>
-void launch_multi_device(void (*kernel)(P...), const Grids& grids, ArgsOf& args_of) {
+void launch_multi_device(void (*kernel)(P...), const Grids& grids, ArgsOf& args_of, multi_grid_memory barrier_memory) {
   const int caller_device = get_device();
   check_multi_device(kernel_address(kernel), grids);
-  multi_grid_shared* const device_view = place_multi_grid_barrier(grids).device_view;
+  multi_grid_shared* const device_view = place_multi_grid_barrier(grids, barrier_memory);
   const unsigned long long per_grid = volume(grids[0].config.grid) * volume(grids[0].config.block);
   for (std::size_t i = 0; i < grids.size(); ++i) {
     const auto& g = grids[i];

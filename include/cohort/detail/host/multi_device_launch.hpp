@@ -10,6 +10,7 @@
 #include "cohort/detail/host/launch.hpp"
 #include "cohort/detail/kernel_arguments.hpp"
 #include "cohort/launch/launch_config.hpp"
+#include "cohort/launch/multi_grid_memory.hpp"
 
 namespace cohort::detail::host {
 
@@ -25,8 +26,9 @@ void launch_multi_device(const grid_launch* grids, unsigned count);
 
 // `kernel` on every grid of `grids` (each with a device and a launch_config),
 // grid i with the arguments args_of(i) returns as a std::tuple.
+// The barrier's memory is the process's own, whatever `multi_grid_memory` asks for.
 template <class... P, class Grids, class ArgsOf>
-void launch_multi_device(void (*kernel)(P...), const Grids& grids, ArgsOf& args_of) {
+void launch_multi_device(void (*kernel)(P...), const Grids& grids, ArgsOf& args_of, multi_grid_memory) {
   using payload = kernel_payload<P...>;
   std::vector<payload> payloads;
   payloads.reserve(grids.size());
