@@ -1,7 +1,9 @@
-// grid.sync() in a launch that is not cooperative must not hang: cohort traps,
-// and the next synchronizing call throws an error that names the cause.
-// A trap ends the CUDA context, hence a process of its own; ctest looks for
-// the PASS line below.
+// A barrier that could only hang must not: grid.sync() in a launch that is
+// not cooperative (argument "grid") and multi_grid.sync() in one that is not a
+// multi-device launch (argument "multi-grid") trap, and the next synchronizing
+// call throws an error that names the cause and the launch to use instead.
+// A trap ends the CUDA context, hence a process of its own per case; ctest
+// looks for the PASS line below.
 #include <cohort/cohort.hpp>
 #include <cstdio>
 #include <string>
@@ -14,15 +16,32 @@ __global__ void sync_without_cooperation(int* reached) {
   *reached = 1;
 }
 
-int main() {
+__global__ void multi_grid_sync_in_one_grid(int* reached) {
+  const cg::multi_grid_group mg = cg::this_multi_grid();
+  mg.sync();
+  *reached = 1;
+}
+
+int main(int argc, char** argv) {
+  const std::string which = argc > 1 ? argv[1] : "";
+  if (which != "grid" && which != "multi-grid") {
+    std::printf("usage: %s grid|multi-grid\n", argv[0]);
+    return 2;
+  }
+  const bool grid = which == "grid";
+  const std::string advice =
+      grid ? "launch such a kernel with cohort::launch_cooperative" : "launch it with cohort::launch_cooperative_multi_device";
   cg::device_buffer<int> reached(std::vector<int>{0});
-  cg::launch(sync_without_cooperation, {dim3(4), dim3(64)}, reached.data());
+  if (grid)
+    cg::launch(sync_without_cooperation, {dim3(4), dim3(64)}, reached.data());
+  else
+    cg::launch_cooperative(multi_grid_sync_in_one_grid, {dim3(4), dim3(64)}, reached.data());
   try {
     cg::device_synchronize();
   } catch (const cg::error& e) {
     std::printf("device_synchronize threw: %s\n", e.what());
-    if (std::string(e.what()).find("launch such a kernel with cohort::launch_cooperative") == std::string::npos) {
-      std::printf("not_cooperative: FAIL: the error does not say how to launch the kernel\n");
+    if (std::string(e.what()).find(advice) == std::string::npos) {
+      std::printf("not_cooperative: FAIL: the error does not say how to launch the kernel (%s)\n", advice.c_str());
       return 1;
     }
     if (e.kind() != cg::errc::runtime) {
@@ -32,6 +51,6 @@ int main() {
     std::printf("not_cooperative: PASS\n");
     return 0;
   }
-  std::printf("not_cooperative: FAIL: grid.sync() returned in a launch that was not cooperative\n");
+  std::printf("not_cooperative: FAIL: %s.sync() returned in a launch that could not synchronize it\n", which.c_str());
   return 1;
 }

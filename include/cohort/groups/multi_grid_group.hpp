@@ -22,7 +22,7 @@ class multi_grid_group : public thread_group {
   // True in a multi-device cooperative launch, the only kind whose sync() is defined.
   COHORT_DEVICE bool is_valid() const { return detail::impl::multi_grid_valid(); }
   COHORT_DEVICE void sync(call_site where = call_site::current()) const {
-    detail::impl::multi_grid_sync(where);
+    detail::impl::multi_grid_sync(data_.grid, where);
   }
   COHORT_DEVICE unsigned long long thread_rank() const {
     return detail::impl::multi_grid_thread_rank();
@@ -35,7 +35,9 @@ class multi_grid_group : public thread_group {
   COHORT_DEVICE unsigned num_grids() const { return detail::impl::multi_grid_count(); }
 
  private:
-  COHORT_DEVICE multi_grid_group() : thread_group(detail::group_kind::multi_grid) {}
+  // It holds its grid's barrier, as grid_group does: multi_grid.sync() passes it.
+  COHORT_DEVICE multi_grid_group()
+      : thread_group(detail::group_kind::multi_grid, group_data{detail::impl::this_grid_state()}) {}
   friend COHORT_DEVICE multi_grid_group this_multi_grid();
 };
 

@@ -125,7 +125,7 @@ class thread_group {
         detail::impl::cluster_sync(where);
         break;
       case detail::group_kind::multi_grid:
-        detail::impl::multi_grid_sync(where);
+        detail::impl::multi_grid_sync(data_.grid, where);
         break;
     }
   }

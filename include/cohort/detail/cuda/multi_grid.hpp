@@ -6,14 +6,14 @@
 // system-scope atomics in the first grid's device memory where every device
 // has peer access to it, else in mapped pinned host memory, which every device
 // reaches: multi_grid.sync() is the grid's barrier, block 0's arrival at the
-// system barrier, and the grid's barrier again.
+// system barrier, and the grid's barrier again (the grid's barrier alone where
+// the launch has one grid).
 #pragma once
 
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include "cohort/backend.hpp"
-#include "cohort/detail/cuda/device_error.hpp"
 #include "cohort/detail/cuda/grid_barrier.hpp"
 #include "cohort/detail/grid_geometry.hpp"
 
@@ -44,7 +44,13 @@ __device__ __forceinline__ const multi_grid_context& multi_grid_here() { return 
 
 __device__ __forceinline__ bool multi_grid_valid() { return multi_grid_here().valid != 0; }
 
-// The devices' part: one thread per grid arrives; the last to arrive opens the next generation.
+// The devices' part: one thread per grid arrives; the last to arrive opens
+// the next generation. The arrival is a system-scope release and the wait an
+// acquire, and both are cumulative: the writes this thread has seen through
+// the grid's barrier reach the threads of every device that see the new
+// generation, with no fence of its own. The waiting thread polls without a
+// pause: it is one thread per grid, and each poll is a round trip to the
+// barrier's memory, which paces it.
 __device__ inline void system_barrier(multi_grid_shared* s, unsigned grids) {
   cuda::atomic_ref<unsigned, cuda::thread_scope_system> arrived(s->arrived), generation(s->generation);
   const unsigned g = generation.load(cuda::memory_order_acquire);
@@ -52,21 +58,21 @@ __device__ inline void system_barrier(multi_grid_shared* s, unsigned grids) {
     arrived.store(0, cuda::memory_order_relaxed);
     generation.store(g + 1, cuda::memory_order_release);
   } else {
-    while (generation.load(cuda::memory_order_acquire) == g) __nanosleep(64);
+    while (generation.load(cuda::memory_order_acquire) == g) {
+    }
   }
 }
 
-__device__ inline void multi_grid_sync(call_site) {
+// Outside a multi-device launch it traps without a message, as grid.sync()
+// does outside a cooperative one (grid_barrier.hpp's trap_not_cooperative says
+// why: a message costs every barrier of the kernel); the host's error for the
+// trap names both causes.
+__device__ inline void multi_grid_sync(const grid_barrier& grid, call_site) {
   const multi_grid_context& c = multi_grid_here();
-  if (!c.valid)
-    usage_trap("multi_grid.sync() in a launch that was not a multi-device cooperative launch: launch the kernel with "
-               "cohort::launch_cooperative_multi_device (multi_grid_group::is_valid() tells which launch it got)");
-  const grid_barrier grid = current_grid_barrier();
+  if (!c.valid) trap_not_cooperative();
   grid.sync();
-  if (grid_thread_rank() == 0) {
-    __threadfence_system();  // the grid's writes, seen by this thread through the grid barrier, reach every device
-    system_barrier(c.shared, c.grids);
-  }
+  if (c.grids == 1) return;
+  if (is_block_leader() && block_rank_in_grid() == 0) system_barrier(c.shared, c.grids);
   grid.sync();
 }
 
@@ -80,7 +86,7 @@ __device__ __forceinline__ unsigned long long multi_grid_thread_count() {
 }
 __device__ __forceinline__ void* multi_grid_slot(unsigned grid) {
   const multi_grid_context& c = multi_grid_here();
-  if (!c.valid) usage_trap("a multi-grid collective in a launch that was not a multi-device cooperative launch");
+  if (!c.valid) trap_not_cooperative();
   return c.shared->slots[grid];
 }
 

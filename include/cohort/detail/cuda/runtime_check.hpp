@@ -32,9 +32,10 @@ inline const char* hint_for(cudaError_t e) {
     case cudaErrorLaunchFailure:
     case cudaErrorIllegalInstruction:
       return " (a kernel trapped: cohort's grid.sync() traps in a launch that is not cooperative, where it could "
-             "only hang: launch such a kernel with cohort::launch_cooperative; cohort's other device-side checks "
-             "print what went wrong before trapping; see docs/cuda-backend.md; the CUDA context is unusable from "
-             "here on)";
+             "only hang: launch such a kernel with cohort::launch_cooperative; multi_grid.sync() and the multi-grid "
+             "collectives trap in a launch that is not a multi-device one: launch it with "
+             "cohort::launch_cooperative_multi_device; cohort's other device-side checks print what went wrong "
+             "before trapping; see docs/cuda-backend.md; the CUDA context is unusable from here on)";
     case cudaErrorIllegalAddress:
     case cudaErrorMisalignedAddress:
       return " (a kernel accessed memory it does not own; run it under compute-sanitizer to find the access; "

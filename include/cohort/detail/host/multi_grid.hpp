@@ -5,10 +5,14 @@
 
 #include <source_location>
 
+#include "cohort/detail/host/implicit_groups.hpp"
+
 namespace cohort::detail::host {
 
 bool multi_grid_valid();
 void multi_grid_sync(std::source_location where);
+// The grid's barrier state a multi_grid_group holds is the CUDA backend's; the host needs none.
+inline void multi_grid_sync(grid_state, std::source_location where) { multi_grid_sync(where); }
 unsigned multi_grid_rank();
 unsigned multi_grid_count();
 unsigned long long multi_grid_thread_rank();
