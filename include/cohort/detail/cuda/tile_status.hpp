@@ -115,11 +115,11 @@ struct tile_status {
 
 // Windows of 32 records that the look-back reads at once: the inclusive
 // totals advance by up to this many windows per round trip to L2. One window
-// measured fastest (2, 4, 8 and 16 each slower than the last: the polls are
-// themselves load, docs/algorithms.md), and a pause between polls of records
-// not yet written helps more: the polls share L2 with the tiles' own loads.
-// With 8 blocks an SM, 648 to 2000 ns measured alike (0.88-0.89x CUB's speed
-// at 16M ints) and 1000 ns kept 64M at 0.88x where 128 ns gave 0.84x.
+// measured fastest (2 alike or slower, 4, 8 and 16 each slower than the last:
+// the polls are themselves load, docs/algorithms.md), and a pause between
+// polls of records not yet written helps: the polls share L2 with the tiles'
+// own loads. With records a line apart, 300 to 2000 ns measured alike
+// (1.23-1.25x CUB's speed at 16M ints, H100); 128 ns had cost 5% before.
 inline constexpr unsigned look_back_windows = 1;
 inline constexpr unsigned look_back_pause_ns = 1000;
 
