@@ -95,11 +95,31 @@ __device__ __forceinline__ void store_tile(const lane_items<T>& items, T* out, s
   }
 }
 
+// A shuffle up by `delta` lanes that also says whether the source lane
+// exists (lane >= delta), read from the shuffle's own predicate. The warp
+// scans below decide by it rather than by comparing lane_id(): given such
+// comparisons the compiler branched on lane 0 before the warp's shuffles and
+// duplicated the scan for it, so every data warp ran its shuffles split in
+// two, through the divergent-warp path (docs/algorithms.md).
+template <class T>
+__device__ __forceinline__ T shfl_up_from(const T& v, unsigned delta, bool& found) {
+  unsigned exists = 0;
+  const T moved = move_words(v, [&](unsigned w, unsigned i) {
+    unsigned r, ok;
+    asm("{ .reg .pred p; shfl.sync.up.b32 %0|p, %2, %3, 0, 0xffffffff; selp.u32 %1, 1, 0, p; }"
+        : "=r"(r), "=r"(ok)
+        : "r"(w), "r"(delta));
+    if (i == 0) exists = ok;
+    return r;
+  });
+  found = exists != 0;
+  return moved;
+}
+
 // Inclusive scan of the warp's segment in place; returns the segment's total
 // (in every lane).
 template <class T, class Op>
 __device__ __forceinline__ T scan_warp_segment(lane_items<T>& items, Op op) {
-  const unsigned lane = lane_id();
   T carry{};
 #pragma unroll
   for (unsigned k = 0; k < chunks_per_lane; ++k) {
@@ -109,18 +129,20 @@ __device__ __forceinline__ T scan_warp_segment(lane_items<T>& items, Op op) {
     T lane_total = x[vector_items<T> - 1];
 #pragma unroll
     for (unsigned d = 1; d < 32; d *= 2) {
-      const T before = shfl_up(all_lanes, lane_total, d);
-      if (lane >= d) lane_total = op(before, lane_total);
+      bool found;
+      const T before = shfl_up_from(lane_total, d, found);
+      if (found) lane_total = op(before, lane_total);
     }
-    const T lanes_before = shfl_up(all_lanes, lane_total, 1);
+    bool not_first;
+    const T lanes_before = shfl_up_from(lane_total, 1, not_first);
     const T chunk_total = shfl_idx(all_lanes, lane_total, 31);
     if (k == 0) {
-      if (lane > 0)
+      if (not_first)
 #pragma unroll
         for (unsigned j = 0; j < vector_items<T>; ++j) x[j] = op(lanes_before, x[j]);
       carry = chunk_total;
     } else {
-      const T prefix = lane > 0 ? op(carry, lanes_before) : carry;
+      const T prefix = not_first ? op(carry, lanes_before) : carry;
 #pragma unroll
       for (unsigned j = 0; j < vector_items<T>; ++j) x[j] = op(prefix, x[j]);
       carry = op(carry, chunk_total);
@@ -133,16 +155,16 @@ __device__ __forceinline__ T scan_warp_segment(lane_items<T>& items, Op op) {
 // value; the segment's first element (lane 0's in chunk 0) has none.
 template <class T>
 __device__ __forceinline__ void shift_to_exclusive(lane_items<T>& items) {
-  const unsigned lane = lane_id();
   T previous_chunk_last{};
 #pragma unroll
   for (unsigned k = 0; k < chunks_per_lane; ++k) {
     T* x = items.x[k];
     const T last = x[vector_items<T> - 1];
-    const T from_left = shfl_up(all_lanes, last, 1);
+    bool from_lane;
+    const T from_left = shfl_up_from(last, 1, from_lane);
 #pragma unroll
     for (unsigned j = vector_items<T> - 1; j > 0; --j) x[j] = x[j - 1];
-    if (lane > 0)
+    if (from_lane)
       x[0] = from_left;
     else if (k > 0)
       x[0] = previous_chunk_last;

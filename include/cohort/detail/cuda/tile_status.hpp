@@ -4,10 +4,17 @@
 // the launch's epoch, so the array needs no clearing between launches (the
 // host gives each launch on a scratch buffer the next epoch).
 //
+// Each record has an L2 line (128 bytes) of its own. Packed 8 to a line, as
+// one 64-bit word each, the records of neighbouring tiles, written by
+// different SMs and polled by the look-back warps of the tiles after them,
+// cost the scan 15-19% at 16M-64M ints on an H100 (32 bytes apart: 4%;
+// docs/algorithms.md); 128 bytes a tile of 14 KB is under 1% of the array.
+//
 // Values of at most 4 bytes share one 64-bit word with their flag and are
-// published with one store. Larger values go to their own slot (aggregate
-// and inclusive apart, so that a reader that saw "aggregate" never reads a
-// half-overwritten value), followed by the flag with release semantics.
+// published with one store. Larger values have their own slots in the line
+// (aggregate and inclusive apart, so that a reader that saw "aggregate"
+// never reads a half-overwritten value), written before the flag, which is
+// stored with release semantics.
 #pragma once
 
 #include <cuda/atomic>
@@ -23,6 +30,8 @@ namespace cohort::detail::gpu {
 template <class T>
 inline constexpr bool packed_status = sizeof(T) <= 4;
 
+inline constexpr std::size_t tile_record_bytes = 128;
+
 template <class T>
 struct tile_record {
   bool ready;
@@ -32,14 +41,15 @@ struct tile_record {
 
 template <class T>
 struct tile_status {
+  // A line: the flag (or the packed word) first, then the two value slots.
+  static constexpr std::size_t value_offset = 32;
+  static_assert(sizeof(T) <= value_offset && alignof(T) <= value_offset && 3 * value_offset <= tile_record_bytes);
+
   void* base;
   std::size_t tiles;
   unsigned epoch;  // 1 .. 2^31 - 1
 
-  static std::size_t bytes(std::size_t tiles) {
-    return packed_status<T> ? tiles * 8 : flags_offset(tiles) + tiles * sizeof(unsigned);
-  }
-  __host__ __device__ static constexpr std::size_t flags_offset(std::size_t tiles) { return (2 * tiles * sizeof(T) + 7) / 8 * 8; }
+  static std::size_t bytes(std::size_t tiles) { return tiles * tile_record_bytes; }
 
   __device__ unsigned tag(bool inclusive) const { return epoch << 1 | (inclusive ? 1u : 0u); }
 
@@ -48,12 +58,12 @@ struct tile_status {
       unsigned bits = 0;
       std::memcpy(&bits, &value, sizeof(T));
       const unsigned long long word = static_cast<unsigned long long>(tag(inclusive)) << 32 | bits;
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words()[tile]).store(word,
-                                                                                          cuda::memory_order_relaxed);
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*line<unsigned long long>(tile))
+          .store(word, cuda::memory_order_relaxed);
     } else {
-      values(inclusive)[tile] = value;
-      cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags()[tile]).store(tag(inclusive),
-                                                                                 cuda::memory_order_release);
+      *value_slot(tile, inclusive) = value;
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*line<unsigned>(tile))
+          .store(tag(inclusive), cuda::memory_order_release);
     }
   }
 
@@ -61,26 +71,30 @@ struct tile_status {
     tile_record<T> r{false, false, T{}};
     if constexpr (packed_status<T>) {
       const unsigned long long word =
-          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words()[tile]).load(cuda::memory_order_relaxed);
+          cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*line<unsigned long long>(tile))
+              .load(cuda::memory_order_relaxed);
       const unsigned t = static_cast<unsigned>(word >> 32), bits = static_cast<unsigned>(word);
       r.ready = t >> 1 == epoch;
       r.inclusive = t & 1;
       std::memcpy(&r.value, &bits, sizeof(T));
     } else {
       const unsigned t =
-          cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags()[tile]).load(cuda::memory_order_acquire);
+          cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*line<unsigned>(tile)).load(cuda::memory_order_acquire);
       r.ready = t >> 1 == epoch;
       r.inclusive = t & 1;
-      if (r.ready) r.value = load_from_l2(values(r.inclusive) + tile);
+      if (r.ready) r.value = load_from_l2(value_slot(tile, r.inclusive));
     }
     return r;
   }
 
  private:
-  __device__ unsigned long long* words() const { return static_cast<unsigned long long*>(base); }
-  // Laid out as [aggregates | inclusives | flags].
-  __device__ T* values(bool inclusive) const { return static_cast<T*>(base) + (inclusive ? tiles : 0); }
-  __device__ unsigned* flags() const { return reinterpret_cast<unsigned*>(static_cast<char*>(base) + flags_offset(tiles)); }
+  template <class W>
+  __device__ W* line(std::size_t tile) const {
+    return reinterpret_cast<W*>(static_cast<char*>(base) + tile * tile_record_bytes);
+  }
+  __device__ T* value_slot(std::size_t tile, bool inclusive) const {
+    return reinterpret_cast<T*>(line<char>(tile) + (inclusive ? 2 : 1) * value_offset);
+  }
 
   // A value written by another block in this launch: read past L1, which
   // is not coherent with other SMs' writes.
@@ -101,11 +115,11 @@ struct tile_status {
 
 // Windows of 32 records that the look-back reads at once: the inclusive
 // totals advance by up to this many windows per round trip to L2. One window
-// measured fastest (2, 4, 8 and 16 each slower than the last: the polls are
-// themselves load, docs/algorithms.md), and a pause between polls of records
-// not yet written helps more: the polls share L2 with the tiles' own loads.
-// With 8 blocks an SM, 648 to 2000 ns measured alike (0.88-0.89x CUB's speed
-// at 16M ints) and 1000 ns kept 64M at 0.88x where 128 ns gave 0.84x.
+// measured fastest (2 alike or slower, 4, 8 and 16 each slower than the last:
+// the polls are themselves load, docs/algorithms.md), and a pause between
+// polls of records not yet written helps: the polls share L2 with the tiles'
+// own loads. With records a line apart, 300 to 2000 ns measured alike
+// (1.23-1.25x CUB's speed at 16M ints, H100); 128 ns had cost 5% before.
 inline constexpr unsigned look_back_windows = 1;
 inline constexpr unsigned look_back_pause_ns = 1000;
 
