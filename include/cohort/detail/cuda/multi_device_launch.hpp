@@ -30,10 +30,10 @@ namespace cohort::detail::gpu {
 
 // Where the barrier lives (cohort/launch/multi_grid_memory.hpp): in the
 // first grid's device memory, or in mapped pinned host memory. One of each
-// per process, cleared once when allocated: the barrier leaves its counters
-// as it found them (the last grid to arrive resets the count, the generation
-// only grows), so a launch issued while the previous one still runs finds
-// them consistent, which clearing them again before each launch would break.
+// per process, cleared once when allocated: every barrier ends with no
+// arrivals counted and only its generation grown (multi_grid.hpp), so a
+// launch issued while the previous one still runs finds the word consistent,
+// which clearing it again before each launch would break.
 inline multi_grid_shared* pinned_multi_grid_memory() {
   static multi_grid_shared* memory = [] {
     void* p = nullptr;

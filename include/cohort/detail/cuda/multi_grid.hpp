@@ -23,8 +23,7 @@ inline constexpr unsigned max_multi_grids = 64;
 
 // In peer device memory or mapped pinned host memory (multi_device_launch.hpp).
 struct multi_grid_shared {
-  alignas(128) unsigned arrived;
-  alignas(128) unsigned generation;
+  alignas(128) unsigned barrier;  // system_barrier's word
   alignas(128) unsigned char slots[max_multi_grids][32];
 };
 
@@ -44,22 +43,27 @@ __device__ __forceinline__ const multi_grid_context& multi_grid_here() { return 
 
 __device__ __forceinline__ bool multi_grid_valid() { return multi_grid_here().valid != 0; }
 
-// The devices' part: one thread per grid arrives; the last to arrive opens
-// the next generation. The arrival is a system-scope release and the wait an
-// acquire, and both are cumulative: the writes this thread has seen through
-// the grid's barrier reach the threads of every device that see the new
-// generation, with no fence of its own. The waiting thread polls without a
-// pause: it is one thread per grid, and each poll is a round trip to the
-// barrier's memory, which paces it.
-__device__ inline void system_barrier(multi_grid_shared* s, unsigned grids) {
-  cuda::atomic_ref<unsigned, cuda::thread_scope_system> arrived(s->arrived), generation(s->generation);
-  const unsigned g = generation.load(cuda::memory_order_acquire);
-  if (arrived.fetch_add(1, cuda::memory_order_acq_rel) == grids - 1) {
-    arrived.store(0, cuda::memory_order_relaxed);
-    generation.store(g + 1, cuda::memory_order_release);
-  } else {
-    while (generation.load(cuda::memory_order_acquire) == g) {
-    }
+// The devices' part, one thread per grid, on one word: the phase's arrivals
+// in its low bits, the phase's generation above them. Grid 0 adds
+// system_phase - (grids - 1) and every other grid 1, so that only the last
+// arrival, whichever grid makes it, carries the word into the next generation
+// with no arrivals counted (NVIDIA's grid barrier does the same with one bit):
+// one atomic per grid and barrier, nothing to reset, and the grid that
+// completes the phase knows it from its own add; the others poll for the
+// generation to change. Each poll is a round trip to the barrier's memory,
+// which paces it: no pause. The add is a system-scope acq_rel and the polls
+// acquires, all cumulative: the writes this thread has seen through its
+// grid's barrier reach the threads of every device that see the new
+// generation, with no fence of its own.
+inline constexpr unsigned system_phase = 1u << 8;  // above max_multi_grids - 1 arrivals
+static_assert(max_multi_grids <= system_phase);
+
+__device__ inline void system_barrier(multi_grid_shared* s, unsigned grid_rank, unsigned grids) {
+  cuda::atomic_ref<unsigned, cuda::thread_scope_system> word(s->barrier);
+  const unsigned add = grid_rank == 0 ? system_phase - (grids - 1) : 1u;
+  const unsigned before = word.fetch_add(add, cuda::memory_order_acq_rel), generation = before / system_phase;
+  if ((before + add) / system_phase != generation) return;  // the last arrival
+  while (word.load(cuda::memory_order_acquire) / system_phase == generation) {
   }
 }
 
@@ -72,7 +76,7 @@ __device__ inline void multi_grid_sync(const grid_barrier& grid, call_site) {
   if (!c.valid) trap_not_cooperative();
   grid.sync();
   if (c.grids == 1) return;
-  if (is_block_leader() && block_rank_in_grid() == 0) system_barrier(c.shared, c.grids);
+  if (is_block_leader() && block_rank_in_grid() == 0) system_barrier(c.shared, c.grid_rank, c.grids);
   grid.sync();
 }
 
