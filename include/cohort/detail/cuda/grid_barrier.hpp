@@ -131,17 +131,23 @@ __device__ inline unsigned grid_blocks() { return static_cast<unsigned>(dim_volu
 // Whether this launch's barrier runs on split counters (when it has a slot).
 __device__ inline bool uses_split_counters() { return grid_blocks() > barrier_flat_blocks; }
 
-// The split-counter path's own reads of the special registers, volatile so
-// that the compiler derives its counter, flag addresses and lane masks afresh
-// at each barrier. From threadIdx and blockIdx, which it treats as loop
-// invariants, it computed them once before a loop of grid.sync() calls and
-// held them in registers across the loop (cohort_bench_cuda's loop: 32
-// registers with the plain reads, 26 with these; NVIDIA's: 11). A few reads
-// and integer operations per barrier are small next to its round trips.
-// NVIDIA's protocol keeps the plain reads: it derives only its add and word
-// from them, and its instructions stay as measured. One function reads each
-// of the four triples (the block's index in the grid, the thread's in the
-// block, and their extents).
+// The barrier's own reads of the special registers, volatile so that the
+// compiler derives what it needs from them afresh at each barrier. From
+// threadIdx and blockIdx, which it treats as loop invariants, it computed the
+// split-counter path's counter, flag addresses and lane masks once before a
+// loop of grid.sync() calls and held them in registers across the loop
+// (cohort_bench_cuda's loop: 32 registers with the plain reads, 26 with
+// these; NVIDIA's: 11). NVIDIA's protocol reads the block's index and the
+// grid's extent afresh too: with the plain reads the compiler shared them with
+// the kernel's own (grid.thread_rank(), say) and held all five across the
+// caller's loop, which took the CG solver of cohort_bench_cuda_programs from
+// 32 registers to 40 (3 blocks of 512 threads per SM instead of NVIDIA's 4).
+// The reads and integer operations are small next to the split path's round
+// trips; on NVIDIA's protocol they sit between the block's barrier and the
+// leader's atomic, about 20 ns a barrier on an H100 (docs/cuda-backend.md,
+// "Register cost", has the forms that were cheaper there and what they cost in
+// registers). One function reads each of the four triples (the block's index
+// in the grid, the thread's in the block, and their extents).
 enum class fresh_triple { block_index, thread_index, grid_dim, block_dim };
 template <fresh_triple Which>
 __device__ __forceinline__ dim3 fresh() {
@@ -221,10 +227,11 @@ struct grid_arrival {
   unsigned seen;
 };
 
-// What block `member` of `members` adds to a counter that flips its high
-// bits once per phase (see phase_bit and generation_shift).
-__device__ inline unsigned arrival_add(unsigned member, unsigned members, unsigned phase_unit) {
-  return member == 0 ? phase_unit - (members - 1) : 1u;
+// What a block adds to a counter of `members` arrivals that flips its high
+// bits once per phase (see phase_bit and generation_shift): the first member
+// the flip less the others' ones, every other member 1.
+__device__ inline unsigned arrival_add(bool first, unsigned members, unsigned phase_unit) {
+  return first ? phase_unit - (members - 1) : 1u;
 }
 
 // NVIDIA's protocol on `word`: bit 31 flips when the last block arrives, and
@@ -234,7 +241,9 @@ __device__ inline unsigned arrival_add(unsigned member, unsigned members, unsign
 // atomic that ptxas adds, not knowing that only one lane adds
 // (docs/cuda-backend.md).
 __device__ inline grid_arrival arrive_flat(unsigned& word) {
-  const unsigned add = arrival_add(block_rank_in_grid(), grid_blocks(), phase_bit);
+  const dim3 grid = fresh<fresh_triple::grid_dim>();
+  const bool first = linear_index(fresh<fresh_triple::block_index>(), grid) == 0;
+  const unsigned add = arrival_add(first, static_cast<unsigned>(dim_volume(grid)), phase_bit);
   unsigned seen;
   asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(seen) : "l"(&word), "r"(add) : "memory");
   return {&word, nullptr, seen};
@@ -249,7 +258,7 @@ struct split_arrival {
 __device__ inline split_arrival split_arrival_of(unsigned block, unsigned blocks) {
   const unsigned counter = block % barrier_counters;
   const unsigned members = blocks / barrier_counters + (counter < blocks % barrier_counters ? 1u : 0u);
-  return {counter, arrival_add(block / barrier_counters, members, 1u << generation_shift)};
+  return {counter, arrival_add(block < barrier_counters, members, 1u << generation_shift)};
 }
 
 // The add and the fences in PTX, as arrive_flat's add, so that the SASS is the
