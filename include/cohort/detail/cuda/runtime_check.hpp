@@ -34,8 +34,11 @@ inline const char* hint_for(cudaError_t e) {
       return " (a kernel trapped: cohort's grid.sync() traps in a launch that is not cooperative, where it could "
              "only hang: launch such a kernel with cohort::launch_cooperative; multi_grid.sync() and the multi-grid "
              "collectives trap in a launch that is not a multi-device one: launch it with "
-             "cohort::launch_cooperative_multi_device; cohort's other device-side checks print what went wrong "
-             "before trapping; see docs/cuda-backend.md; the CUDA context is unusable from here on)";
+             "cohort::launch_cooperative_multi_device; a grid collective (reduce, scans, invoke_one on the grid, the "
+             "grid algorithms) traps where every grid barrier slot is taken by other streams' running cooperative "
+             "launches or its values outgrow its exchange space (131072 bytes a phase); cohort's other device-side "
+             "checks print what went wrong before trapping; see docs/cuda-backend.md; the CUDA context is unusable "
+             "from here on)";
     case cudaErrorIllegalAddress:
     case cudaErrorMisalignedAddress:
       return " (a kernel accessed memory it does not own; run it under compute-sanitizer to find the access; "
