@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cooperative_programs.cuh"
 #include "test_support.hpp"
 
 namespace cg = cohort;
@@ -194,6 +195,27 @@ TEST(GridBarrier, ALoopOfSyncsFitsEightBlocksOf256PerSM) {
   CUDA_OK(cudaFuncGetAttributes(&attributes, loop_of_syncs));
   EXPECT_LE(attributes.numRegs, 32) << "a grid.sync() loop takes " << attributes.numRegs << " registers";
   EXPECT_EQ(cg::max_cooperative_grid(loop_of_syncs, 256), 8 * cg::get_device_properties().multiprocessor_count);
+}
+
+// Whole programs, each built with cohort's groups and with NVIDIA's: a
+// kernel that calls grid.sync() must fit as many blocks with cohort as with
+// NVIDIA's CG, or its largest cooperative grid shrinks (the solver once took
+// 40 registers against NVIDIA's 32: 396 blocks of 512 against 528 on an H100).
+template <class Ours, class Theirs>
+void fits_as_many_blocks(Ours ours, Theirs theirs, int threads) {
+  cudaFuncAttributes a{}, b{};
+  CUDA_OK(cudaFuncGetAttributes(&a, ours));
+  CUDA_OK(cudaFuncGetAttributes(&b, theirs));
+  EXPECT_GE(cg::max_cooperative_grid(ours, threads), cg::max_cooperative_grid(theirs, threads))
+      << "cohort's build takes " << a.numRegs << " registers, NVIDIA's " << b.numRegs;
+}
+
+TEST(GridBarrier, WholeProgramsFitAsManyBlocksAsWithNvidiasGroups) {
+  namespace programs = cooperative_programs;
+  fits_as_many_blocks(programs::conjugate_gradient<programs::cohort_api>,
+                      programs::conjugate_gradient<programs::nvidia_api>, programs::solver_threads);
+  fits_as_many_blocks(programs::repeated_sum<programs::cohort_api>, programs::repeated_sum<programs::nvidia_api>,
+                      programs::reduce_threads);
 }
 
 TEST(GridBarrier, FullOccupancyForEveryBlockSize) {
