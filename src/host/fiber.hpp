@@ -17,6 +17,8 @@
 
 namespace cohort::detail::host {
 
+struct thread_record;
+
 namespace ctx = ::cohort::detail::host::context;
 
 struct stack_area {
@@ -42,6 +44,8 @@ struct stack_area {
 
 struct fiber {
   ctx::fcontext_t context = nullptr;
+  // The thread parked on it at a block barrier (its queue lists fibers).
+  thread_record* parked_thread = nullptr;
   stack_area stack;  // empty for the worker's own stack
   sanitizer_fiber sanitizer;
 };

@@ -23,27 +23,58 @@ namespace cohort::detail::host {
 struct launch_state;
 struct worker_context;
 
+// The fibers of the threads parked at the block barrier, in the order they
+// parked: [head, released) were released from the phase before and are
+// resumed in that order straight from here, [parked, tail) wait at the
+// current phase. A barrier's threads thus resume without a scheduler round
+// trip (no ready queue, no search through the block's records): the parking
+// thread appends its fiber and switches to `head`. The two ranges take turns
+// in two buffers of the block's thread count: when a phase completes, every
+// thread released from the one before has resumed already (each had yet to
+// arrive at the phase), so the buffer they used is free for the next phase's
+// arrivals. A parked fiber names its thread (fiber::parked_thread).
+struct barrier_queue {
+  using entry = fiber*;
+  entry* head = nullptr;
+  entry* released = nullptr;
+  entry* parked = nullptr;
+  entry* tail = nullptr;
+  std::vector<entry> buffers;  // the two buffers, one after the other
+  entry* second = nullptr;     // the second buffer
+
+  // Empties the queue, with room for `threads` threads per buffer.
+  void start(unsigned threads) {
+    if (2 * std::size_t{threads} > buffers.size()) buffers.resize(2 * std::size_t{threads});
+    second = buffers.data() + buffers.size() / 2;
+    head = released = buffers.data();
+    parked = tail = second;
+  }
+  bool has_released() const { return head != released; }
+  // The current phase's threads become the released ones; the next phase's
+  // park in the other buffer.
+  void release() {
+    head = parked;
+    released = tail;
+    parked = tail = parked == second ? buffers.data() : second;
+  }
+};
+
 // A block as the scheduler sees it: the kernel-visible record, its fibers and
 // what can run next. The runtime's record of the block (block_runtime.hpp)
 // extends it with the other mechanisms' parts. The fields a barrier's switch
 // reads come first, next to the kernel-visible ones.
 //
-// Runnable threads come from two places: the ready queue, and a released
-// barrier's threads, resumed in rank order straight from their records (the
-// barrier's threads park in rank order, and run in it again, without being
-// listed anywhere). Those are parked with `released_kind` at `released_phase`
-// until resumed; COHORT_SCHEDULE=shuffle and converging lanes, which need each
-// waiting thread marked runnable, take the ready queue instead.
+// Runnable threads come from two places: the ready queue (threads woken from
+// a collective, a level's barrier, a spin-wait), and the block barrier's
+// released threads, resumed in the order they parked from the barrier queue.
 struct scheduled_block : block_record {
   fiber* running = nullptr;  // the fiber executing now
+  barrier_queue barrier;
   std::size_t ready_head = 0;
   std::vector<thread_record*> ready;
-  thread_record* released_next = nullptr;  // the next record to look at
-  unsigned released_left = 0;              // released threads not yet resumed
-  std::uint64_t released_phase = 0;
-  wait_kind released_kind = wait_kind::none;
   bool failed = false;
-  bool shuffling = false;  // COHORT_SCHEDULE=shuffle
+  bool shuffling = false;        // COHORT_SCHEDULE=shuffle
+  bool unguarded_stacks = false;  // a fiber of the block runs on a stack without a guard page
   // Called for a thread about to park while set: the collectives set it
   // (watch_parks) while lanes wait in coalesced_threads(), which a parking
   // lane may complete.
@@ -62,31 +93,28 @@ struct scheduled_block : block_record {
 
   // Makes the waiting threads runnable, in order (shuffled under COHORT_SCHEDULE=shuffle).
   void wake(std::vector<thread_record*>& waiters);
-  // Makes runnable the `count` threads parked with `kind` at `phase`.
-  void release(wait_kind kind, std::uint64_t phase, unsigned count) {
-    parked -= count;
-    if (shuffling || on_park != nullptr || released_left != 0 || count == 0) [[unlikely]] {
-      queue_released(kind, phase, count);
-      return;
-    }
-    released_next = threads;
-    released_left = count;
-    released_phase = phase;
-    released_kind = kind;
+  // Releases the threads waiting at the block barrier's current phase.
+  void release_barrier() {
+    parked -= static_cast<unsigned>(barrier.tail - barrier.parked);
+    if (shuffling || on_park != nullptr) [[unlikely]]
+      reorder_released();
+    barrier.release();
   }
-  // Sets on_park; released threads not yet resumed are queued, marked runnable.
+  // Sets on_park; released threads not yet resumed are marked runnable.
   void watch_parks(void (*hook)(scheduled_block&, const thread_record&));
   // Whether some thread can run now.
-  bool others_ready() const { return ready_head < ready.size() || released_left != 0; }
+  bool others_ready() const { return ready_head < ready.size() || barrier.has_released(); }
   // Forgets the threads that could run (a failed block's, unwound by main).
   void clear_runnable() {
     ready.clear();
     ready_head = 0;
-    released_left = 0;
+    barrier.start(thread_count);
   }
 
  private:
-  void queue_released(wait_kind kind, std::uint64_t phase, unsigned count);
+  // Under COHORT_SCHEDULE=shuffle, the threads being released are shuffled;
+  // while lanes converge (on_park), they are marked runnable.
+  void reorder_released();
 };
 
 // The block of the running thread, its counts settled: every entry from
@@ -103,9 +131,13 @@ void runner_main(ctx::transfer_t t);
 // could be mapped, with the block failed.
 fiber* add_runner(scheduled_block& b);
 // A fiber for a runner: the worker's next unused one, else a new one.
+// A stack without a guard page marks the block, whose switches then check
+// the stack pointer.
 inline fiber* start_runner(scheduled_block& b) {
-  if (b.fibers_used < b.fibers.size()) return &b.fibers[b.fibers_used++];
-  return add_runner(b);
+  fiber* f = b.fibers_used < b.fibers.size() ? &b.fibers[b.fibers_used++] : add_runner(b);
+  if (f != nullptr && !f->stack.guarded) [[unlikely]]
+    b.unguarded_stacks = true;
+  return f;
 }
 // An unguarded stack's overflow, found at a switch: fails the block.
 [[noreturn]] void overflowed_unguarded(scheduled_block& b);
@@ -129,38 +161,33 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
 // between the kernel and the switch.
 [[gnu::always_inline]] inline void switch_away(scheduled_block& b) {
   fiber& self = *b.running;
-  if (!self.stack.guarded) [[unlikely]]
+  if (b.unguarded_stacks) [[unlikely]]
     check_unguarded_stack(b, self);
-  thread_record* next;
-  if (!b.ready.empty()) {  // emptied once the head reaches its end
-    next = b.ready[b.ready_head++];
+  fiber* next;
+  if (!b.ready.empty()) [[unlikely]] {  // emptied once the head reaches its end
+    next = b.ready[b.ready_head++]->home;
     if (b.ready_head == b.ready.size()) {
       b.ready.clear();
       b.ready_head = 0;
     }
-  } else if (b.released_left != 0) {
-    next = b.released_next;
-    while (next->waiting != b.released_kind || next->wait_phase != b.released_phase) ++next;
-    b.released_next = next + 1;
-    --b.released_left;
-    // The threads after it are likely next, each a chain of misses (its
-    // record, its fiber, its stack) when a block's fibers outgrow the cache:
-    // started a few switches ahead, the chain is in cache when its turn comes.
-    // (A prefetch never faults; a fiber is followed only where it is known to be parked there.)
-    constexpr int ahead = 3;  // switches between the steps
-    if (next + 3 * ahead < b.threads + b.thread_count) [[likely]] {
-      __builtin_prefetch(next + 3 * ahead);
-      __builtin_prefetch(next[2 * ahead].home);
-      const thread_record& soon = next[ahead];
-      if (soon.waiting == b.released_kind && soon.wait_phase == b.released_phase)
-        __builtin_prefetch(soon.home->context);
+  } else if (b.barrier.has_released()) {
+    const barrier_queue::entry* const e = b.barrier.head++;
+    next = *e;
+    // The fibers after it are likely next, each a chain of misses (its
+    // fiber, its stack) when a block's fibers outgrow the cache: started a
+    // few switches ahead, the chain is in cache when its turn comes. (A
+    // prefetch never faults; an entry is followed only while it is released.)
+    constexpr int ahead = 2;  // switches between the steps
+    if (b.barrier.released - e > 2 * ahead) [[likely]] {
+      __builtin_prefetch(e[2 * ahead]);
+      __builtin_prefetch(e[ahead]->context);
     }
   } else {
     switch_to_runner_or_main(b, self);
     return;
   }
-  b.running = next->home;
-  switch_fiber(self, *next->home);
+  b.running = next;
+  switch_fiber(self, *next);
 }
 
 // Parks the current thread `t` of block `b` until another wakes it.
@@ -177,6 +204,27 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
   set_running(t);
   t.waiting = wait_kind::none;
   b.running = t.home;
+  if (b.failed) [[unlikely]]
+    throw fiber_unwind{};  // resumed only to unwind
+}
+
+// Parks the current thread `t` at the block barrier's current phase, at the
+// barrier queue's tail, until released and resumed from there. Its record
+// keeps what the diagnostics read (waiting, wait_site); its fiber is in the
+// queue, and whoever resumes it makes that fiber the running one.
+[[gnu::always_inline]] inline void park_at_block_barrier(scheduled_block& b, thread_record& t,
+                                                         std::source_location where) {
+  t.waiting = wait_kind::block_barrier;
+  t.wait_site = where;
+  ++b.parked;
+  if (b.on_park != nullptr) [[unlikely]]
+    b.on_park(b, t);
+  fiber& self = *b.running;
+  self.parked_thread = &t;
+  *b.barrier.tail++ = &self;
+  switch_away(b);
+  set_running(t);
+  t.waiting = wait_kind::none;
   if (b.failed) [[unlikely]]
     throw fiber_unwind{};  // resumed only to unwind
 }

@@ -217,6 +217,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.launch = &launch;
   r.fibers_used = 0;
   r.fibers.reserve(r.thread_count);
+  r.unguarded_stacks = false;
   r.clear_runnable();
   r.failed = false;
   r.shuffling = launch.shuffle_seed.has_value();
@@ -252,6 +253,19 @@ bool resolve_stall(block_runtime& rt) {
 // (park throws fiber_unwind), so that the destructors of its frames run.
 void unwind_waiting_threads(block_runtime& rt) {
   rt.failed = true;
+  // The block barrier's threads, released or not, from its queue.
+  const auto unwind = [&rt](barrier_queue::entry* first, barrier_queue::entry* last) {
+    for (barrier_queue::entry* e = first; e != last; ++e) {
+      fiber& f = **e;
+      f.parked_thread->waiting = wait_kind::none;
+      rt.running = &f;
+      set_running(*f.parked_thread);
+      switch_fiber(rt.main, f);
+    }
+  };
+  barrier_queue& q = rt.barrier;
+  unwind(q.head, q.released);
+  unwind(q.parked, q.tail);
   for (unsigned i = 0; i < rt.next_unstarted; ++i) {
     thread_record& t = rt.threads[i];
     if (t.waiting == wait_kind::none) continue;
