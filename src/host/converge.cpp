@@ -60,7 +60,7 @@ void form_groups(block_runtime& rt, unsigned warp, thread_record* self) {
   const auto woken = static_cast<unsigned>(cs.waking.size());
   cs.converging[warp] -= woken;
   cs.converging_total -= woken;
-  if (cs.converging_total == 0) rt.on_park = nullptr;
+  if (cs.converging_total == 0) rt.stop_watching_parks();
   if (self != nullptr) self->waiting = wait_kind::none;
   rt.wake(cs.waking);
 }

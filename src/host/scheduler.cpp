@@ -83,6 +83,7 @@ void scheduled_block::reorder_released() {
 // Lanes converging need every thread that can still run marked runnable.
 void scheduled_block::watch_parks(void (*hook)(scheduled_block&, const thread_record&)) {
   on_park = hook;
+  attention = true;
   for (barrier_queue::entry* e = barrier.head; e != barrier.released; ++e) (*e)->parked_thread->waiting = wait_kind::runnable;
 }
 
@@ -95,6 +96,7 @@ void scheduled_block::wake(std::vector<thread_record*>& waiters) {
   else
     ready.insert(ready.end(), waiters.begin(), waiters.end());
   waiters.clear();
+  update_attention();
 }
 
 void fail_block(errc kind, const std::string& message) {
@@ -174,7 +176,7 @@ void yield_thread(scheduled_block& b, thread_record& t) {
   fiber& self = *b.running;
   t.home = &self;
   t.waiting = wait_kind::runnable;
-  b.ready.push_back(&t);
+  b.make_ready(t);
   if (others_ready) {
     switch_away(b);
   } else {

@@ -75,6 +75,10 @@ struct scheduled_block : block_record {
   bool failed = false;
   bool shuffling = false;        // COHORT_SCHEDULE=shuffle
   bool unguarded_stacks = false;  // a fiber of the block runs on a stack without a guard page
+  // Set while a switch or a park must look further than the barrier queue:
+  // threads in the ready queue, a park hook, an unguarded stack (one test on
+  // a barrier's path for all three). update_attention() keeps it.
+  bool attention = false;
   // Called for a thread about to park while set: the collectives set it
   // (watch_parks) while lanes wait in coalesced_threads(), which a parking
   // lane may complete.
@@ -102,6 +106,27 @@ struct scheduled_block : block_record {
   }
   // Sets on_park; released threads not yet resumed are marked runnable.
   void watch_parks(void (*hook)(scheduled_block&, const thread_record&));
+  void stop_watching_parks() {
+    on_park = nullptr;
+    update_attention();
+  }
+  // Queues `t`, parked on its home fiber, to run.
+  void make_ready(thread_record& t) {
+    ready.push_back(&t);
+    attention = true;
+  }
+  // Takes the ready queue's next thread (attention says there may be one).
+  fiber* take_ready() {
+    if (ready_head == ready.size()) return nullptr;
+    fiber* const next = ready[ready_head++]->home;
+    if (ready_head == ready.size()) {
+      ready.clear();
+      ready_head = 0;
+      update_attention();
+    }
+    return next;
+  }
+  void update_attention() { attention = ready_head < ready.size() || on_park != nullptr || unguarded_stacks; }
   // Whether some thread can run now.
   bool others_ready() const { return ready_head < ready.size() || barrier.has_released(); }
   // Forgets the threads that could run (a failed block's, unwound by main).
@@ -109,6 +134,7 @@ struct scheduled_block : block_record {
     ready.clear();
     ready_head = 0;
     barrier.start(thread_count);
+    update_attention();
   }
 
  private:
@@ -135,8 +161,10 @@ fiber* add_runner(scheduled_block& b);
 // the stack pointer.
 inline fiber* start_runner(scheduled_block& b) {
   fiber* f = b.fibers_used < b.fibers.size() ? &b.fibers[b.fibers_used++] : add_runner(b);
-  if (f != nullptr && !f->stack.guarded) [[unlikely]]
+  if (f != nullptr && !f->stack.guarded) [[unlikely]] {
     b.unguarded_stacks = true;
+    b.attention = true;
+  }
   return f;
 }
 // An unguarded stack's overflow, found at a switch: fails the block.
@@ -161,16 +189,16 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
 // between the kernel and the switch.
 [[gnu::always_inline]] inline void switch_away(scheduled_block& b) {
   fiber& self = *b.running;
-  if (b.unguarded_stacks) [[unlikely]]
-    check_unguarded_stack(b, self);
-  fiber* next;
-  if (!b.ready.empty()) [[unlikely]] {  // emptied once the head reaches its end
-    next = b.ready[b.ready_head++]->home;
-    if (b.ready_head == b.ready.size()) {
-      b.ready.clear();
-      b.ready_head = 0;
+  fiber* next = nullptr;
+  if (b.attention) [[unlikely]] {
+    if (b.unguarded_stacks) check_unguarded_stack(b, self);
+    next = b.take_ready();
+  }
+  if (next == nullptr) {
+    if (!b.barrier.has_released()) {
+      switch_to_runner_or_main(b, self);
+      return;
     }
-  } else if (b.barrier.has_released()) {
     const barrier_queue::entry* const e = b.barrier.head++;
     next = *e;
     // The fibers after it are likely next, each a chain of misses (its
@@ -182,9 +210,6 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
       __builtin_prefetch(e[2 * ahead]);
       __builtin_prefetch(e[ahead]->context);
     }
-  } else {
-    switch_to_runner_or_main(b, self);
-    return;
   }
   b.running = next;
   switch_fiber(self, *next);
@@ -198,7 +223,7 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
   t.wait_phase = phase;
   t.home = b.running;
   ++b.parked;
-  if (b.on_park != nullptr) [[unlikely]]
+  if (b.attention && b.on_park != nullptr) [[unlikely]]
     b.on_park(b, t);
   switch_away(b);
   set_running(t);
@@ -217,7 +242,7 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
   t.waiting = wait_kind::block_barrier;
   t.wait_site = where;
   ++b.parked;
-  if (b.on_park != nullptr) [[unlikely]]
+  if (b.attention && b.on_park != nullptr) [[unlikely]]
     b.on_park(b, t);
   fiber& self = *b.running;
   self.parked_thread = &t;
