@@ -179,13 +179,40 @@ void block_wait(std::uint64_t phase, std::source_location where) {
   block_runtime& rt = current_runtime();
   if (rt.barriers.block.phase == phase) park_at_block_barrier(rt, *current_thread, where);
 }
-void block_sync(std::source_location where) {
+namespace {
+
+// Every case of a block_sync: first, last or mismatched arrivals, split
+// arrivals in the phase, a streak to settle, threads in the ready queue, no
+// released thread to switch to.
+[[gnu::noinline]] void sync_any_case(std::source_location where) {
   require_kernel("a block barrier (__syncthreads or thread_block::sync)", where);
   block_runtime& rt = current_runtime();
   thread_record& self = *current_thread;
   if (rt.barriers.block.split_arrivals != 0) [[unlikely]]
     check_arrived_once(rt, self, where);
   if (!count_block_arrival(rt, self, where)) park_at_block_barrier(rt, self, where);
+}
+
+}  // namespace
+
+// The usual case, every thread of the block arriving at one barrier in turn:
+// an arrival that neither opens nor completes the phase, at the call site of
+// its first arrival, parks and switches straight to the next released
+// thread. Its checks come first and every other case is sync_any_case's, so
+// that this path calls nothing but the switch, as its last step (a tail call:
+// no frame of its own, no register to save).
+void block_sync(std::source_location where) {
+  block_record* const b = current_block;
+  if (b != nullptr && !b->streak) [[likely]] {
+    auto& rt = static_cast<block_runtime&>(*b);
+    block_barrier& bar = rt.barriers.block;
+    if ((bar.split_arrivals | rt.attention) == 0 && bar.arrived != 0 && bar.arrived + 1 != rt.live &&
+        same_record(bar.site, where) && rt.barrier.has_released()) [[likely]] {
+      ++bar.arrived;
+      return resume_released(rt, enter_barrier_queue(rt, *current_thread, where));
+    }
+  }
+  sync_any_case(where);
 }
 
 void level_part::start(level_barrier* barrier, unsigned long long entry) {

@@ -27,6 +27,11 @@ void runner_main(ctx::transfer_t t) {
   std::abort();
 }
 
+void unwind_on_top(ctx::transfer_t t) {
+  resumed(t, nullptr);
+  throw fiber_unwind{};
+}
+
 fiber* add_runner(scheduled_block& b) {
   std::optional<stack_area> stack = b.stacks->acquire();
   if (!stack) {
@@ -110,6 +115,7 @@ void abandon_block() {
   scheduled_block& b = current_scheduled();
   b.failed = true;
   if (current_thread) current_thread->waiting = wait_kind::none;
+  b.drop_failed_from_queue();
   throw fiber_unwind{};
 }
 

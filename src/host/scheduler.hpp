@@ -127,6 +127,12 @@ struct scheduled_block : block_record {
     return next;
   }
   void update_attention() { attention = ready_head < ready.size() || on_park != nullptr || unguarded_stacks; }
+  // A thread that fails on its way into the block barrier (no stack for the
+  // next runner, its stack overflowed in the switch) is unwound, or left,
+  // where it stands: main must not resume it from the barrier's queue.
+  void drop_failed_from_queue() {
+    if (barrier.tail != barrier.parked && barrier.tail[-1] == running) --barrier.tail;
+  }
   // Whether some thread can run now.
   bool others_ready() const { return ready_head < ready.size() || barrier.has_released(); }
   // Forgets the threads that could run (a failed block's, unwound by main).
@@ -153,6 +159,9 @@ inline scheduled_block& current_scheduled() {
 
 // Entry of every runner fiber: runs unstarted threads until none is left.
 void runner_main(ctx::transfer_t t);
+// Called on top of a parked fiber of a failed block (switch_fiber_calling):
+// unwinds its frames.
+[[noreturn]] void unwind_on_top(ctx::transfer_t t);
 // A new fiber with a stack from the pool, for a runner; nullptr when no stack
 // could be mapped, with the block failed.
 fiber* add_runner(scheduled_block& b);
@@ -183,36 +192,46 @@ inline fiber* start_runner(scheduled_block& b) {
 void check_unguarded_stack(scheduled_block& b, const fiber& self);
 void switch_to_runner_or_main(scheduled_block& b, fiber& self);
 
+// Switches from `self` to the block barrier's next released thread (the
+// queue holds one). What the resumed thread would do first is done here, so
+// that it has nothing left to do (park_at_block_barrier).
+[[gnu::always_inline]] inline void resume_released(scheduled_block& b, fiber& self) {
+  const barrier_queue::entry* const e = b.barrier.head++;
+  // The fibers after it are likely next, each a chain of misses (its fiber,
+  // its stack) when a block's fibers outgrow the cache: started a few
+  // switches ahead, the chain is in cache when its turn comes. (A prefetch
+  // never faults; an entry is followed only while it is released.)
+  constexpr int ahead = 2;  // switches between the steps
+  if (b.barrier.released - e > 2 * ahead) [[likely]] {
+    __builtin_prefetch(e[2 * ahead]);
+    __builtin_prefetch(e[ahead]->context);
+  }
+  fiber& next = **e;
+  thread_record& t = *next.parked_thread;
+  t.waiting = wait_kind::none;
+  set_running(t);
+  b.running = &next;
+  switch_fiber(self, next);
+}
+
 // Leaves the running fiber (or main) for the next runnable one: a queued
 // thread, else a released one, else a fresh runner for unstarted threads,
 // else main. Inlined into the parking paths, so that a barrier is one frame
 // between the kernel and the switch.
 [[gnu::always_inline]] inline void switch_away(scheduled_block& b) {
   fiber& self = *b.running;
-  fiber* next = nullptr;
   if (b.attention) [[unlikely]] {
     if (b.unguarded_stacks) check_unguarded_stack(b, self);
-    next = b.take_ready();
-  }
-  if (next == nullptr) {
-    if (!b.barrier.has_released()) {
-      switch_to_runner_or_main(b, self);
+    if (fiber* const next = b.take_ready()) {
+      b.running = next;
+      switch_fiber(self, *next);
       return;
     }
-    const barrier_queue::entry* const e = b.barrier.head++;
-    next = *e;
-    // The fibers after it are likely next, each a chain of misses (its
-    // fiber, its stack) when a block's fibers outgrow the cache: started a
-    // few switches ahead, the chain is in cache when its turn comes. (A
-    // prefetch never faults; an entry is followed only while it is released.)
-    constexpr int ahead = 2;  // switches between the steps
-    if (b.barrier.released - e > 2 * ahead) [[likely]] {
-      __builtin_prefetch(e[2 * ahead]);
-      __builtin_prefetch(e[ahead]->context);
-    }
   }
-  b.running = next;
-  switch_fiber(self, *next);
+  if (b.barrier.has_released())
+    resume_released(b, self);
+  else
+    switch_to_runner_or_main(b, self);
 }
 
 // Parks the current thread `t` of block `b` until another wakes it.
@@ -236,22 +255,29 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
 // Parks the current thread `t` at the block barrier's current phase, at the
 // barrier queue's tail, until released and resumed from there. Its record
 // keeps what the diagnostics read (waiting, wait_site); its fiber is in the
-// queue, and whoever resumes it makes that fiber the running one.
-[[gnu::always_inline]] inline void park_at_block_barrier(scheduled_block& b, thread_record& t,
-                                                         std::source_location where) {
+// queue. Whoever resumes it makes it the running thread (switch_away), and a
+// failed block's main unwinds it from the queue (unwind_on_top), so that it
+// has nothing to do once resumed: the switch is the last call of a barrier,
+// which returns from it straight into kernel code.
+//
+// enter_barrier_queue is its first half: the thread recorded waiting and its
+// fiber appended to the queue.
+[[gnu::always_inline]] inline fiber& enter_barrier_queue(scheduled_block& b, thread_record& t,
+                                                        std::source_location where) {
   t.waiting = wait_kind::block_barrier;
   t.wait_site = where;
   ++b.parked;
-  if (b.attention && b.on_park != nullptr) [[unlikely]]
-    b.on_park(b, t);
   fiber& self = *b.running;
   self.parked_thread = &t;
   *b.barrier.tail++ = &self;
+  return self;
+}
+[[gnu::always_inline]] inline void park_at_block_barrier(scheduled_block& b, thread_record& t,
+                                                         std::source_location where) {
+  enter_barrier_queue(b, t, where);
+  if (b.attention && b.on_park != nullptr) [[unlikely]]
+    b.on_park(b, t);
   switch_away(b);
-  set_running(t);
-  t.waiting = wait_kind::none;
-  if (b.failed) [[unlikely]]
-    throw fiber_unwind{};  // resumed only to unwind
 }
 inline void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
   park(current_scheduled(), *current_thread, kind, where, phase);

@@ -249,8 +249,9 @@ bool resolve_stall(block_runtime& rt) {
 }
 
 // A failed or abandoned block leaves threads waiting, their frames on their
-// fibers: each is resumed once more, finds the block failed and unwinds
-// (park throws fiber_unwind), so that the destructors of its frames run.
+// fibers: each is resumed once more to unwind, so that the destructors of its
+// frames run: the block barrier's by unwind_on_top, called on top of them,
+// the others finding the block failed (park throws fiber_unwind).
 void unwind_waiting_threads(block_runtime& rt) {
   rt.failed = true;
   // The block barrier's threads, released or not, from its queue.
@@ -260,7 +261,7 @@ void unwind_waiting_threads(block_runtime& rt) {
       f.parked_thread->waiting = wait_kind::none;
       rt.running = &f;
       set_running(*f.parked_thread);
-      switch_fiber(rt.main, f);
+      switch_fiber_calling(rt.main, f, &unwind_on_top);
     }
   };
   barrier_queue& q = rt.barrier;
@@ -358,6 +359,7 @@ std::size_t run_block(launch_state& launch, unsigned long long linear) {
     pthread_sigmask(SIG_UNBLOCK, &segv, nullptr);
     // The faulting fiber is left where it stands: its frames may be what is broken.
     current_thread->waiting = wait_kind::none;
+    rt.drop_failed_from_queue();
     rt.running = &rt.main;
     if (w.fault_kind == 1)
       launch.fail(errc::stack_overflow,
