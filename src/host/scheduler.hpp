@@ -6,6 +6,7 @@
 // block is done, it waits at a barrier above the block, or it is deadlocked.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -41,10 +42,23 @@ struct barrier_queue {
   entry* tail = nullptr;
   std::vector<entry> buffers;  // the two buffers, one after the other
   entry* second = nullptr;     // the second buffer
+  const fiber* filled_for = nullptr;
 
   // Empties the queue, with room for `threads` threads per buffer.
-  void start(unsigned threads) {
-    if (2 * std::size_t{threads} > buffers.size()) buffers.resize(2 * std::size_t{threads});
+  // Each buffer is followed by `lookahead` entries more, and every entry is
+  // a live fiber: a switch prefetches the stack of the fiber `lookahead`
+  // entries after the one it resumes without checking that one is there (a
+  // stale one costs a useless prefetch).
+  static constexpr int lookahead = 2;
+  // Empties the queue, with room for `threads` threads per buffer. Entries
+  // are refilled with `filler` when the buffers grow or the fibers they may
+  // name (`fibers`, the block's array of them) have moved.
+  void start(unsigned threads, fiber* filler, const fiber* fibers) {
+    const std::size_t each = std::size_t{threads} + lookahead;
+    if (2 * each > buffers.size() || fibers != filled_for) {
+      buffers.assign(std::max(2 * each, buffers.size()), filler);
+      filled_for = fibers;
+    }
     second = buffers.data() + buffers.size() / 2;
     head = released = buffers.data();
     parked = tail = second;
@@ -139,7 +153,7 @@ struct scheduled_block : block_record {
   void clear_runnable() {
     ready.clear();
     ready_head = 0;
-    barrier.start(thread_count);
+    barrier.start(thread_count, &main, fibers.data());
     update_attention();
   }
 
@@ -197,15 +211,11 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
 // that it has nothing left to do (park_at_block_barrier).
 [[gnu::always_inline]] inline void resume_released(scheduled_block& b, fiber& self) {
   const barrier_queue::entry* const e = b.barrier.head++;
-  // The fibers after it are likely next, each a chain of misses (its fiber,
-  // its stack) when a block's fibers outgrow the cache: started a few
-  // switches ahead, the chain is in cache when its turn comes. (A prefetch
-  // never faults; an entry is followed only while it is released.)
-  constexpr int ahead = 2;  // switches between the steps
-  if (b.barrier.released - e > 2 * ahead) [[likely]] {
-    __builtin_prefetch(e[2 * ahead]);
-    __builtin_prefetch(e[ahead]->context);
-  }
+  // The fibers after it are likely next, their stacks a miss each when a
+  // block's fibers outgrow the cache: prefetched a few switches ahead, a
+  // stack is in cache when its turn comes. (The fibers themselves lie in
+  // order in one array, which the hardware prefetches.)
+  __builtin_prefetch(e[barrier_queue::lookahead]->context);
   fiber& next = **e;
   thread_record& t = *next.parked_thread;
   t.waiting = wait_kind::none;
