@@ -84,7 +84,7 @@ std::uint64_t converge(std::source_location where) {
   } else {
     ++cs.converging[warp];
     if (cs.converging_total++ == 0) rt.watch_parks(&settle_lane);
-    park(wait_kind::converge, where, 0);
+    park(rt, self, wait_kind::converge, where, 0);
   }
   return result_from<std::uint64_t>(rt.slots[self.rank]);
 }
