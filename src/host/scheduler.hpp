@@ -44,7 +44,6 @@ struct barrier_queue {
   entry* second = nullptr;     // the second buffer
   const fiber* filled_for = nullptr;
 
-  // Empties the queue, with room for `threads` threads per buffer.
   // Each buffer is followed by `lookahead` entries more, and every entry is
   // a live fiber: a switch prefetches the stack of the fiber `lookahead`
   // entries after the one it resumes without checking that one is there (a
