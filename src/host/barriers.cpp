@@ -21,9 +21,8 @@ namespace {
 // The cold paths of every arrival: out of line, so that the arrival needs no
 // frame of its own for them.
 [[noreturn, gnu::cold, gnu::noinline]] void mismatched_barrier(const block_runtime& rt, const char* what,
-                                                              const std::source_location& first_site,
-                                                              const thread_record& first,
-                                                              const std::source_location& where) {
+                                                              std::source_location first_site,
+                                                              const thread_record& first, std::source_location where) {
   std::ostringstream s;
   s << "threads of block " << index_text(rt.block_index) << " in kernel `" << kernel_name(rt.launch->entry->kernel)
     << "` wait at different " << what << " call sites: thread " << index_text(first.index) << " at "
@@ -33,7 +32,7 @@ namespace {
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void arrived_twice(const block_runtime& rt, const char* what,
-                                                         const std::source_location& where) {
+                                                         std::source_location where) {
   fail_block(errc::barrier_mismatch,
              std::string("thread arrived twice at the ") + what + " " + position(*rt.launch, rt, *current_thread) + ", at " +
                  site(where) + ", without waiting for the phase it arrived at first; each thread arrives once per "
@@ -43,8 +42,8 @@ namespace {
 // One call site's source_location objects are one record: the same bytes
 // settle the usual case; others are compared field by field, out of line.
 [[gnu::cold, gnu::noinline]] void check_other_site(const block_runtime& rt, const char* what,
-                                                  const std::source_location& first_site, const thread_record& first,
-                                                  const std::source_location& where) {
+                                                  std::source_location first_site, const thread_record& first,
+                                                  std::source_location where) {
   if (!same_site(first_site, where)) mismatched_barrier(rt, what, first_site, first, where);
 }
 inline bool same_record(const std::source_location& a, const std::source_location& b) {
@@ -56,10 +55,11 @@ std::string barrier_name(const barrier_level& level) { return std::string(level.
 
 void release_block_barrier(block_runtime& rt) {
   block_barrier& bar = rt.barriers.block;
-  rt.arrivals_pending -= bar.arrived;
+  rt.arrivals_pending -= bar.split_arrivals;
+  bar.split_arrivals = 0;
   bar.arrived = 0;
-  rt.release(wait_kind::block_barrier, bar.phase++, bar.parked);
-  bar.parked = 0;
+  ++bar.phase;
+  rt.release_barrier();
 }
 
 // The block's last live thread has arrived: the block arrives at the level.
@@ -131,51 +131,88 @@ std::string collective_opening(const block_runtime& rt, const barrier_level& lev
 
 namespace {
 
-// Inlined into the entry points below, so that a wait is one call deep
-// between the kernel and the fiber switch: every arrival of every thread
-// passes here.
-[[gnu::always_inline]] inline std::uint64_t block_barrier_arrive(block_runtime& rt, thread_record& self,
-                                                                 std::source_location where) {
+// A thread's arrival: counted, its call site compared with the phase's
+// first arrival's. Inlined into the entry points below, so that a wait is one
+// call deep between the kernel and the fiber switch: every arrival of every
+// thread passes here. Returns whether the arrival completed the phase.
+[[gnu::always_inline]] inline bool count_block_arrival(block_runtime& rt, thread_record& self,
+                                                       std::source_location where) {
   block_barrier& bar = rt.barriers.block;
-  if (self.block_arrival == bar.phase) [[unlikely]]
-    arrived_twice(rt, "block barrier", where);
   if (bar.arrived == 0) {
     bar.site = where;
     bar.first = &self;
   } else if (!same_record(bar.site, where)) [[unlikely]] {
     check_other_site(rt, "block barrier", bar.site, *bar.first, where);
   }
-  const std::uint64_t phase = bar.phase;
-  self.block_arrival = phase;
-  rt.barriers.arrivals_recorded = true;
-  ++rt.arrivals_pending;
-  if (++bar.arrived == rt.live) release_block_barrier(rt);
-  return phase;
+  if (++bar.arrived != rt.live) return false;
+  release_block_barrier(rt);
+  return true;
 }
 
-[[gnu::always_inline]] inline void block_barrier_wait(block_runtime& rt, thread_record& self, std::uint64_t phase,
+// A thread that arrived with barrier_arrive and has not seen that phase complete.
+[[gnu::always_inline]] inline void check_arrived_once(block_runtime& rt, const thread_record& self,
                                                       std::source_location where) {
-  block_barrier& bar = rt.barriers.block;
-  if (bar.phase != phase) return;
-  ++bar.parked;
-  park(rt, self, wait_kind::block_barrier, where, phase);
+  if (self.block_arrival == rt.barriers.block.phase) [[unlikely]]
+    arrived_twice(rt, "block barrier", where);
 }
 
 }  // namespace
 
 std::uint64_t block_arrive(std::source_location where) {
   require_kernel("a block barrier's arrive (thread_block::barrier_arrive)", where);
-  return block_barrier_arrive(current_runtime(), *current_thread, where);
+  block_runtime& rt = current_runtime();
+  thread_record& self = *current_thread;
+  block_barrier& bar = rt.barriers.block;
+  check_arrived_once(rt, self, where);
+  const std::uint64_t phase = bar.phase;
+  // Recorded before counting, which may complete the phase and take the
+  // split arrivals back.
+  self.block_arrival = phase;
+  rt.barriers.arrivals_recorded = true;
+  ++rt.arrivals_pending;
+  ++bar.split_arrivals;
+  count_block_arrival(rt, self, where);
+  return phase;
 }
 void block_wait(std::uint64_t phase, std::source_location where) {
   require_kernel("thread_block::barrier_wait", where);
-  block_barrier_wait(current_runtime(), *current_thread, phase, where);
+  block_runtime& rt = current_runtime();
+  if (rt.barriers.block.phase == phase) park_at_block_barrier(rt, *current_thread, where);
 }
-void block_sync(std::source_location where) {
+namespace {
+
+// Every case of a block_sync: first, last or mismatched arrivals, split
+// arrivals in the phase, a streak to settle, threads in the ready queue, no
+// released thread to switch to.
+[[gnu::noinline]] void sync_any_case(std::source_location where) {
   require_kernel("a block barrier (__syncthreads or thread_block::sync)", where);
   block_runtime& rt = current_runtime();
   thread_record& self = *current_thread;
-  block_barrier_wait(rt, self, block_barrier_arrive(rt, self, where), where);
+  if (rt.barriers.block.split_arrivals != 0) [[unlikely]]
+    check_arrived_once(rt, self, where);
+  if (!count_block_arrival(rt, self, where)) park_at_block_barrier(rt, self, where);
+}
+
+}  // namespace
+
+// The usual case, every thread of the block arriving at one barrier in turn:
+// an arrival that neither opens nor completes the phase, at the call site of
+// its first arrival, parks and switches straight to the next released
+// thread. Its checks come first and every other case is sync_any_case's, so
+// that this path calls nothing but the switch, as its last step (a tail call:
+// no frame of its own, no register to save).
+void block_sync(std::source_location where) {
+  block_record* const b = current_block;
+  if (b != nullptr && !b->streak) [[likely]] {
+    auto& rt = static_cast<block_runtime&>(*b);
+    block_barrier& bar = rt.barriers.block;
+    if ((bar.split_arrivals | rt.attention) == 0 && bar.arrived != 0 && bar.arrived + 1 != rt.live &&
+        same_record(bar.site, where) && rt.barrier.has_released()) [[likely]] {
+      ++bar.arrived;
+      return resume_released(rt, enter_barrier_queue(rt, *current_thread, where));
+    }
+  }
+  sync_any_case(where);
 }
 
 void level_part::start(level_barrier* barrier, unsigned long long entry) {
@@ -265,6 +302,7 @@ void barriers_on_exit(block_runtime& rt, thread_record& thread) {
   block_barrier& bar = rt.barriers.block;
   if (thread.block_arrival == bar.phase) {
     --bar.arrived;
+    --bar.split_arrivals;
     --rt.arrivals_pending;
   }
   if (bar.arrived != 0 && bar.arrived == rt.live) release_block_barrier(rt);

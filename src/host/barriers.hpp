@@ -23,11 +23,14 @@ struct block_runtime;
 class level_barrier;
 
 // The block barrier (__syncthreads, thread_block::sync) of the current phase.
-// Its threads park with their phase and are released in rank order by the
-// scheduler (scheduled_block::release), so it lists none of them.
+// Its threads park in the scheduler's barrier queue (scheduler.hpp), which
+// resumes them once released. A thread that arrives and waits in one call
+// (sync) is only counted: it cannot exit or arrive again before the phase
+// completes. One that arrives alone (barrier_arrive) records its arrival, so
+// that its exit can take it back and a second arrival is caught.
 struct block_barrier {
   unsigned arrived = 0;
-  unsigned parked = 0;  // arrived threads waiting (barrier_arrive need not wait)
+  unsigned split_arrivals = 0;  // of `arrived`, those made by barrier_arrive
   std::uint64_t phase = 0;
   std::source_location site{};
   const thread_record* first = nullptr;

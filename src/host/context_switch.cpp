@@ -1,6 +1,6 @@
 #include "context_switch.hpp"
 
-#if defined(COHORT_CONTEXT_START_BY_JUMP) && !defined(COHORT_CONTEXT_BOOST)
+#if !defined(__x86_64__) && !defined(COHORT_CONTEXT_BOOST)
 #include <cstdint>
 
 namespace cohort::detail::host::context {

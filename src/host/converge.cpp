@@ -60,7 +60,7 @@ void form_groups(block_runtime& rt, unsigned warp, thread_record* self) {
   const auto woken = static_cast<unsigned>(cs.waking.size());
   cs.converging[warp] -= woken;
   cs.converging_total -= woken;
-  if (cs.converging_total == 0) rt.on_park = nullptr;
+  if (cs.converging_total == 0) rt.stop_watching_parks();
   if (self != nullptr) self->waiting = wait_kind::none;
   rt.wake(cs.waking);
 }
@@ -84,7 +84,7 @@ std::uint64_t converge(std::source_location where) {
   } else {
     ++cs.converging[warp];
     if (cs.converging_total++ == 0) rt.watch_parks(&settle_lane);
-    park(wait_kind::converge, where, 0);
+    park(rt, self, wait_kind::converge, where, 0);
   }
   return result_from<std::uint64_t>(rt.slots[self.rank]);
 }

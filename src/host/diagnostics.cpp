@@ -55,7 +55,7 @@ void outside_kernel_fault() {
   [[maybe_unused]] const auto written = write(2, text, sizeof text - 1);
 }
 
-void outside_kernel(const char* what, const std::source_location& where) {
+void outside_kernel(const char* what, std::source_location where) {
   throw error(errc::invalid_argument, std::string(what) + " called outside a kernel at " + site(where) +
                                           ": host code has no block or thread to synchronize; call it only from "
                                           "code that a launch runs");

@@ -35,8 +35,8 @@ std::string memory_fault_message(const launch_state& launch, const block_record&
 // on stderr, from the signal handler, before the fault takes its course.
 void outside_kernel_fault();
 // Throws for a kernel-side call (a barrier, a collective) made outside a kernel.
-[[noreturn]] void outside_kernel(const char* what, const std::source_location& where);
-inline void require_kernel(const char* what, const std::source_location& where) {
+[[noreturn]] void outside_kernel(const char* what, std::source_location where);
+inline void require_kernel(const char* what, std::source_location where) {
   if (current_block == nullptr) [[unlikely]]
     outside_kernel(what, where);
 }

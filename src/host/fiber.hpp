@@ -17,6 +17,8 @@
 
 namespace cohort::detail::host {
 
+struct thread_record;
+
 namespace ctx = ::cohort::detail::host::context;
 
 struct stack_area {
@@ -42,6 +44,8 @@ struct stack_area {
 
 struct fiber {
   ctx::fcontext_t context = nullptr;
+  // The thread parked on it at a block barrier (its queue lists fibers).
+  thread_record* parked_thread = nullptr;
   stack_area stack;  // empty for the worker's own stack
   sanitizer_fiber sanitizer;
 };
@@ -83,27 +87,33 @@ struct stack_census {
 };
 stack_census stacks_in_use();
 
-// To be called first by a fiber resumed or entered: records where the fiber
-// that switched to it left off. `saved` is what the resumed fiber's switch
-// kept for the sanitizers (nullptr on a fresh fiber).
-inline void resumed(ctx::transfer_t t, void* saved) {
-  fiber* from = static_cast<fiber*>(t.data);
-  after_switch(saved, &from->sanitizer);
-  from->context = t.fctx;
-}
-
-// The one place a fiber switch is made (context_switch.hpp: the hand-written
-// switch, or fcontext where there is none).
-inline ctx::transfer_t jump(ctx::fcontext_t to, void* data) { return ctx::jump_context(to, data); }
+// To be called first by a fiber resumed or entered, for the sanitizers:
+// `saved` is what the resumed fiber's switch kept (nullptr on a fresh fiber
+// or one resumed only to unwind). The switch itself stored where the
+// switching fiber left off (its context), so that a fiber whose switch was
+// a tail call, and that has nothing to do when resumed, need not call this
+// in a build without sanitizers.
+inline void resumed(ctx::transfer_t t, void* saved) { after_switch(saved, &static_cast<fiber*>(t.data)->sanitizer); }
 
 // Switches from the running fiber `from` to `to`; returns when some fiber
 // switches back to `from`. Inline, so that fibers parking at one barrier all
 // call the switch from one place, and its return is predicted. The one place
-// the sanitizers are told of a switch.
+// the sanitizers are told of a switch (context_switch.hpp: the hand-written
+// switch, or fcontext where there is none).
 inline void switch_fiber(fiber& from, fiber& to) {
   void* saved = nullptr;
   before_switch(&saved, to.sanitizer);
-  resumed(jump(to.context, &from), saved);
+  resumed(ctx::jump_context(to.context, &from, &from.context), saved);
+}
+
+// Switches from `from` to `to` only to call fn on top of `to`'s suspended
+// frames, as though its last switch had called fn (which never returns to
+// it): an exception fn throws unwinds `to`'s frames. Returns when some fiber
+// switches back to `from`.
+inline void switch_fiber_calling(fiber& from, fiber& to, void (*fn)(ctx::transfer_t)) {
+  void* saved = nullptr;
+  before_switch(&saved, to.sanitizer);
+  resumed(ctx::resume_with(to.context, &from, &from.context, fn), saved);
 }
 
 // Starts `to` as a fresh fiber running `entry` on its stack.
@@ -113,7 +123,7 @@ inline void start_fiber(fiber& from, fiber& to, void (*entry)(ctx::transfer_t)) 
   to.sanitizer.created(to.stack.base + to.stack.guard, to.stack.usable);
   void* saved = nullptr;
   before_switch(&saved, to.sanitizer);
-  resumed(ctx::start_context(to.stack.top(), to.stack.usable - to.stack.color, &from, entry), saved);
+  resumed(ctx::start_context(to.stack.top(), to.stack.usable - to.stack.color, &from, entry, &from.context), saved);
 }
 
 }  // namespace cohort::detail::host

@@ -170,7 +170,7 @@ void rendezvous(const collective_call& call) {
     complete(rt, *rec, &self);
     return;
   }
-  park(wait_kind::collective, call.where, record_tag(*rec));
+  park(rt, self, wait_kind::collective, call.where, record_tag(*rec));
 }
 
 void collectives_on_exit(block_runtime& rt, thread_record& thread) {

@@ -27,6 +27,11 @@ void runner_main(ctx::transfer_t t) {
   std::abort();
 }
 
+void unwind_on_top(ctx::transfer_t t) {
+  resumed(t, nullptr);
+  throw fiber_unwind{};
+}
+
 fiber* add_runner(scheduled_block& b) {
   std::optional<stack_area> stack = b.stacks->acquire();
   if (!stack) {
@@ -73,26 +78,18 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self) {
   }
 }
 
-void scheduled_block::queue_released(wait_kind kind, std::uint64_t phase, unsigned count) {
-  parked += count;  // wake() counts them out again
-  std::vector<thread_record*> released;
-  released.reserve(count);
-  for (unsigned r = 0; r < next_unstarted && released.size() < count; ++r)
-    if (threads[r].waiting == kind && threads[r].wait_phase == phase) released.push_back(&threads[r]);
-  wake(released);
+void scheduled_block::reorder_released() {
+  barrier_queue& q = barrier;
+  if (shuffling) std::shuffle(q.parked, q.tail, *shuffle);
+  if (on_park != nullptr)
+    for (barrier_queue::entry* e = q.parked; e != q.tail; ++e) (*e)->parked_thread->waiting = wait_kind::runnable;
 }
 
+// Lanes converging need every thread that can still run marked runnable.
 void scheduled_block::watch_parks(void (*hook)(scheduled_block&, const thread_record&)) {
   on_park = hook;
-  if (released_left == 0) return;
-  const unsigned left = released_left;
-  released_left = 0;
-  std::vector<thread_record*> released;
-  released.reserve(left);
-  for (auto r = static_cast<unsigned>(released_next - threads); r < next_unstarted && released.size() < left; ++r)
-    if (threads[r].waiting == released_kind && threads[r].wait_phase == released_phase) released.push_back(&threads[r]);
-  parked += left;
-  wake(released);
+  attention = true;
+  for (barrier_queue::entry* e = barrier.head; e != barrier.released; ++e) (*e)->parked_thread->waiting = wait_kind::runnable;
 }
 
 void scheduled_block::wake(std::vector<thread_record*>& waiters) {
@@ -104,6 +101,7 @@ void scheduled_block::wake(std::vector<thread_record*>& waiters) {
   else
     ready.insert(ready.end(), waiters.begin(), waiters.end());
   waiters.clear();
+  update_attention();
 }
 
 void fail_block(errc kind, const std::string& message) {
@@ -117,6 +115,7 @@ void abandon_block() {
   scheduled_block& b = current_scheduled();
   b.failed = true;
   if (current_thread) current_thread->waiting = wait_kind::none;
+  b.drop_failed_from_queue();
   throw fiber_unwind{};
 }
 
@@ -183,7 +182,7 @@ void yield_thread(scheduled_block& b, thread_record& t) {
   fiber& self = *b.running;
   t.home = &self;
   t.waiting = wait_kind::runnable;
-  b.ready.push_back(&t);
+  b.make_ready(t);
   if (others_ready) {
     switch_away(b);
   } else {

@@ -6,6 +6,7 @@
 // block is done, it waits at a barrier above the block, or it is deadlocked.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -23,27 +24,74 @@ namespace cohort::detail::host {
 struct launch_state;
 struct worker_context;
 
+// The fibers of the threads parked at the block barrier, in the order they
+// parked: [head, released) were released from the phase before and are
+// resumed in that order straight from here, [parked, tail) wait at the
+// current phase. A barrier's threads thus resume without a scheduler round
+// trip (no ready queue, no search through the block's records): the parking
+// thread appends its fiber and switches to `head`. The two ranges take turns
+// in two buffers of the block's thread count: when a phase completes, every
+// thread released from the one before has resumed already (each had yet to
+// arrive at the phase), so the buffer they used is free for the next phase's
+// arrivals. A parked fiber names its thread (fiber::parked_thread).
+struct barrier_queue {
+  using entry = fiber*;
+  entry* head = nullptr;
+  entry* released = nullptr;
+  entry* parked = nullptr;
+  entry* tail = nullptr;
+  std::vector<entry> buffers;  // the two buffers, one after the other
+  entry* second = nullptr;     // the second buffer
+  const fiber* filled_for = nullptr;
+
+  // Each buffer is followed by `lookahead` entries more, and every entry is
+  // a live fiber: a switch prefetches the stack of the fiber `lookahead`
+  // entries after the one it resumes without checking that one is there (a
+  // stale one costs a useless prefetch).
+  static constexpr int lookahead = 2;
+  // Empties the queue, with room for `threads` threads per buffer. Entries
+  // are refilled with `filler` when the buffers grow or the fibers they may
+  // name (`fibers`, the block's array of them) have moved.
+  void start(unsigned threads, fiber* filler, const fiber* fibers) {
+    const std::size_t each = std::size_t{threads} + lookahead;
+    if (2 * each > buffers.size() || fibers != filled_for) {
+      buffers.assign(std::max(2 * each, buffers.size()), filler);
+      filled_for = fibers;
+    }
+    second = buffers.data() + buffers.size() / 2;
+    head = released = buffers.data();
+    parked = tail = second;
+  }
+  bool has_released() const { return head != released; }
+  // The current phase's threads become the released ones; the next phase's
+  // park in the other buffer.
+  void release() {
+    head = parked;
+    released = tail;
+    parked = tail = parked == second ? buffers.data() : second;
+  }
+};
+
 // A block as the scheduler sees it: the kernel-visible record, its fibers and
 // what can run next. The runtime's record of the block (block_runtime.hpp)
 // extends it with the other mechanisms' parts. The fields a barrier's switch
 // reads come first, next to the kernel-visible ones.
 //
-// Runnable threads come from two places: the ready queue, and a released
-// barrier's threads, resumed in rank order straight from their records (the
-// barrier's threads park in rank order, and run in it again, without being
-// listed anywhere). Those are parked with `released_kind` at `released_phase`
-// until resumed; COHORT_SCHEDULE=shuffle and converging lanes, which need each
-// waiting thread marked runnable, take the ready queue instead.
+// Runnable threads come from two places: the ready queue (threads woken from
+// a collective, a level's barrier, a spin-wait), and the block barrier's
+// released threads, resumed in the order they parked from the barrier queue.
 struct scheduled_block : block_record {
   fiber* running = nullptr;  // the fiber executing now
+  barrier_queue barrier;
   std::size_t ready_head = 0;
   std::vector<thread_record*> ready;
-  thread_record* released_next = nullptr;  // the next record to look at
-  unsigned released_left = 0;              // released threads not yet resumed
-  std::uint64_t released_phase = 0;
-  wait_kind released_kind = wait_kind::none;
   bool failed = false;
-  bool shuffling = false;  // COHORT_SCHEDULE=shuffle
+  bool shuffling = false;        // COHORT_SCHEDULE=shuffle
+  bool unguarded_stacks = false;  // a fiber of the block runs on a stack without a guard page
+  // Set while a switch or a park must look further than the barrier queue:
+  // threads in the ready queue, a park hook, an unguarded stack (one test on
+  // a barrier's path for all three). update_attention() keeps it.
+  bool attention = false;
   // Called for a thread about to park while set: the collectives set it
   // (watch_parks) while lanes wait in coalesced_threads(), which a parking
   // lane may complete.
@@ -62,31 +110,56 @@ struct scheduled_block : block_record {
 
   // Makes the waiting threads runnable, in order (shuffled under COHORT_SCHEDULE=shuffle).
   void wake(std::vector<thread_record*>& waiters);
-  // Makes runnable the `count` threads parked with `kind` at `phase`.
-  void release(wait_kind kind, std::uint64_t phase, unsigned count) {
-    parked -= count;
-    if (shuffling || on_park != nullptr || released_left != 0 || count == 0) [[unlikely]] {
-      queue_released(kind, phase, count);
-      return;
-    }
-    released_next = threads;
-    released_left = count;
-    released_phase = phase;
-    released_kind = kind;
+  // Releases the threads waiting at the block barrier's current phase.
+  void release_barrier() {
+    parked -= static_cast<unsigned>(barrier.tail - barrier.parked);
+    if (shuffling || on_park != nullptr) [[unlikely]]
+      reorder_released();
+    barrier.release();
   }
-  // Sets on_park; released threads not yet resumed are queued, marked runnable.
+  // Sets on_park; released threads not yet resumed are marked runnable.
   void watch_parks(void (*hook)(scheduled_block&, const thread_record&));
+  void stop_watching_parks() {
+    on_park = nullptr;
+    update_attention();
+  }
+  // Queues `t`, parked on its home fiber, to run.
+  void make_ready(thread_record& t) {
+    ready.push_back(&t);
+    attention = true;
+  }
+  // Takes the ready queue's next thread (attention says there may be one).
+  fiber* take_ready() {
+    if (ready_head == ready.size()) return nullptr;
+    fiber* const next = ready[ready_head++]->home;
+    if (ready_head == ready.size()) {
+      ready.clear();
+      ready_head = 0;
+      update_attention();
+    }
+    return next;
+  }
+  void update_attention() { attention = ready_head < ready.size() || on_park != nullptr || unguarded_stacks; }
+  // A thread that fails on its way into the block barrier (no stack for the
+  // next runner, its stack overflowed in the switch) is unwound, or left,
+  // where it stands: main must not resume it from the barrier's queue.
+  void drop_failed_from_queue() {
+    if (barrier.tail != barrier.parked && barrier.tail[-1] == running) --barrier.tail;
+  }
   // Whether some thread can run now.
-  bool others_ready() const { return ready_head < ready.size() || released_left != 0; }
+  bool others_ready() const { return ready_head < ready.size() || barrier.has_released(); }
   // Forgets the threads that could run (a failed block's, unwound by main).
   void clear_runnable() {
     ready.clear();
     ready_head = 0;
-    released_left = 0;
+    barrier.start(thread_count, &main, fibers.data());
+    update_attention();
   }
 
  private:
-  void queue_released(wait_kind kind, std::uint64_t phase, unsigned count);
+  // Under COHORT_SCHEDULE=shuffle, the threads being released are shuffled;
+  // while lanes converge (on_park), they are marked runnable.
+  void reorder_released();
 };
 
 // The block of the running thread, its counts settled: every entry from
@@ -99,13 +172,22 @@ inline scheduled_block& current_scheduled() {
 
 // Entry of every runner fiber: runs unstarted threads until none is left.
 void runner_main(ctx::transfer_t t);
+// Called on top of a parked fiber of a failed block (switch_fiber_calling):
+// unwinds its frames.
+[[noreturn]] void unwind_on_top(ctx::transfer_t t);
 // A new fiber with a stack from the pool, for a runner; nullptr when no stack
 // could be mapped, with the block failed.
 fiber* add_runner(scheduled_block& b);
 // A fiber for a runner: the worker's next unused one, else a new one.
+// A stack without a guard page marks the block, whose switches then check
+// the stack pointer.
 inline fiber* start_runner(scheduled_block& b) {
-  if (b.fibers_used < b.fibers.size()) return &b.fibers[b.fibers_used++];
-  return add_runner(b);
+  fiber* f = b.fibers_used < b.fibers.size() ? &b.fibers[b.fibers_used++] : add_runner(b);
+  if (f != nullptr && !f->stack.guarded) [[unlikely]] {
+    b.unguarded_stacks = true;
+    b.attention = true;
+  }
+  return f;
 }
 // An unguarded stack's overflow, found at a switch: fails the block.
 [[noreturn]] void overflowed_unguarded(scheduled_block& b);
@@ -123,44 +205,42 @@ inline fiber* start_runner(scheduled_block& b) {
 void check_unguarded_stack(scheduled_block& b, const fiber& self);
 void switch_to_runner_or_main(scheduled_block& b, fiber& self);
 
+// Switches from `self` to the block barrier's next released thread (the
+// queue holds one). What the resumed thread would do first is done here, so
+// that it has nothing left to do (park_at_block_barrier).
+[[gnu::always_inline]] inline void resume_released(scheduled_block& b, fiber& self) {
+  const barrier_queue::entry* const e = b.barrier.head++;
+  // The fibers after it are likely next, their stacks a miss each when a
+  // block's fibers outgrow the cache: prefetched a few switches ahead, a
+  // stack is in cache when its turn comes. (The fibers themselves lie in
+  // order in one array, which the hardware prefetches.)
+  __builtin_prefetch(e[barrier_queue::lookahead]->context);
+  fiber& next = **e;
+  thread_record& t = *next.parked_thread;
+  t.waiting = wait_kind::none;
+  set_running(t);
+  b.running = &next;
+  switch_fiber(self, next);
+}
+
 // Leaves the running fiber (or main) for the next runnable one: a queued
 // thread, else a released one, else a fresh runner for unstarted threads,
 // else main. Inlined into the parking paths, so that a barrier is one frame
 // between the kernel and the switch.
 [[gnu::always_inline]] inline void switch_away(scheduled_block& b) {
   fiber& self = *b.running;
-  if (!self.stack.guarded) [[unlikely]]
-    check_unguarded_stack(b, self);
-  thread_record* next;
-  if (!b.ready.empty()) {  // emptied once the head reaches its end
-    next = b.ready[b.ready_head++];
-    if (b.ready_head == b.ready.size()) {
-      b.ready.clear();
-      b.ready_head = 0;
+  if (b.attention) [[unlikely]] {
+    if (b.unguarded_stacks) check_unguarded_stack(b, self);
+    if (fiber* const next = b.take_ready()) {
+      b.running = next;
+      switch_fiber(self, *next);
+      return;
     }
-  } else if (b.released_left != 0) {
-    next = b.released_next;
-    while (next->waiting != b.released_kind || next->wait_phase != b.released_phase) ++next;
-    b.released_next = next + 1;
-    --b.released_left;
-    // The threads after it are likely next, each a chain of misses (its
-    // record, its fiber, its stack) when a block's fibers outgrow the cache:
-    // started a few switches ahead, the chain is in cache when its turn comes.
-    // (A prefetch never faults; a fiber is followed only where it is known to be parked there.)
-    constexpr int ahead = 3;  // switches between the steps
-    if (next + 3 * ahead < b.threads + b.thread_count) [[likely]] {
-      __builtin_prefetch(next + 3 * ahead);
-      __builtin_prefetch(next[2 * ahead].home);
-      const thread_record& soon = next[ahead];
-      if (soon.waiting == b.released_kind && soon.wait_phase == b.released_phase)
-        __builtin_prefetch(soon.home->context);
-    }
-  } else {
-    switch_to_runner_or_main(b, self);
-    return;
   }
-  b.running = next->home;
-  switch_fiber(self, *next->home);
+  if (b.barrier.has_released())
+    resume_released(b, self);
+  else
+    switch_to_runner_or_main(b, self);
 }
 
 // Parks the current thread `t` of block `b` until another wakes it.
@@ -171,7 +251,7 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
   t.wait_phase = phase;
   t.home = b.running;
   ++b.parked;
-  if (b.on_park != nullptr) [[unlikely]]
+  if (b.attention && b.on_park != nullptr) [[unlikely]]
     b.on_park(b, t);
   switch_away(b);
   set_running(t);
@@ -179,6 +259,34 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
   b.running = t.home;
   if (b.failed) [[unlikely]]
     throw fiber_unwind{};  // resumed only to unwind
+}
+
+// Parks the current thread `t` at the block barrier's current phase, at the
+// barrier queue's tail, until released and resumed from there. Its record
+// keeps what the diagnostics read (waiting, wait_site); its fiber is in the
+// queue. Whoever resumes it makes it the running thread (switch_away), and a
+// failed block's main unwinds it from the queue (unwind_on_top), so that it
+// has nothing to do once resumed: the switch is the last call of a barrier,
+// which returns from it straight into kernel code.
+//
+// enter_barrier_queue is its first half: the thread recorded waiting and its
+// fiber appended to the queue.
+[[gnu::always_inline]] inline fiber& enter_barrier_queue(scheduled_block& b, thread_record& t,
+                                                        std::source_location where) {
+  t.waiting = wait_kind::block_barrier;
+  t.wait_site = where;
+  ++b.parked;
+  fiber& self = *b.running;
+  self.parked_thread = &t;
+  *b.barrier.tail++ = &self;
+  return self;
+}
+[[gnu::always_inline]] inline void park_at_block_barrier(scheduled_block& b, thread_record& t,
+                                                         std::source_location where) {
+  enter_barrier_queue(b, t, where);
+  if (b.attention && b.on_park != nullptr) [[unlikely]]
+    b.on_park(b, t);
+  switch_away(b);
 }
 inline void park(wait_kind kind, std::source_location where, std::uint64_t phase) {
   park(current_scheduled(), *current_thread, kind, where, phase);

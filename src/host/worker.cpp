@@ -217,6 +217,7 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.launch = &launch;
   r.fibers_used = 0;
   r.fibers.reserve(r.thread_count);
+  r.unguarded_stacks = false;
   r.clear_runnable();
   r.failed = false;
   r.shuffling = launch.shuffle_seed.has_value();
@@ -248,10 +249,24 @@ bool resolve_stall(block_runtime& rt) {
 }
 
 // A failed or abandoned block leaves threads waiting, their frames on their
-// fibers: each is resumed once more, finds the block failed and unwinds
-// (park throws fiber_unwind), so that the destructors of its frames run.
+// fibers: each is resumed once more to unwind, so that the destructors of its
+// frames run: the block barrier's by unwind_on_top, called on top of them,
+// the others finding the block failed (park throws fiber_unwind).
 void unwind_waiting_threads(block_runtime& rt) {
   rt.failed = true;
+  // The block barrier's threads, released or not, from its queue.
+  const auto unwind = [&rt](barrier_queue::entry* first, barrier_queue::entry* last) {
+    for (barrier_queue::entry* e = first; e != last; ++e) {
+      fiber& f = **e;
+      f.parked_thread->waiting = wait_kind::none;
+      rt.running = &f;
+      set_running(*f.parked_thread);
+      switch_fiber_calling(rt.main, f, &unwind_on_top);
+    }
+  };
+  barrier_queue& q = rt.barrier;
+  unwind(q.head, q.released);
+  unwind(q.parked, q.tail);
   for (unsigned i = 0; i < rt.next_unstarted; ++i) {
     thread_record& t = rt.threads[i];
     if (t.waiting == wait_kind::none) continue;
@@ -344,6 +359,7 @@ std::size_t run_block(launch_state& launch, unsigned long long linear) {
     pthread_sigmask(SIG_UNBLOCK, &segv, nullptr);
     // The faulting fiber is left where it stands: its frames may be what is broken.
     current_thread->waiting = wait_kind::none;
+    rt.drop_failed_from_queue();
     rt.running = &rt.main;
     if (w.fault_kind == 1)
       launch.fail(errc::stack_overflow,
