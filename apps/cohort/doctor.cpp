@@ -99,16 +99,15 @@ std::vector<check_result> device_checks(int device) {
 // What launch_cooperative_multi_device needs, and which devices reach each other's memory.
 check_result multi_device_check(int count) {
   std::string peers;
-  bool all_peers = true;
+  bool all_peers = true, all_reach_first = true;
   for (int a = 0; a < count; ++a)
     for (int b = 0; b < count; ++b)
       if (a != b) {
         const bool can = cohort::can_access_peer(a, b);
         all_peers = all_peers && can;
+        if (b == 0) all_reach_first = all_reach_first && can;
         peers += (peers.empty() ? "" : ", ") + std::to_string(a) + "->" + std::to_string(b) + (can ? " yes" : " no");
       }
-  bool all_reach_first = true;
-  for (int d = 1; d < count; ++d) all_reach_first = all_reach_first && cohort::can_access_peer(d, 0);
   return {"multi-device", true,
           std::to_string(count) + " device(s) for launch_cooperative_multi_device (one grid each, every grid "
           "co-resident, one compute capability); peer access: " + (count == 1 ? std::string("n/a, one device") : peers) +

@@ -44,10 +44,10 @@ __device__ __forceinline__ const multi_grid_context& multi_grid_here() { return 
 __device__ __forceinline__ bool multi_grid_valid() { return multi_grid_here().valid != 0; }
 
 // The devices' part, one thread per grid, on one word: the phase's arrivals
-// in its low bits, the phase's generation above them. Grid 0 adds
-// system_phase - (grids - 1) and every other grid 1, so that only the last
-// arrival, whichever grid makes it, carries the word into the next generation
-// with no arrivals counted (NVIDIA's grid barrier does the same with one bit):
+// in its low bits, the phase's generation above them. Each grid adds what the
+// grid barrier's counters take (arrival_add: grid 0 system_phase - (grids - 1),
+// every other grid 1), so that only the last arrival, whichever grid makes it,
+// carries the word into the next generation with no arrivals counted:
 // one atomic per grid and barrier, nothing to reset, and the grid that
 // completes the phase knows it from its own add; the others poll for the
 // generation to change. Each poll is a round trip to the barrier's memory,
@@ -60,7 +60,7 @@ static_assert(max_multi_grids <= system_phase);
 
 __device__ inline void system_barrier(multi_grid_shared* s, unsigned grid_rank, unsigned grids) {
   cuda::atomic_ref<unsigned, cuda::thread_scope_system> word(s->barrier);
-  const unsigned add = grid_rank == 0 ? system_phase - (grids - 1) : 1u;
+  const unsigned add = arrival_add(grid_rank == 0, grids, system_phase);
   const unsigned before = word.fetch_add(add, cuda::memory_order_acq_rel), generation = before / system_phase;
   if ((before + add) / system_phase != generation) return;  // the last arrival
   while (word.load(cuda::memory_order_acquire) / system_phase == generation) {
