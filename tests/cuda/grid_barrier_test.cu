@@ -170,7 +170,7 @@ TEST_P(GridBarrierShapes, EveryBlockSeesEveryWrite) {
   exchange_at<via::member>(s.grid, s.block, 300);
 }
 
-// NVIDIA's protocol and split counters, around the flat limit, 1-D to 3-D, odd blocks.
+// NVIDIA's protocol, polled counters and published flags, around both limits, 1-D to 3-D, odd blocks.
 INSTANTIATE_TEST_SUITE_P(
     Sizes, GridBarrierShapes,
     ::testing::Values(launch_shape{dim3(1), dim3(1)}, launch_shape{dim3(2), dim3(64)},
@@ -180,6 +180,9 @@ INSTANTIATE_TEST_SUITE_P(
                       launch_shape{dim3(1000), dim3(64)}, launch_shape{dim3(1023), dim3(128)},
                       launch_shape{dim3(gpu::barrier_flat_blocks), dim3(64)},
                       launch_shape{dim3(gpu::barrier_flat_blocks + 1), dim3(64)},
+                      launch_shape{dim3(gpu::barrier_polled_blocks), dim3(64)},
+                      launch_shape{dim3(gpu::barrier_polled_blocks + 1), dim3(64)},
+                      launch_shape{dim3(19, 101), dim3(32)},
                       launch_shape{dim3(41, 33), dim3(8, 4)}));
 
 __global__ void loop_of_syncs(int iterations) {
@@ -244,7 +247,7 @@ TEST(GridBarrier, BackToBackLaunchesOfDifferentSizes) {
   cg::stream s;
   std::vector<std::unique_ptr<exchange_run>> runs;
   for (unsigned n : {full, 1u, 33u, 7u, full - 1, 32u, gpu::barrier_flat_blocks + 1, 1000u, 2u,
-                     gpu::barrier_flat_blocks, full}) {
+                     gpu::barrier_polled_blocks + 1, gpu::barrier_flat_blocks, gpu::barrier_polled_blocks, full}) {
     runs.push_back(std::make_unique<exchange_run>(std::min(n, full)));
     runs.back()->launch<via::member>(dim3(static_cast<unsigned>(runs.back()->blocks)), dim3(threads), 101, s.get());
   }

@@ -1,7 +1,8 @@
 // Grid-wide collectives on grids larger than the conformance suite's: past
-// barrier_flat_blocks the grid barrier runs on split counters and the
-// collectives take their exchange half's parity from the counters'
-// generation, and at full occupancy every block of the device takes part.
+// barrier_flat_blocks the grid barrier runs on split counters (and past
+// barrier_polled_blocks on their published flags) and the collectives take
+// their exchange half's parity from the counters' generation, and at full
+// occupancy every block of the device takes part.
 // Reduce and both scans with a commutative and a non-commutative operator,
 // back to back, against the CPU; and two such kernels at once on two streams,
 // each with its own slot.
@@ -92,7 +93,8 @@ TEST(GridCollectivesLarge, SeveralBarrierGroupsAndFullOccupancy) {
   for (const unsigned threads : {64u, 256u}) {
     const unsigned full = static_cast<unsigned>(std::min(cg::max_cooperative_grid(scans<int, cg::plus<int>>, threads),
                                                          cg::max_cooperative_grid(scans<mat, mat_mul>, threads)));
-    for (const unsigned blocks : {33u, 2 * sms + 1, cg::detail::gpu::barrier_flat_blocks + 1, full}) {
+    for (const unsigned blocks : {33u, 2 * sms + 1, cg::detail::gpu::barrier_flat_blocks + 1,
+                                   cg::detail::gpu::barrier_polled_blocks + 1, full}) {
       if (blocks > full) continue;
       run<int, cg::plus<int>>(blocks, threads).launch(3).check();
       run<mat, mat_mul>(blocks, threads).launch(3).check();

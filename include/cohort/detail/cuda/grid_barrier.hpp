@@ -1,22 +1,22 @@
 // cohort's grid barrier: NVIDIA's protocol on the driver's word for grids of
-// up to barrier_flat_blocks blocks, a split-counter barrier on larger ones,
-// with its state in a pool of slots in device memory, one slot per driver
-// workspace.
+// up to barrier_flat_blocks blocks, split counters on larger ones, with their
+// state in a pool of slots in device memory, one slot per driver workspace.
 //
-// Why two protocols. NVIDIA's barrier has every block add to one counter and
+// Why three regimes. NVIDIA's barrier has every block add to one counter and
 // then poll that same word, so arrivals and polls queue at one L2 line: its
-// time per barrier grows with the block count (H200: 0.99 us at 132 blocks,
-// 2.2 us at 1056, 4.9 us at 2112, 9.3 us at 4224). Past barrier_flat_blocks,
+// time per barrier grows with the block count (H100: 1.35 us at 132 blocks,
+// 2.6 us at 1056, 4.8 us at 2112, 10 us at 4224). Past barrier_flat_blocks,
 // blocks arrive at one of barrier_counters counters (block rank modulo the
-// count); the block that completes a counter publishes the counter's new
-// generation on barrier_replicas flag lines, and each block polls, for every
-// counter, the replica its rank picks, one counter per lane of its first
-// warp. No line is both counted on and polled, a counter takes an eighth of
-// the arrivals and a flag line a quarter of the polls. The price is the
-// completing block's round trip and release fence before it publishes, about
-// 0.45 us, which pays from about 850 blocks on (docs/cuda-backend.md has the
-// measurements); smaller grids run NVIDIA's protocol on the workspace word
-// NVIDIA's own barrier uses, which measured 0.87-0.97x NVIDIA's time there.
+// count), a counter taking an eighth of the arrivals, and each block waits in
+// its first warp, a lane per counter. Up to barrier_polled_blocks the lanes
+// poll the counters themselves; on larger grids polls interleaved with adds
+// on the counters' lines get slow, so there the block completing a counter
+// also publishes its new value on barrier_replicas flag lines, and a lane
+// polls the replica of its counter's flag that its block's rank picks (a flag
+// line takes a quarter of the polls), reading the counter itself once the
+// flag has moved. Grids of few blocks per SM run NVIDIA's protocol on the
+// workspace word NVIDIA's own barrier uses: the counters' extra lines do not
+// pay there. docs/cuda-backend.md has the measurements behind each limit.
 //
 // Where the state lives. It must belong to one launch at a time (two
 // cooperative kernels may run at once, on different streams or as parallel
@@ -55,12 +55,19 @@ template <class T>
 using device_atomic = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
 inline constexpr unsigned barrier_pool_slots = 32;
-// Up to this many blocks NVIDIA's single counter is as fast as the split
-// counters or faster (H200, 256 threads, split / NVIDIA: 0.99x at 792 blocks,
-// 0.86x at 924, 0.77x at 1056, 0.45x at 2112), so such grids run its protocol.
-inline constexpr unsigned barrier_flat_blocks = 832;
+// Up to this many blocks NVIDIA's single counter is about as fast as polled
+// counters or faster (256 threads, time / NVIDIA's, on NVIDIA's protocol and
+// on polled counters: H100 0.95 / 1.06 at 132 blocks, 0.94 / 0.92 at 264,
+// 0.92 / 0.79 at 528; H200 0.94 / 1.10, 0.92 / 1.01, 0.91 / 0.88).
+inline constexpr unsigned barrier_flat_blocks = 400;
+// Up to this many blocks the lanes poll the counters; beyond, their flags
+// (polled / published: H100 0.61 / 0.65 at 1584 blocks of 128 threads, 0.55 /
+// 0.50 at 2112, 0.51 / 0.30 at 4224 of 64; H200 0.55 / 0.61, 0.49 / 0.45,
+// 0.49 / 0.29).
+inline constexpr unsigned barrier_polled_blocks = 1800;
 // Of 4 to 16 counters with 1 to 8 replicas measured, 8 x 4 was fastest from
-// 1056 to 2112 blocks and within 0.04 of the best at 4224.
+// 1056 to 2112 blocks and within 0.04 of the best at 4224 (published flags);
+// polled, 8 counters beat 4 and 16 from 1056 to 4224 blocks.
 inline constexpr unsigned barrier_counters = 8;
 inline constexpr unsigned barrier_replicas = 4;
 // Copies of a slot's owner, so that a whole grid looking its slot up at once
@@ -75,7 +82,8 @@ inline constexpr unsigned phase_bit = 0x80000000u;
 // 0..19, and bits 20..31 count the counter's completed phases (its
 // generation), since a block must tell "completed this phase" from
 // "completed this and the next" (a counter's blocks may run one phase ahead
-// of a block still polling). A flag line holds its counter's generation.
+// of a block still polling). A flag line holds its counter's value as the
+// completing add left it.
 inline constexpr unsigned generation_shift = 20;
 inline constexpr unsigned generation_mask = 0xFFFu;
 
@@ -128,8 +136,6 @@ __device__ inline unsigned block_rank_in_grid() { return static_cast<unsigned>(l
 
 __device__ inline unsigned grid_blocks() { return static_cast<unsigned>(dim_volume(gridDim)); }
 
-// Whether this launch's barrier runs on split counters (when it has a slot).
-__device__ inline bool uses_split_counters() { return grid_blocks() > barrier_flat_blocks; }
 
 // The barrier's own reads of the special registers, volatile so that the
 // compiler derives what it needs from them afresh at each barrier. From
@@ -169,6 +175,19 @@ __device__ __forceinline__ unsigned fresh_lane_id() {
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
   return lane;
 }
+// Whether this launch's barrier runs on split counters (when it has a slot),
+// from the grid's extent read afresh: with the plain reads the compiler held
+// the comparison across a caller's loop, which took the CG solver of
+// cohort_bench_cuda_programs from 32 registers to 38. The reads cost time
+// where they stand between a block's barrier and its leader's add (0.01-0.03x
+// NVIDIA's time, H100), so arrive_at does not test this (the leader's slot
+// says it); the wait tests it while the leader's add is in flight.
+__device__ __forceinline__ bool uses_split_counters() {
+  return dim_volume(fresh<fresh_triple::grid_dim>()) > barrier_flat_blocks;
+}
+// Whether a grid of `blocks` on split counters publishes their values on flags.
+__device__ inline bool publishes_flags(unsigned blocks) { return blocks > barrier_polled_blocks; }
+
 // The first warp's lanes that exist, and whether the caller is in that warp.
 struct barrier_warp {
   unsigned lanes;
@@ -217,13 +236,12 @@ __device__ inline barrier_slot* find_slot(const driver_workspace* ws, unsigned b
 
 // What a block needs to finish the phase it arrived at, as its leader leaves
 // arrive(): on NVIDIA's protocol the word to watch and its value on
-// arriving; on split counters this block's replica of counter 0's flag (the
-// other counters' replicas follow at a stride of barrier_replicas slot lines,
-// flag_stride) and the counters' generation before this phase. Neither:
-// nothing to wait for.
+// arriving; on split counters the slot's lines (counter c at
+// counter_of(lines, c)) and the generation the leader's counter had before
+// this phase. Neither: nothing to wait for.
 struct grid_arrival {
   unsigned* word;
-  counter_line* flags;
+  counter_line* lines;
   unsigned seen;
 };
 
@@ -232,6 +250,18 @@ struct grid_arrival {
 // the flip less the others' ones, every other member 1.
 __device__ inline unsigned arrival_add(bool first, unsigned members, unsigned phase_unit) {
   return first ? phase_unit - (members - 1) : 1u;
+}
+
+// A block's arrival, in PTX so that the SASS is the measured design's
+// instruction for instruction (while a call in the kernel added a
+// MEMBAR.ALL.CTA to each, see trap_not_cooperative, the libcu++ and PTX forms
+// compiled alike). A release: whoever reads the word with acquire after this
+// add has the block's writes, since every change to the word is an add and so
+// continues the release sequence of each earlier one.
+__device__ inline unsigned atomic_add_release(unsigned& word, unsigned add) {
+  unsigned before;
+  asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(before) : "l"(&word), "r"(add) : "memory");
+  return before;
 }
 
 // NVIDIA's protocol on `word`: bit 31 flips when the last block arrives, and
@@ -244,9 +274,7 @@ __device__ inline grid_arrival arrive_flat(unsigned& word) {
   const dim3 grid = fresh<fresh_triple::grid_dim>();
   const bool first = linear_index(fresh<fresh_triple::block_index>(), grid) == 0;
   const unsigned add = arrival_add(first, static_cast<unsigned>(dim_volume(grid)), phase_bit);
-  unsigned seen;
-  asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(seen) : "l"(&word), "r"(add) : "memory");
-  return {&word, nullptr, seen};
+  return {&word, nullptr, atomic_add_release(word, add)};
 }
 
 struct split_arrival {
@@ -261,33 +289,23 @@ __device__ inline split_arrival split_arrival_of(unsigned block, unsigned blocks
   return {counter, arrival_add(block < barrier_counters, members, 1u << generation_shift)};
 }
 
-// The add and the fences in PTX, as arrive_flat's add, so that the SASS is the
-// measured design's instruction for instruction (while a call in the kernel
-// added a MEMBAR.ALL.CTA to each, see trap_not_cooperative, the libcu++ and
-// PTX forms compiled alike), and because libcu++ has no one-way fences: a
-// release fence is a MEMBAR.ALL.GPU without acq_rel's CCTL.IVALL (L1
-// invalidation), an acquire fence the CCTL.IVALL alone (sm_90).
-__device__ inline unsigned atomic_add_acq_rel(unsigned& word, unsigned add) {
-  unsigned before;
-  asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], %2;" : "=r"(before) : "l"(&word), "r"(add) : "memory");
-  return before;
-}
-
-__device__ inline void fence_release() { asm volatile("fence.release.gpu;" ::: "memory"); }
-__device__ inline void fence_acquire() { asm volatile("fence.acquire.gpu;" ::: "memory"); }
-
-// Split counters: the add is acq_rel, so that the block completing a counter
-// has acquired every earlier arrival's writes; one release fence then covers
-// its relaxed stores of the new generation to the counter's flag replicas.
+// Split counters. On a grid that publishes flags, the block whose add
+// completes its counter stores the counter's new value on the counter's flag
+// replicas, relaxed: a flag only tells the waiters when to read the counter,
+// and their acquire reads of the counter make the arrivals' writes visible.
+// (A release fence before the stores, which would let the flag itself carry
+// them, made the completing block's path a round trip longer: 0.51x NVIDIA's
+// time at 2112 blocks against 0.50x on an H100, 0.44x against 0.45x on an
+// H200, and 0.35x against 0.30x at 4224 on the H100.)
 __device__ inline grid_arrival arrive_split(barrier_slot& slot) {
   const dim3 grid = fresh<fresh_triple::grid_dim>();
+  const auto blocks = static_cast<unsigned>(dim_volume(grid));
   const auto me = static_cast<unsigned>(linear_index(fresh<fresh_triple::block_index>(), grid));
-  const auto [counter, add] = split_arrival_of(me, static_cast<unsigned>(dim_volume(grid)));
+  const auto [counter, add] = split_arrival_of(me, blocks);
   counter_line* lines = barrier_lines_of(fresh(&slot));
-  const unsigned before = atomic_add_acq_rel(counter_of(lines, counter).counter, add);
-  const unsigned generation = before >> generation_shift, next = (before + add) >> generation_shift;
-  if (next != generation) {
-    fence_release();
+  const unsigned before = atomic_add_release(counter_of(lines, counter).counter, add);
+  const unsigned after = before + add;
+  if (publishes_flags(blocks) && (after >> generation_shift) != (before >> generation_shift)) {
     // From one base: written flag_of(lines, counter, r), the compiler held
     // the four addresses in registers across a grid.sync() loop (39 registers
     // instead of 32 in cohort_bench_cuda's, which fit 792 blocks of 256
@@ -295,14 +313,15 @@ __device__ inline grid_arrival arrive_split(barrier_slot& slot) {
     counter_line* const flags = &flag_of(lines, counter, 0);
 #pragma unroll
     for (unsigned r = 0; r < barrier_replicas; ++r)
-      device_atomic<unsigned>(flags[r * barrier_line_stride].counter).store(next, cuda::memory_order_relaxed);
+      device_atomic<unsigned>(flags[r * barrier_line_stride].counter).store(after, cuda::memory_order_relaxed);
   }
-  return {nullptr, &flag_of(lines, 0, me % barrier_replicas), generation};
+  return {nullptr, lines, before >> generation_shift};
 }
 
-// Called by each block's leader after the whole block has arrived.
+// Called by each block's leader after the whole block has arrived; `slot` is
+// the barrier's, which only a leader on split counters holds.
 __device__ inline grid_arrival arrive_at(driver_workspace& workspace, barrier_slot* slot) {
-  return uses_split_counters() && slot ? arrive_split(*slot) : arrive_flat(workspace.barrier);
+  return slot ? arrive_split(*slot) : arrive_flat(workspace.barrier);
 }
 
 // The parity of the phase a block's leader is about to arrive at, the same in
@@ -331,35 +350,51 @@ __device__ inline void wait_for_flip(const grid_arrival& a) {
   }
 }
 
-// The first warp's lanes poll one counter's flag each (several each in a
-// block of fewer threads), so that the polls overlap: a counter is done when
-// its flag has left the generation seen on arriving (it may be one ahead,
-// never further, since no counter completes a second phase before this block
-// arrives there). Relaxed polls, then one acquire fence per lane: its reads
-// of flags published after release fences give every lane, and after
-// __syncthreads every thread, all writes made before the phase's arrivals.
-// (Acquire polls, an L1 invalidation each, with an acq_rel fence in the
-// completing block, the previous form, measured 0.703x NVIDIA's time at 1056
-// blocks against this form's 0.698x, and 0.393x against 0.383x at 2112:
-// medians of three runs on an H200, this form ahead by a hair everywhere.)
-__device__ inline bool counter_done(counter_line& flag, unsigned seen) {
-  return ((device_atomic<unsigned>(flag.counter).load(cuda::memory_order_relaxed) - seen) & generation_mask) != 0;
-}
-
 // From a block's replica of counter 0's flag to its replica of counter 1's.
 inline constexpr unsigned flag_stride = barrier_replicas * barrier_line_stride;
 
-__device__ inline void wait_for_counters(counter_line* flags, unsigned seen, unsigned lanes) {
+// The block's replica of counter 0's flag on a grid that publishes flags
+// (its rank picks the replica), else null.
+__device__ inline counter_line* flags_to_poll(counter_line* lines) {
+  const dim3 grid = fresh<fresh_triple::grid_dim>();
+  if (!publishes_flags(static_cast<unsigned>(dim_volume(grid)))) return nullptr;
+  const auto me = static_cast<unsigned>(linear_index(fresh<fresh_triple::block_index>(), grid));
+  return &flag_of(lines, 0, me % barrier_replicas);
+}
+
+// Whether a counter's value (or its flag's) has left generation `seen`: it
+// may be one ahead, never further, since no counter completes a second phase
+// before the waiting block arrives there.
+__device__ inline bool moved_on(unsigned value, unsigned seen) {
+  return (((value >> generation_shift) - seen) & generation_mask) != 0;
+}
+
+// Whether counter c has completed the phase. Where flags are published, its
+// flag first (relaxed polls, on a line no block adds to); then the counter
+// itself, with an acquire load: it reads a value its last arrival's add or a
+// later one left, which synchronizes with every arrival's release add, so the
+// lane has every arriving block's writes of the phase, and after
+// __syncthreads its whole block has. (Polling with relaxed loads and one
+// acquire fence after the loop measured the same.)
+__device__ inline bool counter_complete(counter_line* lines, counter_line* flags, unsigned c, unsigned seen) {
+  if (flags && !moved_on(device_atomic<unsigned>(flags[c * flag_stride].counter).load(cuda::memory_order_relaxed), seen))
+    return false;
+  return moved_on(device_atomic<unsigned>(counter_of(lines, c).counter).load(cuda::memory_order_acquire), seen);
+}
+
+// The first warp's lanes wait for one counter each (several each in a block
+// of fewer threads), so that the polls overlap.
+__device__ inline void wait_for_counters(counter_line* lines, unsigned seen, unsigned lanes) {
+  counter_line* const flags = flags_to_poll(lines);
   const unsigned width = __popc(lanes), lane = fresh_lane_id();
   if (lanes == all_lanes) {
     // A whole warp: a lane per counter and a vote. The general loop below
     // does the same work, but on full warps it measured 0.92x NVIDIA's time
     // at 1056 blocks against this form's 0.71x (H200).
     bool done = lane >= barrier_counters;
-    counter_line& mine = flags[(done ? 0 : lane) * flag_stride];
+    const unsigned mine = done ? 0 : lane;
     while (!__all_sync(all_lanes, done))
-      if (!done) done = counter_done(mine, seen);
-    fence_acquire();
+      if (!done) done = counter_complete(lines, flags, mine, seen);
     return;
   }
   unsigned pending = 0;
@@ -367,10 +402,9 @@ __device__ inline void wait_for_counters(counter_line* flags, unsigned seen, uns
   while (__any_sync(lanes, pending != 0)) {
     for (unsigned left = pending; left != 0; left &= left - 1) {
       const unsigned c = __ffs(static_cast<int>(left)) - 1;
-      if (counter_done(flags[c * flag_stride], seen)) pending &= ~(1u << c);
+      if (counter_complete(lines, flags, c, seen)) pending &= ~(1u << c);
     }
   }
-  fence_acquire();
 }
 
 // No message from the device: a printf (any call) anywhere in a kernel makes
@@ -409,10 +443,10 @@ struct grid_barrier {
     } else if (const barrier_warp warp = fresh_barrier_warp(); warp.member) {
       // The leader's arrival, for the whole first warp (its lane 0 is the leader).
       const unsigned lanes = warp.lanes;
-      const auto flags = reinterpret_cast<counter_line*>(
-          __shfl_sync(lanes, reinterpret_cast<unsigned long long>(a.flags), 0));
-      if (flags)
-        wait_for_counters(flags, __shfl_sync(lanes, a.seen, 0), lanes);
+      const auto lines = reinterpret_cast<counter_line*>(
+          __shfl_sync(lanes, reinterpret_cast<unsigned long long>(a.lines), 0));
+      if (lines)
+        wait_for_counters(lines, __shfl_sync(lanes, a.seen, 0), lanes);
       else if (is_block_leader())
         wait_for_flip(a);  // no slot: NVIDIA's protocol
     }
