@@ -175,14 +175,15 @@ __device__ __forceinline__ unsigned fresh_lane_id() {
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
   return lane;
 }
-// Whether this launch's barrier runs on split counters (when it has a slot),
-// from the grid's extent read afresh: with the plain reads the compiler held
-// the comparison across a caller's loop, which took the CG solver of
-// cohort_bench_cuda_programs from 32 registers to 38. The reads cost time
-// where they stand between a block's barrier and its leader's add (0.01-0.03x
-// NVIDIA's time, H100), so arrive_at does not test this (the leader's slot
-// says it); the wait tests it while the leader's add is in flight.
-__device__ __forceinline__ bool uses_split_counters() {
+// Whether this launch's barrier runs on split counters (when it has a slot).
+// The wait tests it on the grid's extent read afresh (fresh_split_counters):
+// with the plain reads the compiler held the comparison across a caller's
+// loop, which took the CG solver of cohort_bench_cuda_programs from 32
+// registers to 38. The arrival does not test it at all (the leader's slot
+// says it): between a block's barrier and its leader's add, the test cost
+// 0.01-0.03x NVIDIA's time (H100).
+__device__ inline bool uses_split_counters() { return grid_blocks() > barrier_flat_blocks; }
+__device__ __forceinline__ bool fresh_split_counters() {
   return dim_volume(fresh<fresh_triple::grid_dim>()) > barrier_flat_blocks;
 }
 // Whether a grid of `blocks` on split counters publishes their values on flags.
@@ -438,7 +439,7 @@ struct grid_barrier {
 
   __device__ void wait(const grid_arrival& a) const {
     if (!workspace) trap_not_cooperative();
-    if (!uses_split_counters()) {
+    if (!fresh_split_counters()) {
       if (is_block_leader()) wait_for_flip(a);
     } else if (const barrier_warp warp = fresh_barrier_warp(); warp.member) {
       // The leader's arrival, for the whole first warp (its lane 0 is the leader).
