@@ -191,10 +191,6 @@ void yield_thread(scheduled_block& b, thread_record& t) {
     b.running = runner;
     start_fiber(self, *runner, &runner_main);
   }
-  set_running(t);
-  t.waiting = wait_kind::none;
-  b.running = t.home;
-  if (b.failed) throw fiber_unwind{};
 }
 
 }  // namespace

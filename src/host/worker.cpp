@@ -250,8 +250,7 @@ bool resolve_stall(block_runtime& rt) {
 
 // A failed or abandoned block leaves threads waiting, their frames on their
 // fibers: each is resumed once more to unwind, so that the destructors of its
-// frames run: the block barrier's by unwind_on_top, called on top of them,
-// the others finding the block failed (park throws fiber_unwind).
+// frames run: unwind_on_top, called on top of them, throws fiber_unwind.
 void unwind_waiting_threads(block_runtime& rt) {
   rt.failed = true;
   // The block barrier's threads, released or not, from its queue.
@@ -274,7 +273,7 @@ void unwind_waiting_threads(block_runtime& rt) {
     if (!t.home || t.home == &rt.main) continue;
     rt.running = t.home;
     set_running(t);
-    switch_fiber(rt.main, *t.home);
+    switch_fiber_calling(rt.main, *t.home, &unwind_on_top);
   }
   rt.running = &rt.main;
   rt.clear_runnable();
