@@ -196,12 +196,12 @@ void yield_thread(scheduled_block& b, thread_record& t) {
 }  // namespace
 
 void spin_yield(std::source_location where) {
-  thread_record* const t = current_thread;
-  if (t == nullptr) {  // host code
+  if (current_block == nullptr) {  // host code
     std::this_thread::yield();
     return;
   }
   scheduled_block& b = current_scheduled();
+  thread_record* const t = current_thread;
   const std::int64_t now = steady_now();
   if (t->poll_block != b.serial || t->poll_count <= 64) {
     t->poll_block = b.serial;

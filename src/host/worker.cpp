@@ -33,8 +33,8 @@ thread_local constinit block_record* current_block = nullptr;
 thread_local constinit thread_record* current_thread = nullptr;
 thread_local constinit const block_coordinates* current_coordinates = nullptr;
 thread_local constinit block_coordinates running_block_coordinates{};
-thread_local constinit const uint3* current_index = nullptr;
-thread_local constinit uint3 streak_index{};
+thread_local constinit const thread_position* current_position = nullptr;
+thread_local constinit thread_position streak_position{};
 
 struct worker_context {
   stack_pool stacks;
@@ -166,9 +166,9 @@ std::string describe_deadlock(const block_runtime& rt) {
   return s.str();
 }
 
-// A thread's index and rank depend on the block's shape alone, so they are
-// written when the shape changes rather than by every block: the thread loop
-// then only points current_thread at the record.
+// A thread's index, row and rank depend on the block's shape alone, so they
+// are written when the shape changes rather than by every block: the thread
+// loop then only points current_thread and current_position at the record.
 void index_threads(worker_context& w, const dim3& shape) {
   if (shape == w.indexed_shape) return;
   const unsigned count = shape.x * shape.y * shape.z;
@@ -178,6 +178,7 @@ void index_threads(worker_context& w, const dim3& shape) {
     for (unsigned y = 0; y < shape.y; ++y)
       for (unsigned x = 0; x < shape.x; ++x, ++rank) {
         w.threads[rank].index = {x, y, z};
+        w.threads[rank].row = rank - x;
         w.threads[rank].rank = rank;
       }
   w.indexed_shape = shape;
@@ -289,7 +290,7 @@ std::size_t finish_block(worker_context& w) {
   current_block = nullptr;
   current_thread = nullptr;
   current_coordinates = nullptr;
-  current_index = nullptr;
+  current_position = nullptr;
   return rt.fibers_used;
 }
 
@@ -352,6 +353,7 @@ std::size_t run_block(launch_state& launch, unsigned long long linear) {
   if (sigsetjmp(w.escape, 0) != 0) {
     ::cohort::detail::host::after_switch(nullptr, nullptr);
     w.escape_armed = 0;
+    settle_streak(rt);  // the faulting thread may be a streak's
     sigset_t segv;
     sigemptyset(&segv);
     sigaddset(&segv, SIGSEGV);
