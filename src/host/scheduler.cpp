@@ -9,6 +9,7 @@
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
+#include "worker.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::detail::host {
@@ -16,7 +17,8 @@ namespace cohort::detail::host {
 void runner_main(ctx::transfer_t t) {
   resumed(t, nullptr);
   scheduled_block& b = current_scheduled();
-  b.launch->entry->run_threads(b.launch->entry->payload);
+  do b.launch->entry->run_threads(b.launch->entry->payload);
+  while (run_next_block(b));
   // No threads left to this runner (or the block failed): it is never resumed.
   if (b.failed) {
     fiber& self = *b.running;

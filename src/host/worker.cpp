@@ -46,6 +46,8 @@ struct worker_context {
   std::size_t shared_capacity = 0;
   block_runtime runtime;
   std::uint64_t blocks_run = 0;
+  std::size_t fibers_started = 0;   // by the blocks run so far
+  unsigned long long run_end = 0;   // the end of the blocks run_blocks was given
   sigjmp_buf escape;
   volatile sig_atomic_t escape_armed = 0;
   volatile sig_atomic_t fault_kind = 0;  // what the escape leaves for: a stack overflow or another fault
@@ -184,12 +186,18 @@ void index_threads(worker_context& w, const dim3& shape) {
   w.indexed_shape = shape;
 }
 
-void start_block(worker_context& w, launch_state& launch, unsigned long long linear) {
+// `follows`: the worker's last block was block linear - 1 of the same launch.
+void start_block(worker_context& w, launch_state& launch, unsigned long long linear, bool follows) {
   block_runtime& r = w.runtime;
   const dim3 g = launch.config.grid;
   const dim3 b = launch.config.block;
-  r.block_index = {static_cast<unsigned>(linear % g.x), static_cast<unsigned>(linear / g.x % g.y),
-                   static_cast<unsigned>(linear / (static_cast<unsigned long long>(g.x) * g.y))};
+  if (follows) {  // its index without the divisions
+    if (++r.block_index.x == g.x && (r.block_index.x = 0, ++r.block_index.y == g.y)) r.block_index.y = 0, ++r.block_index.z;
+  } else {
+    r.block_index = {static_cast<unsigned>(linear % g.x), static_cast<unsigned>(linear / g.x % g.y),
+                     static_cast<unsigned>(linear / (static_cast<unsigned long long>(g.x) * g.y))};
+  }
+  r.linear = linear;
   r.block_dim = b;
   r.grid_dim = g;
   r.warp_size = launch.warp_size;
@@ -280,9 +288,9 @@ void unwind_waiting_threads(block_runtime& rt) {
   rt.clear_runnable();
 }
 
-// Returns the fibers the block started. They keep their stacks for the
+// Counts the fibers the block started. They keep their stacks for the
 // worker's next block; trim_worker_stacks gives them back after the launch.
-std::size_t finish_block(worker_context& w) {
+void finish_block(worker_context& w) {
   block_runtime& rt = w.runtime;
   if (rt.parked != 0 || rt.others_ready()) unwind_waiting_threads(rt);
   rt.copies.finish_block(rt);
@@ -291,10 +299,26 @@ std::size_t finish_block(worker_context& w) {
   current_thread = nullptr;
   current_coordinates = nullptr;
   current_position = nullptr;
-  return rt.fibers_used;
+  w.fibers_started += rt.fibers_used;
 }
 
 }  // namespace
+
+bool run_next_block(scheduled_block& b) {
+  auto& rt = static_cast<block_runtime&>(b);
+  worker_context& w = *rt.worker;
+  launch_state& launch = *rt.launch;
+  const unsigned long long next = rt.linear + 1;
+  if (rt.live != 0 || rt.failed || rt.running != rt.fibers.data() || next >= w.run_end ||
+      !launch.worth_running(next))
+    return false;
+  finish_block(w);
+  start_block(w, launch, next, true);
+  current_block = &rt;
+  rt.running = rt.fibers.data();  // the runner goes on: the new block's first
+  rt.fibers_used = 1;
+  return true;
+}
 
 // The overflow handler runs on an alternate signal stack. A thread that has
 // one keeps it (the sanitizers install their own, and unmap it themselves at
@@ -343,9 +367,13 @@ void trim_worker_stacks() {
   w.stacks.trim();
 }
 
-std::size_t run_block(launch_state& launch, unsigned long long linear) {
-  worker_context& w = worker();
-  start_block(w, launch, linear);
+namespace {
+
+// Runs block `linear`, and the blocks after it that its runner goes on to
+// (run_next_block), to their end; rt.linear is the last one. `follows` as
+// for start_block.
+void run_from(worker_context& w, launch_state& launch, unsigned long long linear, bool follows) {
+  start_block(w, launch, linear, follows);
   block_runtime& rt = w.runtime;
   current_block = &rt;
   // Not saving the signal mask keeps sigsetjmp free of a system call per
@@ -367,10 +395,10 @@ std::size_t run_block(launch_state& launch, unsigned long long linear) {
                   "fiber stack overflow " + position(launch, rt, *current_thread) +
                       ": the thread needed more than " + std::to_string(stack_pool::stack_size()) +
                       " bytes of stack; set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=1M)",
-                  linear);
+                  rt.linear);
     else
       launch.fail(errc::memory_fault, memory_fault_message(launch, rt, *current_thread, w.fault_address),
-                  linear);
+                  rt.linear);
     return finish_block(w);
   }
   w.escape_armed = 1;
@@ -380,7 +408,23 @@ std::size_t run_block(launch_state& launch, unsigned long long linear) {
   } catch (const fiber_unwind&) {  // the block failed in main's own work (a collective it completed)
   }
   w.escape_armed = 0;
-  return finish_block(w);
+  finish_block(w);
+}
+
+}  // namespace
+
+std::size_t run_blocks(launch_state& launch, unsigned long long first, unsigned long long end) {
+  worker_context& w = worker();
+  const std::size_t fibers = w.fibers_started;
+  w.run_end = end;
+  for (unsigned long long b = first; b < end && launch.worth_running(b); b = w.runtime.linear + 1) {
+    try {
+      run_from(w, launch, b, b != first);
+    } catch (const error& e) {
+      launch.fail(e.kind(), e.what(), w.runtime.linear);
+    }
+  }
+  return w.fibers_started - fibers;
 }
 
 }  // namespace cohort::detail::host
