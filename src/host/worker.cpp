@@ -186,13 +186,18 @@ void index_threads(worker_context& w, const dim3& shape) {
   w.indexed_shape = shape;
 }
 
+// The index of the block after the one at `index`, without the divisions.
+void next_block_index(uint3& index, const dim3& grid) {
+  if (++index.x == grid.x && (index.x = 0, ++index.y == grid.y)) index.y = 0, ++index.z;
+}
+
 // `follows`: the worker's last block was block linear - 1 of the same launch.
 void start_block(worker_context& w, launch_state& launch, unsigned long long linear, bool follows) {
   block_runtime& r = w.runtime;
   const dim3 g = launch.config.grid;
   const dim3 b = launch.config.block;
-  if (follows) {  // its index without the divisions
-    if (++r.block_index.x == g.x && (r.block_index.x = 0, ++r.block_index.y == g.y)) r.block_index.y = 0, ++r.block_index.z;
+  if (follows) {
+    next_block_index(r.block_index, g);
   } else {
     r.block_index = {static_cast<unsigned>(linear % g.x), static_cast<unsigned>(linear / g.x % g.y),
                      static_cast<unsigned>(linear / (static_cast<unsigned long long>(g.x) * g.y))};
@@ -304,6 +309,20 @@ void finish_block(worker_context& w) {
 
 }  // namespace
 
+namespace {
+
+// A block over that used none of the runtime's mechanisms (its threads ran
+// in streaks, without a call in), in a launch of no level: its record is as
+// start_block left it, but for what each block has of its own.
+bool left_as_started(const block_runtime& rt) {
+  return !rt.collectives.used && !rt.copies.used && !rt.barriers.arrivals_recorded && rt.barriers.block.phase == 0 &&
+         rt.barriers.block.arrived == 0 && !rt.barrier.has_released() && rt.barrier.parked == rt.barrier.tail &&
+         rt.ready.empty() && rt.on_park == nullptr && !rt.shuffling && !rt.check_copies && !rt.cooperative &&
+         rt.cluster == nullptr && rt.launch->multi_grid == nullptr;
+}
+
+}  // namespace
+
 bool run_next_block(scheduled_block& b) {
   auto& rt = static_cast<block_runtime&>(b);
   worker_context& w = *rt.worker;
@@ -312,6 +331,17 @@ bool run_next_block(scheduled_block& b) {
   if (rt.live != 0 || rt.failed || rt.running != rt.fibers.data() || next >= w.run_end ||
       !launch.worth_running(next))
     return false;
+  if (left_as_started(rt)) {  // what finish_block and start_block would change
+    w.fibers_started += rt.fibers_used;
+    next_block_index(rt.block_index, launch.config.grid);
+    running_block_coordinates.block_index = rt.block_index;
+    rt.linear = next;
+    rt.serial = ++w.blocks_run;
+    rt.next_unstarted = 0;
+    rt.live = rt.thread_count;
+    rt.fibers_used = 1;
+    return true;
+  }
   finish_block(w);
   start_block(w, launch, next, true);
   current_block = &rt;
