@@ -17,8 +17,9 @@ namespace cohort::detail::host {
 void runner_main(ctx::transfer_t t) {
   resumed(t, nullptr);
   scheduled_block& b = current_scheduled();
+  // A runner whose block has threads left (they wait) has nothing to go on to.
   do b.launch->entry->run_threads(b.launch->entry->payload);
-  while (run_next_block(b));
+  while (b.live == 0 && run_next_block(b));
   // No threads left to this runner (or the block failed): it is never resumed.
   if (b.failed) {
     fiber& self = *b.running;
