@@ -48,11 +48,12 @@ rendezvous_record* find_open(const collective_state& cs, unsigned list, const me
   cs.open[list] = rec;
   cs.used = true;
   // Members may have exited only if some thread of the block has, only those
-  // that have started, and none of a warp found whole since the last exit.
+  // that have started, and none of a warp found whole since the last exit (a
+  // span, wider than a warp, is listed with its first warp but reaches past it).
   const block_record& b = rt;
+  const member_set& m = call.members;
   const unsigned exits = b.thread_count - b.live;
-  if (exits != 0 && b.next_unstarted > call.members.base && cs.present_at_exits[list] != exits) {
-    const member_set& m = call.members;
+  if (exits != 0 && b.next_unstarted > m.base && (m.is_span() || cs.present_at_exits[list] != exits)) {
     const unsigned started = b.next_unstarted - m.base;
     const auto exited = [&](unsigned r) {
       const thread_record& t = b.threads[r];

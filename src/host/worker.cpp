@@ -307,10 +307,6 @@ void finish_block(worker_context& w) {
   w.fibers_started += rt.fibers_used;
 }
 
-}  // namespace
-
-namespace {
-
 // A block over that used none of the runtime's mechanisms (its threads ran
 // in streaks, without a call in), in a launch of no level: its record is as
 // start_block left it, but for what each block has of its own.
