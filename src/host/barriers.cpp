@@ -216,6 +216,10 @@ void block_sync(std::source_location where) {
 }
 
 void level_part::start(level_barrier* barrier, unsigned long long entry) {
+  // A level in no launch since the last start holds nothing but waiters
+  // (only its barrier's arrivals and waits write here, and a wait with a
+  // token of no arrival can be made): most launches have no level.
+  if (barrier == nullptr && shared == nullptr && waiters.empty()) return;
   shared = barrier;
   rank = entry;
   arrived = 0;

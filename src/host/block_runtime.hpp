@@ -13,6 +13,7 @@ namespace cohort::detail::host {
 struct cluster_slot;
 
 struct block_runtime : scheduled_block {
+  unsigned long long linear = 0;  // the block's linear index in its grid
   block_barriers barriers;
   cluster_slot* cluster = nullptr;  // the slot running the block's cluster; none in a launch without clusters
   collective_state collectives;     // warp collectives and coalesced groups

@@ -59,12 +59,8 @@ void run_clusters(launch_state& launch) {
       const uint3 b{cluster.x * c.shape.x + in_cluster.x, cluster.y * c.shape.y + in_cluster.y,
                     cluster.z * c.shape.z + in_cluster.z};
       const unsigned long long linear = (static_cast<unsigned long long>(b.z) * g.y + b.y) * g.x + b.x;
-      try {
-        const core_claim core;
-        run_block(launch, linear);
-      } catch (const error& e) {
-        launch.fail(e.kind(), e.what(), linear);
-      }
+      const core_claim core;
+      run_blocks(launch, linear, linear + 1);
     }
   });
 }

@@ -100,18 +100,11 @@ void run_grid(launch_state& launch) {
     // Counted here and added once: an atomic add per block would bounce its
     // cache line between the workers as often as they finish blocks.
     std::size_t fibers = 0;
-    const auto run = [&launch, &fibers](unsigned long long block) {
-      try {
-        fibers += run_block(launch, block);
-      } catch (const error& e) {
-        launch.fail(e.kind(), e.what(), block);
-      }
-    };
     const auto count_fibers = [&] { launch.fibers_started.fetch_add(fibers, std::memory_order_relaxed); };
     if (cooperative) {
       {
         const core_claim core;
-        run(index);
+        fibers += run_blocks(launch, index, index + 1ull);
       }
       count_fibers();
       trim_worker_stacks();
@@ -123,7 +116,7 @@ void run_grid(launch_state& launch) {
     const unsigned long long run_length = std::max(1ull, launch.block_count / (4ull * threads));
     for (unsigned long long first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed);
          launch.worth_running(first); first = launch.next_block.fetch_add(run_length, std::memory_order_relaxed))
-      for (unsigned long long b = first; b < first + run_length && launch.worth_running(b); ++b) run(b);
+      fibers += run_blocks(launch, first, std::min(first + run_length, launch.block_count));
     count_fibers();
     trim_worker_stacks();
   });

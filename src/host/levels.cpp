@@ -114,8 +114,12 @@ void start_barriers(block_runtime& rt, unsigned long long linear_block) {
 void finish_barriers(block_runtime& rt) {
   if (rt.cluster != nullptr)
     rt.cluster->members[rt.barriers.cluster.rank].state.store(member_state::exited, std::memory_order_release);
-  for (level_part* part : {&rt.barriers.grid, &rt.barriers.cluster, &rt.barriers.multi_grid})
-    if (part->shared != nullptr) part->shared->block_exited(part->phases_arrived, part->rank);
+  const auto exit_level = [](const level_part& part) {
+    if (part.shared != nullptr) part.shared->block_exited(part.phases_arrived, part.rank);
+  };
+  exit_level(rt.barriers.grid);
+  exit_level(rt.barriers.cluster);
+  exit_level(rt.barriers.multi_grid);
 }
 
 std::uint64_t grid_arrive(std::source_location where) {

@@ -47,11 +47,13 @@ rendezvous_record* find_open(const collective_state& cs, unsigned list, const me
           cs.open[list]};
   cs.open[list] = rec;
   cs.used = true;
-  // Members may have exited only if some thread of the block has, and only
-  // those that have started.
+  // Members may have exited only if some thread of the block has, only those
+  // that have started, and none of a warp found whole since the last exit (a
+  // span, wider than a warp, is listed with its first warp but reaches past it).
   const block_record& b = rt;
-  if (b.live < b.thread_count && b.next_unstarted > call.members.base) {
-    const member_set& m = call.members;
+  const member_set& m = call.members;
+  const unsigned exits = b.thread_count - b.live;
+  if (exits != 0 && b.next_unstarted > m.base && (m.is_span() || cs.present_at_exits[list] != exits)) {
     const unsigned started = b.next_unstarted - m.base;
     const auto exited = [&](unsigned r) {
       const thread_record& t = b.threads[r];
@@ -64,6 +66,8 @@ rendezvous_record* find_open(const collective_state& cs, unsigned list, const me
     } else {
       for (std::uint64_t l = m.lanes & low_lanes(started); l != 0; l &= l - 1)
         exited(m.base + static_cast<unsigned>(std::countr_zero(l)));
+      if (rec->expected == m.count && (low_lanes(started) & ~m.lanes & existing_lanes()) == 0)
+        cs.present_at_exits[list] = exits;
     }
   }
   return *rec;
@@ -144,12 +148,14 @@ void collective_state::start_block(block_record& record) {
     for (rendezvous_record*& head : open)
       for (; head != nullptr; head = head->next) free_records.push_back(head);
     std::fill(converging.begin(), converging.end(), 0u);
+    std::fill(present_at_exits.begin(), present_at_exits.end(), 0u);
     converging_total = 0;
     used = false;
   }
   if (open.size() < warps) {
     open.resize(warps, nullptr);
     converging.resize(warps, 0u);
+    present_at_exits.resize(warps, 0u);
   }
 }
 

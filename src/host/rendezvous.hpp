@@ -47,6 +47,9 @@ struct collective_state {
   std::vector<rendezvous_record*> free_records;
   std::vector<rendezvous_record*> open;  // per warp: open records whose first member is in it
   std::vector<unsigned> converging;      // per warp: lanes parked in coalesced_threads()
+  // Per warp: the block's count of exited threads when every started lane of
+  // the warp was last found present; while it holds, none of them has exited.
+  std::vector<unsigned> present_at_exits;
   unsigned converging_total = 0;
   std::vector<unsigned> who, scratch;  // for the combine
   std::vector<thread_record*> waking;

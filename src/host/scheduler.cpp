@@ -9,6 +9,7 @@
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
+#include "worker.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::detail::host {
@@ -16,7 +17,9 @@ namespace cohort::detail::host {
 void runner_main(ctx::transfer_t t) {
   resumed(t, nullptr);
   scheduled_block& b = current_scheduled();
-  b.launch->entry->run_threads(b.launch->entry->payload);
+  // A runner whose block has threads left (they wait) has nothing to go on to.
+  do b.launch->entry->run_threads(b.launch->entry->payload);
+  while (b.live == 0 && run_next_block(b));
   // No threads left to this runner (or the block failed): it is never resumed.
   if (b.failed) {
     fiber& self = *b.running;
@@ -191,21 +194,17 @@ void yield_thread(scheduled_block& b, thread_record& t) {
     b.running = runner;
     start_fiber(self, *runner, &runner_main);
   }
-  set_running(t);
-  t.waiting = wait_kind::none;
-  b.running = t.home;
-  if (b.failed) throw fiber_unwind{};
 }
 
 }  // namespace
 
 void spin_yield(std::source_location where) {
-  thread_record* const t = current_thread;
-  if (t == nullptr) {  // host code
+  if (current_block == nullptr) {  // host code
     std::this_thread::yield();
     return;
   }
   scheduled_block& b = current_scheduled();
+  thread_record* const t = current_thread;
   const std::int64_t now = steady_now();
   if (t->poll_block != b.serial || t->poll_count <= 64) {
     t->poll_block = b.serial;

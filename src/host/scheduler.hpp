@@ -129,9 +129,9 @@ struct scheduled_block : block_record {
     attention = true;
   }
   // Takes the ready queue's next thread (attention says there may be one).
-  fiber* take_ready() {
+  thread_record* take_ready() {
     if (ready_head == ready.size()) return nullptr;
-    fiber* const next = ready[ready_head++]->home;
+    thread_record* const next = ready[ready_head++];
     if (ready_head == ready.size()) {
       ready.clear();
       ready_head = 0;
@@ -223,6 +223,17 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
   switch_fiber(self, next);
 }
 
+// Switches from `self` to `t`, a thread of the ready queue parked on its home
+// fiber, made the running thread here, as resume_released does, so that `t`
+// has nothing left to do once resumed (park).
+[[gnu::always_inline]] inline void resume_ready(scheduled_block& b, fiber& self, thread_record& t) {
+  fiber& next = *t.home;
+  t.waiting = wait_kind::none;
+  set_running(t);
+  b.running = &next;
+  switch_fiber(self, next);
+}
+
 // Leaves the running fiber (or main) for the next runnable one: a queued
 // thread, else a released one, else a fresh runner for unstarted threads,
 // else main. Inlined into the parking paths, so that a barrier is one frame
@@ -231,11 +242,7 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
   fiber& self = *b.running;
   if (b.attention) [[unlikely]] {
     if (b.unguarded_stacks) check_unguarded_stack(b, self);
-    if (fiber* const next = b.take_ready()) {
-      b.running = next;
-      switch_fiber(self, *next);
-      return;
-    }
+    if (thread_record* const next = b.take_ready()) return resume_ready(b, self, *next);
   }
   if (b.barrier.has_released())
     resume_released(b, self);
@@ -243,7 +250,10 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
     switch_to_runner_or_main(b, self);
 }
 
-// Parks the current thread `t` of block `b` until another wakes it.
+// Parks the current thread `t` of block `b` until another wakes it. Whoever
+// resumes it makes it the running thread (resume_ready), and a failed block's
+// main unwinds it where it waits (unwind_on_top), so that it returns from the
+// switch with nothing to do: a collective's last call is the switch.
 [[gnu::always_inline]] inline void park(scheduled_block& b, thread_record& t, wait_kind kind,
                                         std::source_location where, std::uint64_t phase) {
   t.waiting = kind;
@@ -254,11 +264,6 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
   if (b.attention && b.on_park != nullptr) [[unlikely]]
     b.on_park(b, t);
   switch_away(b);
-  set_running(t);
-  t.waiting = wait_kind::none;
-  b.running = t.home;
-  if (b.failed) [[unlikely]]
-    throw fiber_unwind{};  // resumed only to unwind
 }
 
 // Parks the current thread `t` at the block barrier's current phase, at the

@@ -33,8 +33,8 @@ thread_local constinit block_record* current_block = nullptr;
 thread_local constinit thread_record* current_thread = nullptr;
 thread_local constinit const block_coordinates* current_coordinates = nullptr;
 thread_local constinit block_coordinates running_block_coordinates{};
-thread_local constinit const uint3* current_index = nullptr;
-thread_local constinit uint3 streak_index{};
+thread_local constinit const thread_position* current_position = nullptr;
+thread_local constinit thread_position streak_position{};
 
 struct worker_context {
   stack_pool stacks;
@@ -46,6 +46,8 @@ struct worker_context {
   std::size_t shared_capacity = 0;
   block_runtime runtime;
   std::uint64_t blocks_run = 0;
+  std::size_t fibers_started = 0;   // by the blocks run so far
+  unsigned long long run_end = 0;   // the end of the blocks run_blocks was given
   sigjmp_buf escape;
   volatile sig_atomic_t escape_armed = 0;
   volatile sig_atomic_t fault_kind = 0;  // what the escape leaves for: a stack overflow or another fault
@@ -166,9 +168,9 @@ std::string describe_deadlock(const block_runtime& rt) {
   return s.str();
 }
 
-// A thread's index and rank depend on the block's shape alone, so they are
-// written when the shape changes rather than by every block: the thread loop
-// then only points current_thread at the record.
+// A thread's index, row and rank depend on the block's shape alone, so they
+// are written when the shape changes rather than by every block: the thread
+// loop then only points current_thread and current_position at the record.
 void index_threads(worker_context& w, const dim3& shape) {
   if (shape == w.indexed_shape) return;
   const unsigned count = shape.x * shape.y * shape.z;
@@ -178,17 +180,29 @@ void index_threads(worker_context& w, const dim3& shape) {
     for (unsigned y = 0; y < shape.y; ++y)
       for (unsigned x = 0; x < shape.x; ++x, ++rank) {
         w.threads[rank].index = {x, y, z};
+        w.threads[rank].row = rank - x;
         w.threads[rank].rank = rank;
       }
   w.indexed_shape = shape;
 }
 
-void start_block(worker_context& w, launch_state& launch, unsigned long long linear) {
+// The index of the block after the one at `index`, without the divisions.
+void next_block_index(uint3& index, const dim3& grid) {
+  if (++index.x == grid.x && (index.x = 0, ++index.y == grid.y)) index.y = 0, ++index.z;
+}
+
+// `follows`: the worker's last block was block linear - 1 of the same launch.
+void start_block(worker_context& w, launch_state& launch, unsigned long long linear, bool follows) {
   block_runtime& r = w.runtime;
   const dim3 g = launch.config.grid;
   const dim3 b = launch.config.block;
-  r.block_index = {static_cast<unsigned>(linear % g.x), static_cast<unsigned>(linear / g.x % g.y),
-                   static_cast<unsigned>(linear / (static_cast<unsigned long long>(g.x) * g.y))};
+  if (follows) {
+    next_block_index(r.block_index, g);
+  } else {
+    r.block_index = {static_cast<unsigned>(linear % g.x), static_cast<unsigned>(linear / g.x % g.y),
+                     static_cast<unsigned>(linear / (static_cast<unsigned long long>(g.x) * g.y))};
+  }
+  r.linear = linear;
   r.block_dim = b;
   r.grid_dim = g;
   r.warp_size = launch.warp_size;
@@ -250,8 +264,7 @@ bool resolve_stall(block_runtime& rt) {
 
 // A failed or abandoned block leaves threads waiting, their frames on their
 // fibers: each is resumed once more to unwind, so that the destructors of its
-// frames run: the block barrier's by unwind_on_top, called on top of them,
-// the others finding the block failed (park throws fiber_unwind).
+// frames run: unwind_on_top, called on top of them, throws fiber_unwind.
 void unwind_waiting_threads(block_runtime& rt) {
   rt.failed = true;
   // The block barrier's threads, released or not, from its queue.
@@ -274,15 +287,15 @@ void unwind_waiting_threads(block_runtime& rt) {
     if (!t.home || t.home == &rt.main) continue;
     rt.running = t.home;
     set_running(t);
-    switch_fiber(rt.main, *t.home);
+    switch_fiber_calling(rt.main, *t.home, &unwind_on_top);
   }
   rt.running = &rt.main;
   rt.clear_runnable();
 }
 
-// Returns the fibers the block started. They keep their stacks for the
+// Counts the fibers the block started. They keep their stacks for the
 // worker's next block; trim_worker_stacks gives them back after the launch.
-std::size_t finish_block(worker_context& w) {
+void finish_block(worker_context& w) {
   block_runtime& rt = w.runtime;
   if (rt.parked != 0 || rt.others_ready()) unwind_waiting_threads(rt);
   rt.copies.finish_block(rt);
@@ -290,11 +303,48 @@ std::size_t finish_block(worker_context& w) {
   current_block = nullptr;
   current_thread = nullptr;
   current_coordinates = nullptr;
-  current_index = nullptr;
-  return rt.fibers_used;
+  current_position = nullptr;
+  w.fibers_started += rt.fibers_used;
+}
+
+// A block over that used none of the runtime's mechanisms (its threads ran
+// in streaks, without a call in), in a launch of no level: its record is as
+// start_block left it, but for what each block has of its own.
+bool left_as_started(const block_runtime& rt) {
+  return !rt.collectives.used && !rt.copies.used && !rt.barriers.arrivals_recorded && rt.barriers.block.phase == 0 &&
+         rt.barriers.block.arrived == 0 && !rt.barrier.has_released() && rt.barrier.parked == rt.barrier.tail &&
+         rt.ready.empty() && rt.on_park == nullptr && !rt.shuffling && !rt.check_copies && !rt.cooperative &&
+         rt.cluster == nullptr && rt.launch->multi_grid == nullptr;
 }
 
 }  // namespace
+
+bool run_next_block(scheduled_block& b) {
+  auto& rt = static_cast<block_runtime&>(b);
+  worker_context& w = *rt.worker;
+  launch_state& launch = *rt.launch;
+  const unsigned long long next = rt.linear + 1;
+  if (rt.live != 0 || rt.failed || rt.running != rt.fibers.data() || next >= w.run_end ||
+      !launch.worth_running(next))
+    return false;
+  if (left_as_started(rt)) {  // what finish_block and start_block would change
+    w.fibers_started += rt.fibers_used;
+    next_block_index(rt.block_index, launch.config.grid);
+    running_block_coordinates.block_index = rt.block_index;
+    rt.linear = next;
+    rt.serial = ++w.blocks_run;
+    rt.next_unstarted = 0;
+    rt.live = rt.thread_count;
+    rt.fibers_used = 1;
+    return true;
+  }
+  finish_block(w);
+  start_block(w, launch, next, true);
+  current_block = &rt;
+  rt.running = rt.fibers.data();  // the runner goes on: the new block's first
+  rt.fibers_used = 1;
+  return true;
+}
 
 // The overflow handler runs on an alternate signal stack. A thread that has
 // one keeps it (the sanitizers install their own, and unmap it themselves at
@@ -343,9 +393,13 @@ void trim_worker_stacks() {
   w.stacks.trim();
 }
 
-std::size_t run_block(launch_state& launch, unsigned long long linear) {
-  worker_context& w = worker();
-  start_block(w, launch, linear);
+namespace {
+
+// Runs block `linear`, and the blocks after it that its runner goes on to
+// (run_next_block), to their end; rt.linear is the last one. `follows` as
+// for start_block.
+void run_from(worker_context& w, launch_state& launch, unsigned long long linear, bool follows) {
+  start_block(w, launch, linear, follows);
   block_runtime& rt = w.runtime;
   current_block = &rt;
   // Not saving the signal mask keeps sigsetjmp free of a system call per
@@ -353,6 +407,7 @@ std::size_t run_block(launch_state& launch, unsigned long long linear) {
   if (sigsetjmp(w.escape, 0) != 0) {
     ::cohort::detail::host::after_switch(nullptr, nullptr);
     w.escape_armed = 0;
+    settle_streak(rt);  // the faulting thread may be a streak's
     sigset_t segv;
     sigemptyset(&segv);
     sigaddset(&segv, SIGSEGV);
@@ -366,10 +421,10 @@ std::size_t run_block(launch_state& launch, unsigned long long linear) {
                   "fiber stack overflow " + position(launch, rt, *current_thread) +
                       ": the thread needed more than " + std::to_string(stack_pool::stack_size()) +
                       " bytes of stack; set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=1M)",
-                  linear);
+                  rt.linear);
     else
       launch.fail(errc::memory_fault, memory_fault_message(launch, rt, *current_thread, w.fault_address),
-                  linear);
+                  rt.linear);
     return finish_block(w);
   }
   w.escape_armed = 1;
@@ -379,7 +434,23 @@ std::size_t run_block(launch_state& launch, unsigned long long linear) {
   } catch (const fiber_unwind&) {  // the block failed in main's own work (a collective it completed)
   }
   w.escape_armed = 0;
-  return finish_block(w);
+  finish_block(w);
+}
+
+}  // namespace
+
+std::size_t run_blocks(launch_state& launch, unsigned long long first, unsigned long long end) {
+  worker_context& w = worker();
+  const std::size_t fibers = w.fibers_started;
+  w.run_end = end;
+  for (unsigned long long b = first; b < end && launch.worth_running(b); b = w.runtime.linear + 1) {
+    try {
+      run_from(w, launch, b, b != first);
+    } catch (const error& e) {
+      launch.fail(e.kind(), e.what(), w.runtime.linear);
+    }
+  }
+  return w.fibers_started - fibers;
 }
 
 }  // namespace cohort::detail::host

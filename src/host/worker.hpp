@@ -6,9 +6,18 @@
 namespace cohort::detail::host {
 
 struct launch_state;
+struct scheduled_block;
 
-// Runs a block to its end on the calling OS thread; returns the fibers it started.
-std::size_t run_block(launch_state& launch, unsigned long long linear_block);
+// Runs blocks [first, end) of the launch, in order, each to its end, on the
+// calling OS thread, while the launch is worth running them; returns the
+// fibers they started. A block's error is the launch's (launch_state::fail).
+std::size_t run_blocks(launch_state& launch, unsigned long long first, unsigned long long end);
+// Called by the runner that ran the last thread of block `b`: when the block
+// is over and the worker's blocks go on, finishes it and starts the next one
+// on the same runner, which then runs its threads (true). A block that never
+// waits thus runs from start to end without a fiber switch, and main gets
+// control back only once the runner's blocks are done or one of them waits.
+bool run_next_block(scheduled_block& b);
 // After a worker's last block of a launch: its fibers' stacks go back to its
 // pool, and those beyond its share of what the process keeps are unmapped.
 void trim_worker_stacks();

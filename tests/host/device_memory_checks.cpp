@@ -117,10 +117,10 @@ TEST(KernelSideCallsFromHostCode, BarriersThrow) {
 TEST(KernelSideCallsFromHostCodeDeathTest, BuiltInsAndIntrinsicsSayWhy) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   // Under UBSan its own report of the null pointer (a record, the block's coordinates, the
-  // thread's index) comes first.
+  // thread's position or index) comes first.
   const char* says =
       "used outside a kernel|null pointer of type '(const )?(struct )?(cohort::(host|detail::host)::)?"
-      "(thread_record|block_record|block_coordinates|uint3)'";
+      "(thread_record|thread_position|block_record|block_coordinates|uint3)'";
   EXPECT_DEATH({ [[maybe_unused]] volatile unsigned x = threadIdx.x; }, says);
   EXPECT_DEATH({ [[maybe_unused]] volatile int v = __shfl_sync(0xffffffffu, 1, 0); }, says);
 }

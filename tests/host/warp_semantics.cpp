@@ -188,6 +188,30 @@ __global__ void sync_after_exits(unsigned leave_from, unsigned* out) {
   out[threadIdx.x] = tile.thread_rank() + 1;
 }
 
+// A warp found whole after a thread of another warp exited says nothing of a
+// tile wider than the warp: the tile's sync, opened after warp 0's shuffle
+// (warp 1 waits in __syncwarp meanwhile), still counts the exited member out.
+__global__ void wide_sync_after_a_warp_shuffle(unsigned gone, unsigned* out) {
+  const auto tile = cg::tiled_partition<64>(cg::this_thread_block());
+  if (threadIdx.x == gone) return;
+  __syncthreads();
+  unsigned v = threadIdx.x;
+  if (threadIdx.x < 32)
+    v = __shfl_xor_sync(0xffffffffu, v, 1);
+  else
+    __syncwarp();
+  tile.sync();
+  out[threadIdx.x] = v + 1;
+}
+
+TEST(SyncRules, AnExitOutsideAWholeWarpStillCountsForAWideTile) {
+  cohort_test::virtual_device_guard guard;
+  set_warp_size(32);
+  auto out = cohort_test::poisoned<unsigned>(64, 0);
+  cg::launch(wide_sync_after_a_warp_shuffle, {dim3(1), dim3(64)}, 40u, out.data());
+  for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(out.to_host()[t], t == 40 ? 0u : (t < 32 ? t ^ 1u : t) + 1) << t;
+}
+
 TEST(SyncRules, MembersThatExitedDoNotCount) {
   cohort_test::virtual_device_guard guard;
   set_warp_size(32);

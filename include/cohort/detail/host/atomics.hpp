@@ -24,8 +24,10 @@ void spin_yield(std::source_location where);
 
 template <unsigned Every = 64, class T>
 inline T observed(const void* address, T value, std::source_location where) {
-  thread_record* const t = current_thread;
-  if (t == nullptr) return value;  // host code
+  block_record* const b = current_block;
+  if (b == nullptr) return value;  // host code
+  // current_thread is not written in a streak: the record from the position.
+  thread_record* const t = b->threads + thread_rank();
   std::uint64_t bits = 0;
   std::memcpy(&bits, &value, sizeof(T) < sizeof bits ? sizeof(T) : sizeof bits);
   if (address == t->poll_address && bits == t->poll_value) {

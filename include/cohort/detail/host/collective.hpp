@@ -120,9 +120,10 @@ inline constexpr std::uint64_t low_lanes(unsigned n) {
 }
 // How many lanes a mask names. std::popcount is a library call where the
 // target has no population-count instruction (x86-64's baseline); this is a
-// handful of instructions instead.
+// handful of instructions instead, and two for the usual mask, the low lanes.
 inline constexpr unsigned lane_count(std::uint64_t lanes) {
 #if defined(__x86_64__) && !defined(__POPCNT__)
+  if ((lanes & (lanes + 1)) == 0) return static_cast<unsigned>(std::countr_one(lanes));
   lanes -= (lanes >> 1) & 0x5555555555555555u;
   lanes = (lanes & 0x3333333333333333u) + ((lanes >> 2) & 0x3333333333333333u);
   lanes = (lanes + (lanes >> 4)) & 0x0f0f0f0f0f0f0f0fu;

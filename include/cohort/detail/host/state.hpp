@@ -22,13 +22,21 @@ inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
 // running one has exited: exits themselves write nothing.
 enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrier, cluster_barrier, multi_grid_barrier, collective, converge };
 
-// Index and rank are written when a worker meets a new block shape (a thread
-// record serves the same rank of every block the worker runs); the rest is
-// written when the thread waits or arrives somewhere, which keeps barrier-free
-// kernels cheap. Aligned so that what a block barrier touches (up to
-// block_arrival) lies in one cache line.
-struct alignas(64) thread_record {
-  uint3 index;                 // threadIdx
+// Where a thread lies in its block: threadIdx, and the block rank of the
+// first thread of its row (threadIdx.x == 0), so that its rank is row +
+// index.x. What kernel code reads of the running thread (thread_index,
+// thread_rank) is read through one of these.
+struct thread_position {
+  uint3 index;   // threadIdx
+  unsigned row;  // the rank of thread (0, index.y, index.z)
+};
+
+// Index, row and rank are written when a worker meets a new block shape (a
+// thread record serves the same rank of every block the worker runs); the rest
+// is written when the thread waits or arrives somewhere, which keeps
+// barrier-free kernels cheap. Aligned so that what a block barrier touches (up
+// to block_arrival) lies in one cache line.
+struct alignas(64) thread_record : thread_position {
   unsigned rank;               // linear rank in the block
   fiber* home = nullptr;       // the fiber this thread runs on, recorded when it parks
   wait_kind waiting = wait_kind::none;
@@ -77,13 +85,16 @@ struct block_record {
 };
 
 extern thread_local constinit block_record* current_block;
+// The running thread's record, for the runtime. Not written while a streak
+// runs (thread_loop.hpp): settle_streak finds it from the streak's position.
 extern thread_local constinit thread_record* current_thread;
 
-// What kernel code's built-in variables read. threadIdx is read through
-// current_index: the running thread's record, or, while the thread loop runs
-// a streak, streak_index, which the loop writes from its own counters, so
-// that in a kernel that never waits threadIdx.x is the loop variable rather
-// than a load from each thread's record. blockIdx & co. are read through
+// What kernel code's built-in variables read. threadIdx and the thread's rank
+// are read through current_position: the running thread's record, or, while
+// the thread loop runs a streak, streak_position, which the loop writes from
+// its own counters (threadIdx.x per thread, the rest per row), so that in a
+// kernel that never waits threadIdx.x is the loop variable rather than a load
+// from each thread's record, and a thread of a streak costs one store. blockIdx & co. are read through
 // current_coordinates, a copy of the block's that the loop never writes, so
 // that the compiler keeps them in registers across it. A switch to a thread
 // costs two stores. Outside a kernel both pointers are null: host code
@@ -96,18 +107,21 @@ struct block_coordinates {
 };
 extern thread_local constinit const block_coordinates* current_coordinates;
 extern thread_local constinit block_coordinates running_block_coordinates;
-extern thread_local constinit const uint3* current_index;
-extern thread_local constinit uint3 streak_index;
+extern thread_local constinit const thread_position* current_position;
+extern thread_local constinit thread_position streak_position;
 
 inline const block_coordinates& coordinates() { return *current_coordinates; }
-inline const uint3& thread_index() { return *current_index; }
+inline const uint3& thread_index() { return current_position->index; }
 // The running thread's rank in its block.
-inline unsigned thread_rank() { return current_thread->rank; }
+inline unsigned thread_rank() {
+  const thread_position& p = *current_position;
+  return p.row + p.index.x;
+}
 
 // Makes `t` the running thread: every switch to a thread goes through here.
 inline void set_running(thread_record& t) {
   current_thread = &t;
-  current_index = &t.index;
+  current_position = &t;
 }
 
 // Points kernel code at the block's coordinates, which the worker copies once
@@ -118,12 +132,14 @@ inline void set_running(thread_record& t) {
 // across the thread loop.
 inline void enter_block() { current_coordinates = &running_block_coordinates; }
 
-// Makes next_unstarted and live exact again during a streak: the running
-// thread and those before it have started, those of the streak before it have
-// exited. Every entry into the runtime from kernel code settles first.
+// Makes next_unstarted, live and current_thread exact again during a streak:
+// the running thread and those before it have started, those of the streak
+// before it have exited. Every entry into the runtime from kernel code
+// settles first.
 inline void settle_streak(block_record& b) {
   if (!b.streak) return;
-  const unsigned rank = current_thread->rank;
+  const unsigned rank = thread_rank();
+  current_thread = b.threads + rank;
   b.next_unstarted = rank + 1;
   b.live = b.streak_live - (rank - b.streak_first);
   b.streak = false;

@@ -18,14 +18,15 @@ struct fiber_unwind {};
 
 // Runs threads from rank `rank` on while nothing waits: a thread's exit is
 // then just one live thread fewer, so the streak only sets the running
-// thread and runs the body. Threads go row by row (threadIdx.x innermost),
-// threadIdx read from streak_index, which the loop writes from its own
-// counters: a body that never calls into the runtime makes the inner loop a
-// plain loop over threadIdx.x with two stores per thread (current_thread and
-// threadIdx.x; GCC keeps them in the loop, as the kernel's stores through
-// pointers might reach them, so it does not vectorize it). A call in settles the block's counts from the
-// running thread's rank (settle_streak) and ends the streak. Returns the rank
-// of the thread whose body ended it, or the thread count when none did.
+// thread's position and runs the body. Threads go row by row (threadIdx.x
+// innermost), threadIdx and the rank read from streak_position, which the loop
+// writes from its own counters: a body that never calls into the runtime
+// makes the inner loop a plain loop over threadIdx.x with one store per thread
+// (threadIdx.x; GCC keeps it in the loop, as the kernel's stores through
+// pointers might reach it, so it does not vectorize it). A call in settles the
+// block's counts and the running thread from that position (settle_streak)
+// and ends the streak. Returns the rank of the thread whose body ended it, or
+// the thread count when none did.
 template <class Body>
 unsigned run_streak(block_record& b, unsigned rank, const Body& body) {
   const dim3 shape = b.block_dim;
@@ -36,13 +37,13 @@ unsigned run_streak(block_record& b, unsigned rank, const Body& body) {
   b.streak = true;
   const uint3 first = threads[rank].index;  // written when the worker met this block shape
   unsigned x = first.x, y = first.y, z = first.z;
-  current_index = &streak_index;
+  current_position = &streak_position;
   for (unsigned row = rank - x; row < count; row += shape.x) {
-    streak_index.y = y;
-    streak_index.z = z;
-    for (thread_record* t = threads + row + x; x < shape.x; ++x, ++t) {
-      current_thread = t;
-      streak_index.x = x;
+    streak_position.index.y = y;
+    streak_position.index.z = z;
+    streak_position.row = row;
+    for (; x < shape.x; ++x) {
+      streak_position.index.x = x;
       body();
       if (!b.streak) return row + x;  // the body called in: settled up to this thread
     }
