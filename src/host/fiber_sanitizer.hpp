@@ -4,6 +4,14 @@
 // exceptions; TSan keeps one vector clock per fiber, so that a block's
 // threads are seen as the separate threads they are. Every hook is empty in a
 // build without the sanitizer.
+//
+// A TSan switch synchronizes (flags 0): the resumed fiber is ordered after the
+// one that left, as it is on the OS thread. That keeps the runtime's own
+// bookkeeping, which every fiber of a block touches, free of reports, and
+// hides a race between two threads of one block that no barrier separates.
+// Reporting those would take switches without the ordering, the runtime's
+// accesses hidden from TSan, and barriers and warp collectives annotated as
+// the release and acquire they are.
 #pragma once
 
 #include <cstddef>
