@@ -28,19 +28,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build python3 g++-aarch64-linux-gnu qemu-user libboost-context-dev:arm64 libgtest-dev:arm64)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "installing: ${missing[*]}"
-  dpkg --print-foreign-architectures | grep -qx arm64 || $sudo dpkg --add-architecture arm64
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+scripts/install-deps.sh cmake ninja-build python3 g++-aarch64-linux-gnu qemu-user libboost-context-dev:arm64 \
+  libgtest-dev:arm64
 
 excluded='^(KernelSideCallsFromHostCodeDeathTest\.|FiberStacksDeathTest\.NoStackToMapIsAnErrorOfTheLaunch$|AbandonedFibers\.ResidentMemoryStaysFlatOverTenThousandFailedLaunches$|cohort_cxx\.driver$|package\.)'
 launcher=()
