@@ -32,8 +32,7 @@ COHORT_DEVICE T grid_reduce(const grid_group& grid, const T* in, std::size_t n, 
 template <class T, class Op>
 COHORT_DEVICE void grid_reduce(const grid_group& grid, const T* in, std::size_t n, T* out, Op op) {
   static_assert(detail::array_element<T>, "grid algorithms take trivially copyable element types of at most 24 bytes");
-  const detail::partial<T> total = detail::grid_array_reduce(grid, in, n, op);
-  if (grid.thread_rank() == 0) *out = total.present ? total.value : detail::identity_of<Op, T>();
+  detail::grid_array_reduce_into(grid, in, n, out, op);
 }
 
 // out[i] = in[0] op ... op in[i]. out may be in; otherwise the two must not overlap.

@@ -43,6 +43,13 @@ COHORT_DEVICE partial<T> chunked_reduce(const Grid& grid, const T* in, std::size
   return cohort::reduce(grid, fold_run(in, run_of_thread(grid, n), op), lifted<Op>{op});
 }
 
+// A whole-array fold's total stored to *out by the grid's rank 0; the
+// operator's identity for an empty array.
+template <class Grid, class T, class Op>
+COHORT_DEVICE void store_from_grid_leader(const Grid& grid, const partial<T>& total, T* out, const Op&) {
+  if (grid.thread_rank() == 0) *out = total.present ? total.value : identity_of<Op, T>();
+}
+
 // out[i] = [init op] in[0] op ... op in[i] (inclusive) or [init op] in[0] op ...
 // op in[i - 1] (exclusive, which always has init). Each run's total is read
 // before the grid's scan, which every thread leaves only after all have

@@ -140,12 +140,19 @@ __device__ T fold_grid(const grid_group& grid, const T& v, Op& op, Update& updat
   if (is_block_leader()) block_total = fold_warp_values(0u, block_span().warps, op, v);
 
   const unsigned* entries = exchange(barrier, block_total, true);
-  grid_view<T> view{{v, false}, v};
-  if (warp == 0) {
-    view = fold_entries(entries, op, v);
-    if constexpr (updates<Update> && Kind == fold_kind::reduce)
-      if (grid_leader) update(view.total);
+  if constexpr (updates<Update> && Kind == fold_kind::reduce) {
+    // Only the grid's rank 0 uses the total (reduce_update_async and
+    // reduce_store_async return nothing), so block 0 alone folds the blocks'
+    // entries; for a total every thread gets, warp 0 of every block reads
+    // them all, every block the same lines at once.
+    if (block_rank_in_grid() == 0 && warp == 0) {
+      const T total = fold_entries(entries, op, v).total;
+      if (grid_leader) update(total);
+    }
+    return v;
   }
+  grid_view<T> view{{v, false}, v};
+  if (warp == 0) view = fold_entries(entries, op, v);
   if constexpr (updates<Update> && Kind != fold_kind::reduce) {
     // The grid's rank 0 updates the atomic; every block reads the old value from it.
     T old = v;

@@ -17,6 +17,11 @@ partial<T> grid_array_reduce(const grid_group& grid, const T* in, std::size_t n,
   return chunked_reduce(grid, in, n, op);
 }
 
+template <class T, class Op>
+void grid_array_reduce_into(const grid_group& grid, const T* in, std::size_t n, T* out, Op op) {
+  store_from_grid_leader(grid, grid_array_reduce(grid, in, n, op), out, op);
+}
+
 template <bool Inclusive, class T, class Op>
 void grid_array_scan(const grid_group& grid, const T* in, T* out, std::size_t n, partial<T> init, Op op) {
   if (n == 0) return;
