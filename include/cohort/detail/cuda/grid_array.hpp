@@ -35,10 +35,13 @@ __device__ partial<T> grid_array_reduce(const grid_group& grid, const T* in, std
 // operators, reduce_store_async has block 0 alone fold the blocks' totals.
 template <class T, class Op>
 __device__ void grid_array_reduce_into(const grid_group& grid, const T* in, std::size_t n, T* out, Op op) {
-  if constexpr (gpu::strided_fold_allowed<Op, T>)
-    cohort::reduce_store_async(grid, out, gpu::strided_fold(in, n, op, grid.thread_rank(), grid.num_threads()), op);
-  else
-    store_from_grid_leader(grid, grid_array_reduce(grid, in, n, op), out, op);
+  if constexpr (gpu::strided_fold_allowed<Op, T>) {
+    if (n != 0) {
+      cohort::reduce_store_async(grid, out, gpu::strided_fold(in, n, op, grid.thread_rank(), grid.num_threads()), op);
+      return;
+    }
+  }
+  store_from_grid_leader(grid, grid_array_reduce(grid, in, n, op), out, op);
 }
 
 template <bool Inclusive, class T, class Op>
