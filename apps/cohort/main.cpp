@@ -1,9 +1,14 @@
 // cohort: device information, cooperative-launch checks and the seed
 // benchmarks, on the backend this binary was built with. Exit codes: 0 done,
 // 1 a failed check or verification or a runtime error, 2 a bad command line.
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <filesystem>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -85,6 +90,21 @@ void add_bench_options(CLI::App& command, bench_arguments& args, const char* def
   command.add_option("--plot", args.options.plot_path, "write a chart of the results as SVG");
 }
 
+// A report that cannot be written would be lost after the whole run, which
+// may take minutes: the place is checked before anything is measured.
+void require_writable(const char* option, const std::string& path) {
+  if (path.empty()) return;
+  namespace fs = std::filesystem;
+  std::error_code ignored;
+  if (fs::is_directory(path, ignored))
+    throw usage_error(std::string(option) + " " + path + ": is a directory; name a file to write");
+  const fs::path parent = fs::path(path).parent_path();
+  const std::string checked = fs::exists(path, ignored) ? path : parent.empty() ? "." : parent.string();
+  if (::access(checked.c_str(), W_OK) != 0)
+    throw usage_error(std::string(option) + " " + path + ": cannot write there (" + checked + ": " +
+                      std::strerror(errno) + "); name a file in a directory that exists and is writable");
+}
+
 int run_bench(const bench_command& command, bench_arguments& args) {
   const cohort::backend built_in = built_in_backend();
   if (args.backend != cohort_examples::backend_name(built_in)) {
@@ -95,6 +115,8 @@ int run_bench(const bench_command& command, bench_arguments& args) {
   }
   if (!args.options.plot_path.empty() && !args.options.plot_path.ends_with(".svg"))
     throw usage_error("--plot " + args.options.plot_path + ": the chart is written as SVG; name it *.svg");
+  require_writable("--json", args.options.json_path);
+  require_writable("--plot", args.options.plot_path);
   args.options.sizes = parse_sizes(args.sizes);
 
   const report r = command.run(args.options);

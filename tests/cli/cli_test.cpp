@@ -65,6 +65,11 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_arguments{"BackendUnknown", "bench reduce --backend opencl", "--backend"},
                       bad_arguments{"BackendNotBuiltIn", "bench reduce --backend cuda", "run cohort-cuda"},
                       bad_arguments{"PlotNotSvg", "bench reduce --plot chart.png", "SVG"},
+                      bad_arguments{"JsonInMissingDirectory", "bench reduce --sizes 1K --json /no-such-dir/r.json",
+                                    "--json /no-such-dir/r.json: cannot write there (/no-such-dir: No such file"},
+                      bad_arguments{"JsonIsADirectory", "bench scan --json /tmp", "--json /tmp: is a directory"},
+                      bad_arguments{"PlotInMissingDirectory", "bench sync --plot /no-such-dir/c.svg",
+                                    "--plot /no-such-dir/c.svg: cannot write there"},
                       bad_arguments{"BlockTooLarge", "bench sync --sizes 4096", "4096 threads per block"}),
     [](const ::testing::TestParamInfo<bad_arguments>& info) { return std::string(info.param.name); });
 
