@@ -37,9 +37,14 @@ namespace {
 void runner_main(ctx::transfer_t t) {
   resumed(t, nullptr);
   scheduled_block& b = current_scheduled();
+  b.launch->entry->run_threads(b.launch->entry->payload);
+  std::abort();  // the runner leaves from the thread loop (runner_done)
+}
+
+void runner_done(block_record& block) {
+  auto& b = static_cast<scheduled_block&>(block);
   // A runner whose block has threads left (they wait) has nothing to go on to.
-  do b.launch->entry->run_threads(b.launch->entry->payload);
-  while (b.live == 0 && run_next_block(b));
+  if (b.live == 0 && run_next_block(b)) return;
   leave_runner(b);
 }
 

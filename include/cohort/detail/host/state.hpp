@@ -125,8 +125,9 @@ inline void set_running(thread_record& t) {
 }
 
 // Points kernel code at the block's coordinates, which the worker copies once
-// per block. Every runner does so as it starts, although the pointer is set
-// already: having seen the store, the compiler knows that kernel code reads
+// per block. Every runner does so as it starts a block (it may go on to the
+// worker's next one, whose start the last one's end left it cleared), and
+// where the pointer is set already: having seen the store, the compiler knows that kernel code reads
 // that thread-local copy, which no store of the kernel's (through its
 // pointers, or to threadIdx) can change, and keeps blockIdx & co. in registers
 // across the thread loop.
