@@ -114,8 +114,8 @@ namespace cohort::detail::host::context {
 // resumes this one.
 inline transfer_t jump_context(fcontext_t to, void* data, fcontext_t* save) { return cohort_jump_context(to, data, save); }
 
-// Resumes `to`, which receives {nullptr, data}, leaving the running fiber
-// for good: it is never resumed, so nothing of it is saved.
+// Resumes `to`, which receives `data`, leaving the running fiber for good:
+// it is never resumed, so nothing of it is saved.
 [[noreturn]] inline void leave_context(fcontext_t to, void* data) {
 #if defined(__x86_64__)
   cohort_leave_context(to, data);

@@ -65,7 +65,7 @@ cohort_jump_context:
 //
 // Resumes `to` as cohort_jump_context does, leaving the running fiber for
 // good: nothing of it is saved. A runner that ran out of threads leaves this
-// way (scheduler.hpp, leave_runner). The resumed fiber is entered with an
+// way (leave_runner, scheduler.cpp). The resumed fiber is entered with an
 // indirect jump rather than a ret: the leaving runner has returned from the
 // frames it ran a thread in, so the CPU's return stack buffer no longer holds
 // the frames of the fiber resumed (one that waits at a barrier in kernel code)

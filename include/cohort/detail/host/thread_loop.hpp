@@ -10,7 +10,8 @@ namespace cohort::detail::host {
 // The thread loop's loops start at a 64-byte boundary, so that a short
 // kernel's streak loop (saxpy's: 43 bytes) lies in as few of the CPU's fetch
 // blocks as it can: where it fell across one, the same loop took 20% longer
-// (GCC at -O3 aligns loops to 16 bytes at most). Both functions carry it, so
+// (GCC aligns a loop to 16 bytes at most, and only where little padding
+// does it). Both functions carry it, so
 // that one is still inlined into the other (and the kernel into both).
 #if defined(__GNUC__) && !defined(__clang__)
 #define COHORT_THREAD_LOOP [[gnu::optimize("align-loops=64")]]
