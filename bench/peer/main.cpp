@@ -59,6 +59,14 @@ int main(int argc, char** argv) {
     row("block barrier " + std::to_string(threads) + suffix, s * 1e9 / (double(blocks) * threads * rounds),
         "ns/thread");
   }
+  if (wanted("thread start")) {
+    // A thread's start, one barrier and its end, over enough blocks that the
+    // launch does not count: what a thread of a block with barriers costs
+    // besides its barriers.
+    const unsigned many = 1u << 14;
+    const double s = fastest_seconds(5, [&] { side::launch<barrier_rounds>(dim3(many), dim3(256), 1, sink); });
+    row("thread start, 1 barrier, end (256)" + suffix, s * 1e9 / (double(many) * 256), "ns/thread");
+  }
   if (wanted("shuffle")) {
     const int rounds = 64;
     const unsigned threads = 1024;

@@ -9,9 +9,12 @@
 // CUDA fixes rounding per instruction) and enters the resumed fiber with an
 // indirect jump, which leaves the caller's return address on the CPU's return
 // stack buffer, so the resumed fiber mispredicts its next return. Here the
-// switch is entered by a call and left by a ret: the buffer stays balanced,
-// and when both fibers switched from the same call site (threads parking at
-// one barrier) the ret is predicted too.
+// switch is entered by a call and left by a ret where both fibers switched
+// from the same call site (threads parking at one barrier): the buffer stays
+// balanced and the ret is predicted. From different sites, and where the
+// fiber left is never resumed (leave_context), the x86-64 switch leaves by an
+// indirect jump instead, which is predicted where a ret could not be
+// (context_switch_x86_64.S says when).
 #pragma once
 
 #if defined(COHORT_CONTEXT_BOOST)
@@ -62,6 +65,13 @@ inline transfer_t start_context(void* top, std::size_t size, void* data, void (*
   return received(
       boost::context::detail::jump_fcontext(boost::context::detail::make_fcontext(top, size, &enter_handed_over), &h));
 }
+// No switch of its own to leave a fiber for good: a jump that saves the
+// leaving fiber's context where nothing reads it.
+[[noreturn]] inline void leave_context(fcontext_t to, void* data) {
+  fcontext_t discarded;
+  jump_context(to, data, &discarded);
+  std::abort();
+}
 inline transfer_t call_on_top(transfer_t t) {
   enter_handed_over(t);
   std::abort();  // the functions called on top never return
@@ -83,6 +93,9 @@ struct transfer_t {
 
 extern "C" {
 cohort::detail::host::context::transfer_t cohort_jump_context(void* to, void* data, void** save);
+#if defined(__x86_64__)
+[[noreturn]] void cohort_leave_context(void* to, void* data);
+#endif
 cohort::detail::host::context::transfer_t cohort_resume_with(void* to, void* data, void** save,
                                                              void (*fn)(cohort::detail::host::context::transfer_t));
 #if defined(__x86_64__)
@@ -100,6 +113,18 @@ namespace cohort::detail::host::context {
 // which receives {the suspended context, data}; returns when some fiber
 // resumes this one.
 inline transfer_t jump_context(fcontext_t to, void* data, fcontext_t* save) { return cohort_jump_context(to, data, save); }
+
+// Resumes `to`, which receives `data`, leaving the running fiber for good:
+// it is never resumed, so nothing of it is saved.
+[[noreturn]] inline void leave_context(fcontext_t to, void* data) {
+#if defined(__x86_64__)
+  cohort_leave_context(to, data);
+#else
+  fcontext_t discarded;
+  cohort_jump_context(to, data, &discarded);
+  std::abort();
+#endif
+}
 
 // Suspends the running fiber (its context stored at *save) and calls
 // fn({its context, data}) on top of the suspended fiber `to`, as though `to`'s

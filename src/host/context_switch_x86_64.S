@@ -33,6 +33,16 @@
         popq    %rbp
         .endm
 
+// The resumed fiber is returned into with a ret when it was suspended at the
+// call site the switching fiber calls from (threads parking at one barrier,
+// lanes at one collective): the ret is predicted, from the CPU's return stack
+// buffer, and leaves it balanced. From another call site (the first phase of
+// a block whose threads wait at a second barrier call next: the tree
+// reduction's first barrier and the one in its loop) a ret would be
+// mispredicted every time; an indirect jump to the return address is
+// predicted from the jump's history (the site resumed is the same for a whole
+// phase), at the cost of an entry left on the buffer, which no return of the
+// barrier's loop reads.
         .text
         .globl  cohort_jump_context
         .type   cohort_jump_context, @function
@@ -42,9 +52,38 @@ cohort_jump_context:
         suspend_and_switch_to_rdi %rdx
         restore_suspended
         movq    %rsi, %rdx
+        movq    (%rsp), %rcx        // where the resumed fiber returns to
+        cmpq    %rcx, 48(%rax)      // where the suspended one will
+        jne     1f
         ret
+1:      addq    $8, %rsp
+        jmpq    *%rcx
         .cfi_endproc
         .size   cohort_jump_context, .-cohort_jump_context
+
+// cohort_leave_context(void* to /* rdi */, void* data /* rsi */)
+//
+// Resumes `to` as cohort_jump_context does, leaving the running fiber for
+// good: nothing of it is saved. A runner that ran out of threads leaves this
+// way (leave_runner, scheduler.cpp). The resumed fiber is entered with an
+// indirect jump rather than a ret: the leaving runner has returned from the
+// frames it ran a thread in, so the CPU's return stack buffer no longer holds
+// the frames of the fiber resumed (one that waits at a barrier in kernel code)
+// and a ret would be mispredicted, where the jump's target, the same barrier
+// call site for every thread of a block that waits there, is predicted.
+        .globl  cohort_leave_context
+        .type   cohort_leave_context, @function
+        .p2align 4
+cohort_leave_context:
+        .cfi_startproc
+        movq    %rdi, %rsp
+        restore_suspended
+        xorl    %eax, %eax
+        movq    %rsi, %rdx
+        popq    %rcx
+        jmpq    *%rcx
+        .cfi_endproc
+        .size   cohort_leave_context, .-cohort_leave_context
 
 // cohort_resume_with(void* to /* rdi */, void* data /* rsi */, void** save /* rdx */, fn /* rcx */)
 //

@@ -106,6 +106,13 @@ inline void switch_fiber(fiber& from, fiber& to) {
   resumed(ctx::jump_context(to.context, &from, &from.context), saved);
 }
 
+// Switches from `from` to `to` for good: `from` is never resumed (a runner
+// with no thread left), so nothing of it is kept, for the sanitizers either.
+[[noreturn]] inline void leave_fiber(fiber& from, fiber& to) {
+  before_switch(nullptr, to.sanitizer);
+  ctx::leave_context(to.context, &from);
+}
+
 // Switches from `from` to `to` only to call fn on top of `to`'s suspended
 // frames, as though its last switch had called fn (which never returns to
 // it): an exception fn throws unwinds `to`'s frames. Returns when some fiber

@@ -14,20 +14,38 @@
 
 namespace cohort::detail::host {
 
+namespace {
+
+// A runner with no thread left to start (run_threads started them all, or the
+// block failed) leaves for the next runnable thread, else main, as
+// switch_away would switch, for good.
+[[noreturn]] void leave_runner(scheduled_block& b) {
+  fiber& self = *b.running;
+  if (!b.failed) {
+    if (b.attention) [[unlikely]] {
+      if (b.unguarded_stacks) check_unguarded_stack(b, self);
+      if (thread_record* const next = b.take_ready()) resume_ready<leave_fiber>(b, self, *next);
+    }
+    if (b.barrier.has_released()) resume_released<leave_fiber>(b, self);
+  }
+  b.running = &b.main;
+  leave_fiber(self, b.main);
+}
+
+}  // namespace
+
 void runner_main(ctx::transfer_t t) {
   resumed(t, nullptr);
   scheduled_block& b = current_scheduled();
+  b.launch->entry->run_threads(b.launch->entry->payload);
+  std::abort();  // the runner leaves from the thread loop (runner_done)
+}
+
+void runner_done(block_record& block) {
+  auto& b = static_cast<scheduled_block&>(block);
   // A runner whose block has threads left (they wait) has nothing to go on to.
-  do b.launch->entry->run_threads(b.launch->entry->payload);
-  while (b.live == 0 && run_next_block(b));
-  // No threads left to this runner (or the block failed): it is never resumed.
-  if (b.failed) {
-    fiber& self = *b.running;
-    b.running = &b.main;
-    switch_fiber(self, b.main);
-  }
-  switch_away(b);
-  std::abort();
+  if (b.live == 0 && run_next_block(b)) return;
+  leave_runner(b);
 }
 
 void unwind_on_top(ctx::transfer_t t) {

@@ -205,9 +205,14 @@ inline fiber* start_runner(scheduled_block& b) {
 void check_unguarded_stack(scheduled_block& b, const fiber& self);
 void switch_to_runner_or_main(scheduled_block& b, fiber& self);
 
+// How a fiber hands the OS thread to the next: switch_fiber, or leave_fiber
+// for a runner that is never resumed.
+using fiber_switch = void (*)(fiber& from, fiber& to);
+
 // Switches from `self` to the block barrier's next released thread (the
 // queue holds one). What the resumed thread would do first is done here, so
 // that it has nothing left to do (park_at_block_barrier).
+template <fiber_switch Switch = switch_fiber>
 [[gnu::always_inline]] inline void resume_released(scheduled_block& b, fiber& self) {
   const barrier_queue::entry* const e = b.barrier.head++;
   // The fibers after it are likely next, their stacks a miss each when a
@@ -220,18 +225,19 @@ void switch_to_runner_or_main(scheduled_block& b, fiber& self);
   t.waiting = wait_kind::none;
   set_running(t);
   b.running = &next;
-  switch_fiber(self, next);
+  Switch(self, next);
 }
 
 // Switches from `self` to `t`, a thread of the ready queue parked on its home
 // fiber, made the running thread here, as resume_released does, so that `t`
 // has nothing left to do once resumed (park).
+template <fiber_switch Switch = switch_fiber>
 [[gnu::always_inline]] inline void resume_ready(scheduled_block& b, fiber& self, thread_record& t) {
   fiber& next = *t.home;
   t.waiting = wait_kind::none;
   set_running(t);
   b.running = &next;
-  switch_fiber(self, next);
+  Switch(self, next);
 }
 
 // Leaves the running fiber (or main) for the next runnable one: a queued

@@ -125,11 +125,12 @@ inline void set_running(thread_record& t) {
 }
 
 // Points kernel code at the block's coordinates, which the worker copies once
-// per block. Every runner does so as it starts, although the pointer is set
-// already: having seen the store, the compiler knows that kernel code reads
-// that thread-local copy, which no store of the kernel's (through its
-// pointers, or to threadIdx) can change, and keeps blockIdx & co. in registers
-// across the thread loop.
+// per block. Every runner does so as it starts a block (the end of a block
+// clears it, and a runner may go on to the worker's next block), also where
+// the pointer is set already: having seen the store, the compiler knows that
+// kernel code reads that thread-local copy, which no store of the kernel's
+// (through its pointers, or to threadIdx) can change, and keeps blockIdx &
+// co. in registers across the thread loop.
 inline void enter_block() { current_coordinates = &running_block_coordinates; }
 
 // Makes next_unstarted, live and current_thread exact again during a streak:
