@@ -43,8 +43,7 @@ void runner_main(ctx::transfer_t t) {
 
 void runner_done(block_record& block) {
   auto& b = static_cast<scheduled_block&>(block);
-  // A runner whose block has threads left (they wait) has nothing to go on to.
-  if (b.live == 0 && run_next_block(b)) return;
+  if (run_next_block(b)) return;  // it tests that the block is over, none of its threads waiting
   leave_runner(b);
 }
 
