@@ -54,8 +54,9 @@ struct rounds_launch {
   std::vector<std::unique_ptr<grid_buffers>> buffers;
 };
 
-rounds_launch launch_rounds(dim3 grid, dim3 block, int rounds, cg::multi_grid_memory memory) {
-  const int devices = cg::device_count();
+// Over devices 0 to devices - 1 (every device by default).
+rounds_launch launch_rounds(dim3 grid, dim3 block, int rounds, cg::multi_grid_memory memory, int devices = 0) {
+  if (devices == 0) devices = cg::device_count();
   const unsigned long long per_grid = cohort_test::volume(grid) * cohort_test::volume(block);
   rounds_launch l{grid, block, rounds, {}};
   std::vector<cg::device_launch> launches;
@@ -346,6 +347,21 @@ TEST(MultiGrid, LaunchesBackToBackWithoutASynchronization) {
     SCOPED_TRACE(cg::to_string(memory));
     std::vector<rounds_launch> launches;
     for (int i = 0; i < 4; ++i) launches.push_back(launch_rounds(dim3(3), dim3(96), 5 + 3 * i, memory));
+    for (const rounds_launch& l : launches) check_rounds(l);
+  }
+}
+
+// Launches over different numbers of devices in turn, none waited for before
+// the next: each grid count meets at words of its own, which launches of
+// other counts leave alone, so none of them finds another's count there.
+TEST(MultiGrid, LaunchesOverDifferentDeviceCountsInTurn) {
+  const int all = cg::device_count();
+  for (const cg::multi_grid_memory memory : {cg::multi_grid_memory::automatic, cg::multi_grid_memory::pinned_host}) {
+    SCOPED_TRACE(cg::to_string(memory));
+    std::vector<rounds_launch> launches;
+    int i = 0;
+    for (const int devices : {all, std::max(1, all - 1), all, 1, std::min(all, 2), all})
+      launches.push_back(launch_rounds(dim3(2), dim3(64), 3 + i++, memory, devices));
     for (const rounds_launch& l : launches) check_rounds(l);
   }
 }

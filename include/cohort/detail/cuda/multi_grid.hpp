@@ -8,6 +8,13 @@
 // reaches: multi_grid.sync() is the grid's barrier, block 0's arrival at the
 // system barrier, and the grid's barrier again (the grid's barrier alone where
 // the launch has one grid).
+//
+// The system barrier takes no atomic read-modify-write: on most machines the
+// GPUs' atomics on pinned host memory are not atomic with respect to one
+// another (cudaDevAttrHostNativeAtomicSupported is 0 on PCIe hosts), nor
+// between GPUs over PCIe peer mappings, and four H200s adding to one host word
+// lost arrivals and hung. Each grid writes only its own word and reads the
+// others', which plain stores and loads do correctly over any link.
 #pragma once
 
 #include <cuda/atomic>
@@ -23,7 +30,9 @@ inline constexpr unsigned max_multi_grids = 64;
 
 // In peer device memory or mapped pinned host memory (multi_device_launch.hpp).
 struct multi_grid_shared {
-  alignas(128) unsigned barrier;  // system_barrier's word
+  // system_barrier's words: row grids - 1 for launches of that many grids,
+  // word r of it grid r's count of barriers reached.
+  alignas(128) unsigned arrivals[max_multi_grids][max_multi_grids];
   alignas(128) unsigned char slots[max_multi_grids][32];
 };
 
@@ -43,28 +52,33 @@ __device__ __forceinline__ const multi_grid_context& multi_grid_here() { return 
 
 __device__ __forceinline__ bool multi_grid_valid() { return multi_grid_here().valid != 0; }
 
-// The devices' part, one thread per grid, on one word: the phase's arrivals
-// in its low bits, the phase's generation above them. Each grid adds what the
-// grid barrier's counters take (arrival_add: grid 0 system_phase - (grids - 1),
-// every other grid 1), so that only the last arrival, whichever grid makes it,
-// carries the word into the next generation with no arrivals counted:
-// one atomic per grid and barrier, nothing to reset, and the grid that
-// completes the phase knows it from its own add; the others poll for the
-// generation to change. Each poll is a round trip to the barrier's memory,
-// which paces it: no pause. The add is a system-scope acq_rel and the polls
-// acquires, all cumulative: the writes this thread has seen through its
-// grid's barrier reach the threads of every device that see the new
-// generation, with no fence of its own.
-inline constexpr unsigned system_phase = 1u << 8;  // above max_multi_grids - 1 arrivals
-static_assert(max_multi_grids <= system_phase);
-
+// The devices' part, one thread per grid. Grid r of a launch of `grids` grids
+// counts the barriers it has reached in word r of row grids - 1 (nobody else
+// writes it), and waits until every grid's word of the row has reached the
+// same count. Every launch of that many grids leaves its row's words equal
+// (each barrier ends with all of them at one count), so a launch, however
+// many barriers the one before it made, starts from consistent words, and a
+// launch issued while the previous one's grids still poll cannot mislead them
+// (a word only grows, and a grid is never two barriers ahead of another).
+// Launches of other grid counts use other rows, which they leave alone. The
+// store is a system-scope release and the polls relaxed loads, in flight
+// together, followed by an acquire fence: cumulative, so the writes this
+// thread has seen through its grid's barrier reach the threads of every
+// device that see its count. Each poll is a round trip to the barrier's
+// memory, which paces it: no pause.
 __device__ inline void system_barrier(multi_grid_shared* s, unsigned grid_rank, unsigned grids) {
-  cuda::atomic_ref<unsigned, cuda::thread_scope_system> word(s->barrier);
-  const unsigned add = arrival_add(grid_rank == 0, grids, system_phase);
-  const unsigned before = word.fetch_add(add, cuda::memory_order_acq_rel), generation = before / system_phase;
-  if ((before + add) / system_phase != generation) return;  // the last arrival
-  while (word.load(cuda::memory_order_acquire) / system_phase == generation) {
+  unsigned* const row = s->arrivals[grids - 1];
+  const unsigned reached = cuda::atomic_ref<unsigned, cuda::thread_scope_system>(row[grid_rank])
+                               .load(cuda::memory_order_relaxed) + 1;
+  cuda::atomic_ref<unsigned, cuda::thread_scope_system>(row[grid_rank]).store(reached, cuda::memory_order_release);
+  for (bool all = false; !all;) {
+    all = true;
+    for (unsigned g = 0; g < grids; ++g) {
+      const unsigned count = cuda::atomic_ref<unsigned, cuda::thread_scope_system>(row[g]).load(cuda::memory_order_relaxed);
+      all &= static_cast<int>(count - reached) >= 0;
+    }
   }
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_system);
 }
 
 // Outside a multi-device launch it traps without a message, as grid.sync()
