@@ -1,7 +1,6 @@
 // cohort: device information, cooperative-launch checks and the seed
 // benchmarks, on the backend this binary was built with. Exit codes: 0 done,
 // 1 a failed check or verification or a runtime error, 2 a bad command line.
-#include <unistd.h>
 
 #include <array>
 #include <cerrno>
@@ -10,6 +9,7 @@
 #include <exception>
 #include <filesystem>
 #include <iterator>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -86,8 +86,10 @@ void add_bench_options(CLI::App& command, bench_arguments& args, const char* def
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   command.add_option("--seed", args.options.seed, "seed of the random input")->capture_default_str();
-  command.add_option("--json", args.options.json_path, "write the results as JSON (schema: docs/cli.md)");
-  command.add_option("--plot", args.options.plot_path, "write a chart of the results as SVG");
+  const auto named = [](const std::string& path) { return path.empty() ? std::string("needs a file name") : ""; };
+  command.add_option("--json", args.options.json_path, "write the results as JSON (schema: docs/cli.md)")
+      ->check(named);
+  command.add_option("--plot", args.options.plot_path, "write a chart of the results as SVG")->check(named);
 }
 
 // A report that cannot be written would be lost after the whole run, which
@@ -98,11 +100,17 @@ void require_writable(const char* option, const std::string& path) {
   std::error_code ignored;
   if (fs::is_directory(path, ignored))
     throw usage_error(std::string(option) + " " + path + ": is a directory; name a file to write");
-  const fs::path parent = fs::path(path).parent_path();
-  const std::string checked = fs::exists(path, ignored) ? path : parent.empty() ? "." : parent.string();
-  if (::access(checked.c_str(), W_OK) != 0)
-    throw usage_error(std::string(option) + " " + path + ": cannot write there (" + checked + ": " +
-                      std::strerror(errno) + "); name a file in a directory that exists and is writable");
+  // Opening it is the one test that holds for root and for file systems that
+  // refuse new files whatever the permissions say (/sys, /proc).
+  const bool existed = fs::exists(path, ignored);
+  errno = 0;
+  if (std::FILE* f = std::fopen(path.c_str(), "a")) {
+    std::fclose(f);
+    if (!existed) fs::remove(path, ignored);
+    return;
+  }
+  throw usage_error(std::string(option) + " " + path + ": cannot write there (" + std::strerror(errno) +
+                    "); name a file in a directory that exists and is writable");
 }
 
 int run_bench(const bench_command& command, bench_arguments& args) {
@@ -117,6 +125,8 @@ int run_bench(const bench_command& command, bench_arguments& args) {
     throw usage_error("--plot " + args.options.plot_path + ": the chart is written as SVG; name it *.svg");
   require_writable("--json", args.options.json_path);
   require_writable("--plot", args.options.plot_path);
+  if (!args.options.json_path.empty() && args.options.json_path == args.options.plot_path)
+    throw usage_error("--json and --plot both name " + args.options.json_path + "; the chart would overwrite the JSON");
   args.options.sizes = parse_sizes(args.sizes);
 
   const report r = command.run(args.options);
@@ -181,6 +191,10 @@ int main(int argc, char** argv) {
   } catch (const usage_error& e) {
     std::fprintf(stderr, "%s\nRun with --help for more information.\n", e.what());
     return exit_usage;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "cohort: error: out of host memory: the run's inputs, outputs and reference copies do not "
+                         "fit in this machine's memory; ask for smaller --sizes\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cohort: error: %s\n", e.what());
     return 1;

@@ -166,6 +166,8 @@ class stale_stamps {
 // A barrier kernel planned for one block size.
 struct sync_plan {
   std::string launch;
+  // Why the variant cannot run at this block size on this device; empty when it can.
+  std::string unavailable;
   // One launch running `iterations` barriers, adding its stale stamps to `stale`.
   std::function<void(unsigned iterations)> run;
   std::shared_ptr<stale_stamps> stale = std::make_shared<stale_stamps>(std::vector<int>{cohort::get_device()});
@@ -186,7 +188,7 @@ template <class Groups, unsigned Tile>
 sync_plan plan_group_sync(unsigned threads) {
   const unsigned blocks = static_cast<unsigned>(cohort::get_device_properties().multiprocessor_count);
   const cohort::launch_config config{blocks, threads, 2 * threads * sizeof(unsigned)};
-  sync_plan plan{cohort_examples::launch_text(blocks, threads), {}};
+  sync_plan plan{cohort_examples::launch_text(blocks, threads), {}, {}};
   plan.run = [config, stale = plan.stale](unsigned iterations) {
     Groups::template launch<group_sync_kernel<Groups, Tile>>(config, stale->on(0), iterations);
   };
@@ -207,7 +209,7 @@ sync_plan plan_grid_sync(unsigned threads) {
   auto stamps = std::make_shared<cohort::device_buffer<unsigned>>(2 * std::size_t{blocks});
   stamps->fill(0);
   const cohort::launch_config config{blocks, threads};
-  sync_plan plan{cohort_examples::launch_text(blocks, threads) + " cooperative", {}};
+  sync_plan plan{cohort_examples::launch_text(blocks, threads) + " cooperative", {}, {}};
   plan.run = [config, stamps, stale = plan.stale](unsigned iterations) {
     Groups::template launch_cooperative<grid_sync_kernel<Groups>>(config, stamps->data(), stale->on(0), iterations);
   };
@@ -222,7 +224,12 @@ sync_plan plan_cluster_sync(unsigned threads) {
   const unsigned clusters = static_cast<unsigned>(cohort::max_active_clusters(cluster_sync_kernel<Groups>, config));
   config.grid = dim3(clusters * Size);
   sync_plan plan{cohort_examples::launch_text(clusters * Size, threads) + " in clusters of " + std::to_string(Size),
-                 {}};
+                 {}, {}};
+  if (clusters == 0) {
+    plan.unavailable = "no cluster of " + std::to_string(Size) + " blocks of " + std::to_string(threads) +
+                       " threads can be resident on this device (its blocks must be resident at once)";
+    return plan;
+  }
   plan.run = [config, stale = plan.stale](unsigned iterations) {
     Groups::template launch<cluster_sync_kernel<Groups>>(config, stale->on(0), iterations);
   };
@@ -251,7 +258,7 @@ sync_plan plan_multi_grid_sync(unsigned threads) {
   cohort::set_device(caller);
   sync_plan plan{cohort_examples::launch_text(blocks, threads) + " on " + std::to_string(devices.size()) +
                      " device(s), barrier memory " + cohort::to_string(Memory),
-                 {}, std::make_shared<stale_stamps>(devices)};
+                 {}, {}, std::make_shared<stale_stamps>(devices)};
   plan.run = [grids, stamps, stale = plan.stale, caller](unsigned iterations) {
     Groups::template launch_multi_device<multi_grid_sync_kernel<Groups>>(
         grids, Memory, [&](unsigned i) { return std::tuple{stamps[i]->data(), stale->on(i), iterations}; });

@@ -1,5 +1,6 @@
 #include "env.hpp"
 
+#include <climits>
 #include <cstdlib>
 #include <string>
 
@@ -13,40 +14,61 @@ std::optional<std::string> env_string(const char* name) {
   return std::string(v);
 }
 
-namespace {
-[[noreturn]] void bad_value(const char* name, const std::string& value, const std::string& expected) {
+void bad_env_value(const char* name, const std::string& value, const std::string& expected) {
   throw error(errc::invalid_argument, std::string(name) + "=" + value + " is not valid: " + expected);
 }
+
+namespace {
+
+// The decimal digits at the start of text[from...] as a number; nothing when
+// there is no digit there or the number does not fit in 64 bits. No sign, no
+// space: strtoull would read "-1" as 2^64 - 1 and saturate on overflow. `end`
+// receives the index after the digits.
+std::optional<unsigned long long> decimal_digits(const std::string& text, std::size_t from, std::size_t& end) {
+  unsigned long long n = 0;
+  end = from;
+  for (; end < text.size() && text[end] >= '0' && text[end] <= '9'; ++end) {
+    const auto digit = static_cast<unsigned>(text[end] - '0');
+    if (n > (ULLONG_MAX - digit) / 10) return std::nullopt;
+    n = n * 10 + digit;
+  }
+  if (end == from) return std::nullopt;
+  return n;
+}
+
 }  // namespace
 
 long long env_integer(const char* name, long long fallback, long long min, long long max) {
   const auto v = env_string(name);
   if (!v) return fallback;
-  char* end = nullptr;
-  const long long n = std::strtoll(v->c_str(), &end, 10);
-  if (*end != '\0' || n < min || n > max)
-    bad_value(name, *v, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max));
-  return n;
+  std::size_t end = 0;
+  const auto n = decimal_digits(*v, 0, end);
+  if (!n || end != v->size() || *n < static_cast<unsigned long long>(min) || *n > static_cast<unsigned long long>(max))
+    bad_env_value(name, *v, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max));
+  return static_cast<long long>(*n);
 }
 
 std::size_t env_bytes(const char* name, std::size_t fallback, std::size_t min) {
   const auto v = env_string(name);
   if (!v) return fallback;
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
+  const std::string expected = "expected a byte count such as 65536, 64K or 1M, from " + std::to_string(min) +
+                               " to " + std::to_string(max_env_bytes) + " (2^50)";
+  std::size_t end = 0;
+  const auto n = decimal_digits(*v, 0, end);
   std::size_t scale = 1;
-  const std::string suffix(end);
+  const std::string suffix = v->substr(end);
   if (suffix == "K" || suffix == "k")
     scale = 1024;
   else if (suffix == "M" || suffix == "m")
     scale = 1024 * 1024;
   else if (suffix == "G" || suffix == "g")
     scale = 1024ull * 1024 * 1024;
+  else if (suffix == "T" || suffix == "t")
+    scale = 1024ull * 1024 * 1024 * 1024;
   else if (!suffix.empty())
-    bad_value(name, *v, "expected a byte count such as 65536, 64K or 1M");
-  if (end == v->c_str() || n * scale < min)
-    bad_value(name, *v, "expected a byte count of at least " + std::to_string(min));
-  return n * scale;
+    bad_env_value(name, *v, expected);
+  if (!n || *n > max_env_bytes / scale || *n * scale < min) bad_env_value(name, *v, expected);
+  return *n * scale;
 }
 
 }  // namespace cohort::detail::host

@@ -50,9 +50,19 @@ device_properties default_virtual_device() {
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   p.multiprocessor_count = static_cast<int>(detail::host::env_integer("COHORT_SM_COUNT", hw, 1, 1 << 16));
   p.warp_size = static_cast<int>(detail::host::env_integer("COHORT_WARP_SIZE", 32, 32, 64));
+  if (p.warp_size != 32 && p.warp_size != 64)
+    detail::host::bad_env_value("COHORT_WARP_SIZE", std::to_string(p.warp_size), "expected 32 or 64");
   p.max_threads_per_block = static_cast<int>(detail::host::env_integer("COHORT_MAX_THREADS_PER_BLOCK", 1024, 1, 1024));
+  if (p.max_threads_per_block % p.warp_size != 0)
+    detail::host::bad_env_value("COHORT_MAX_THREADS_PER_BLOCK", std::to_string(p.max_threads_per_block),
+                                "expected a multiple of the warp size (" + std::to_string(p.warp_size) +
+                                    ") up to 1024");
   p.max_threads_per_multiprocessor =
       static_cast<int>(detail::host::env_integer("COHORT_MAX_THREADS_PER_SM", 2048, 1, 1 << 16));
+  if (p.max_threads_per_multiprocessor < p.max_threads_per_block)
+    detail::host::bad_env_value("COHORT_MAX_THREADS_PER_SM", std::to_string(p.max_threads_per_multiprocessor),
+                                "expected at least the threads a block may have (" +
+                                    std::to_string(p.max_threads_per_block) + ", COHORT_MAX_THREADS_PER_BLOCK)");
   p.max_blocks_per_multiprocessor = static_cast<int>(detail::host::env_integer("COHORT_MAX_BLOCKS_PER_SM", 32, 1, 1024));
   p.shared_memory_per_multiprocessor = detail::host::env_bytes("COHORT_SHARED_PER_SM", 228 * 1024, 1024);
   p.shared_memory_per_block_optin = p.shared_memory_per_multiprocessor - p.reserved_shared_memory_per_block;

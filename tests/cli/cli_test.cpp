@@ -66,7 +66,13 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_arguments{"BackendNotBuiltIn", "bench reduce --backend cuda", "run cohort-cuda"},
                       bad_arguments{"PlotNotSvg", "bench reduce --plot chart.png", "SVG"},
                       bad_arguments{"JsonInMissingDirectory", "bench reduce --sizes 1K --json /no-such-dir/r.json",
-                                    "--json /no-such-dir/r.json: cannot write there (/no-such-dir: No such file"},
+                                    "--json /no-such-dir/r.json: cannot write there (No such file"},
+                      // Found by opening it, as root too: /proc takes no new file whatever its mode says.
+                      bad_arguments{"JsonWhereNoFileCanBeMade", "bench reduce --sizes 1K --json /proc/cohort.json",
+                                    "--json /proc/cohort.json: cannot write there"},
+                      bad_arguments{"JsonWithoutAName", "bench reduce --sizes 1K --json ''", "needs a file name"},
+                      bad_arguments{"JsonAndPlotOneFile", "bench sync --json /tmp/cohort-both.svg --plot /tmp/cohort-both.svg",
+                                    "--json and --plot both name /tmp/cohort-both.svg"},
                       bad_arguments{"JsonIsADirectory", "bench scan --json /tmp", "--json /tmp: is a directory"},
                       bad_arguments{"PlotInMissingDirectory", "bench sync --plot /no-such-dir/c.svg",
                                     "--plot /no-such-dir/c.svg: cannot write there"},
@@ -96,7 +102,7 @@ TEST(Doctor, FailsAndSaysWhyOnAMisconfiguredDevice) {
   const auto r = run_cohort("doctor", "COHORT_WARP_SIZE=48");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "FAIL")) << r.out;
-  EXPECT_TRUE(contains(r.out, "warp size 48")) << r.out;
+  EXPECT_TRUE(contains(r.out, "COHORT_WARP_SIZE=48 is not valid: expected 32 or 64")) << r.out;
   EXPECT_TRUE(contains(r.out, "checks failed")) << r.out;
 }
 
@@ -158,6 +164,18 @@ TEST(BenchSync, ShortHostRunPassesVerification) {
   for (const char* variant : {"block-sync", "tile-sync-32", "tile-sync-128", "grid-sync-sm", "grid-sync-full"})
     EXPECT_TRUE(contains(r.out, variant)) << r.out;
   EXPECT_FALSE(contains(r.out, "nvidia")) << r.out;
+  EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+}
+
+// On a device too small for a cluster of 8 resident blocks (one SM of 2048
+// threads at blocks of 1024), the cluster-of-8 row is left out with the
+// reason, and the rest of the bench runs (it used to launch a grid of no
+// blocks, an error that ended the whole run).
+TEST(BenchSync, ARowTheDeviceCannotRunIsLeftOutWithTheReason) {
+  const auto r = run_cohort("bench sync --sizes 1024 --repeat 1", "COHORT_SM_COUNT=1");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "cluster-sync-8 at 1024 threads left out: no cluster of 8 blocks of 1024 threads")) << r.err;
+  EXPECT_TRUE(contains(r.out, "grid-sync-full")) << r.out;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }
 

@@ -91,7 +91,7 @@ TEST(VirtualDevice, EnvironmentOverridesAreChecked) {
     cohort::host::default_virtual_device();
     ADD_FAILURE() << "COHORT_WARP_SIZE=48 accepted";
   } catch (const cg::error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("warp size 48 must be 32 or 64"));
+    EXPECT_THAT(e.what(), HasSubstr("COHORT_WARP_SIZE=48 is not valid: expected 32 or 64"));
   }
   setenv("COHORT_SM_COUNT", "many", 1);
   try {
@@ -109,6 +109,38 @@ TEST(VirtualDevice, EnvironmentOverridesAreChecked) {
   const cohort_test::scoped_env memory("COHORT_DEVICE_MEMORY", "lots");
   EXPECT_THAT(cohort_test::launch_error([] { cohort::host::default_virtual_device(); }).what(),
               HasSubstr("COHORT_DEVICE_MEMORY=lots is not valid: expected a byte count such as 65536, 64K or 1M"));
+}
+
+// Numbers are decimal digits and nothing else: no sign (strtoull would take
+// "-1" for 2^64 - 1), no spaces, nothing that overflows 64 bits or, for byte
+// counts, 1 PiB once scaled (a wrapped count was a tiny stack, then a crash).
+TEST(VirtualDevice, HostileEnvironmentValuesAreRefused) {
+  for (const char* bytes : {"-1", "+64K", " 64K", "64K ", "18446744073709551615", "99999999999999999999",
+                            "17179869184G", "1125899906842625", "2048T", "0x100", "64KB"}) {
+    SCOPED_TRACE(bytes);
+    const cohort_test::scoped_env memory("COHORT_DEVICE_MEMORY", bytes);
+    EXPECT_THAT(cohort_test::launch_error([] { cohort::host::default_virtual_device(); }).what(),
+                HasSubstr(std::string("COHORT_DEVICE_MEMORY=") + bytes + " is not valid: expected a byte count"));
+  }
+  {
+    const cohort_test::scoped_env memory("COHORT_DEVICE_MEMORY", "1T");
+    EXPECT_EQ(cohort::host::default_virtual_device().total_global_memory, std::size_t{1} << 40);
+  }
+  for (const char* count : {"-1", "+2", " 2", "2 ", "99999999999999999999", "2.0", "0"}) {
+    SCOPED_TRACE(count);
+    const cohort_test::scoped_env sms("COHORT_SM_COUNT", count);
+    EXPECT_THAT(cohort_test::launch_error([] { cohort::host::default_virtual_device(); }).what(),
+                HasSubstr(std::string("COHORT_SM_COUNT=") + count + " is not valid: expected an integer from 1 to 65536"));
+  }
+  {
+    const cohort_test::scoped_env threads("COHORT_MAX_THREADS_PER_BLOCK", "100");
+    EXPECT_THAT(cohort_test::launch_error([] { cohort::host::default_virtual_device(); }).what(),
+                HasSubstr("COHORT_MAX_THREADS_PER_BLOCK=100 is not valid: expected a multiple of the warp size (32)"));
+  }
+  const cohort_test::scoped_env per_sm("COHORT_MAX_THREADS_PER_SM", "512");
+  EXPECT_THAT(cohort_test::launch_error([] { cohort::host::default_virtual_device(); }).what(),
+              HasSubstr("COHORT_MAX_THREADS_PER_SM=512 is not valid: expected at least the threads a block may have "
+                        "(1024, COHORT_MAX_THREADS_PER_BLOCK)"));
 }
 
 struct occupancy_case {
