@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "cohort/detail/host/launch.hpp"
 #include "runtime_state.hpp"
 
 namespace cohort::compat::detail {
@@ -146,8 +147,14 @@ cudaError_t fail(cudaError_t code, const std::string& message, bool is_sticky) {
   return code;
 }
 
+// A usage error raised while the kernel ran (a shuffle's mask, a partition's
+// size) stops the kernel partway, as a fault does: a GPU reports that at the
+// next synchronization, and the output is incomplete.
 cudaError_t fail(const cohort::error& e) {
-  const mapped m = map_kind(e.kind());
+  mapped m = map_kind(e.kind());
+  if (!m.sticky && dynamic_cast<const cohort::detail::host::kernel_error*>(&e) != nullptr &&
+      m.code != cudaErrorMemoryAllocation && m.code != cudaErrorUnknown)
+    m = {cudaErrorLaunchFailure, true};
   return fail(m.code, e.what(), m.sticky);
 }
 

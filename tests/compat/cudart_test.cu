@@ -106,6 +106,31 @@ TEST_F(Cudart, KernelFaultIsStickyUntilReset) {
   EXPECT_EQ(cudaMalloc(&other, 4), cudaSuccess);
 }
 
+// Lane 15 shuffles down from lane 16, which the mask leaves out (and lanes 16
+// to 31 call with a mask that leaves them out): PTX leaves the values
+// undefined, the host backend stops the kernel with a usage error.
+__global__ void shuffles_outside_its_mask(int* out) {
+  int v = static_cast<int>(threadIdx.x);
+  v += __shfl_down_sync(0x0000ffffu, v, 1);
+  out[threadIdx.x] = v;
+}
+
+// A usage error raised inside a kernel stops it partway, as a fault does: the
+// launch reports it as a sticky launch failure that cudaDeviceSynchronize
+// returns, not as a launch-time invalid value that only cudaGetLastError sees.
+TEST_F(Cudart, AUsageErrorInsideAKernelIsAStickyLaunchFailure) {
+  int* out;
+  ASSERT_EQ(cudaMalloc(&out, 32 * sizeof(int)), cudaSuccess);
+  testing::internal::CaptureStderr();
+  shuffles_outside_its_mask<<<1, 32>>>(out);
+  const std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(printed.rfind("cohort: kernel fault (cudaErrorLaunchFailure): ", 0), 0u) << printed;
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);  // sticky
+  EXPECT_NE(text(cudaErrorLaunchFailure).find("mask"), std::string::npos) << text(cudaErrorLaunchFailure);
+}
+
 TEST_F(Cudart, TrapIsALaunchFailure) {
   traps<<<1, 1>>>();
   EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);

@@ -13,10 +13,21 @@
 
 #include "cohort/detail/host/thread_loop.hpp"
 #include "cohort/detail/kernel_arguments.hpp"
+#include "cohort/errors.hpp"
 #include "cohort/launch/device.hpp"
 #include "cohort/launch/launch_config.hpp"
 
 namespace cohort::detail::host {
+
+// An error raised while the kernel ran (by kernel code, or by the runtime on
+// its behalf: a misused collective, a failed thread), as opposed to one found
+// before any thread started. Caught as cohort::error like any other; the CUDA
+// runtime on the host (cohort::cudart) reports it as a kernel fault, sticky,
+// as a GPU would.
+class kernel_error : public error {
+ public:
+  explicit kernel_error(const error& e) : error(e) {}
+};
 
 struct kernel_entry {
   void (*run_threads)(const void* payload);
