@@ -219,7 +219,10 @@ template <fiber_switch Switch = switch_fiber>
   // block's fibers outgrow the cache: prefetched a few switches ahead, a
   // stack is in cache when its turn comes. (The fibers themselves lie in
   // order in one array, which the hardware prefetches.)
-  __builtin_prefetch(e[barrier_queue::lookahead]->context);
+  const fiber& ahead = *e[barrier_queue::lookahead];
+  __builtin_prefetch(ahead.context);
+  // Its record too, which the switch to it will write (waiting, below).
+  __builtin_prefetch(ahead.parked_thread, 1);
   fiber& next = **e;
   thread_record& t = *next.parked_thread;
   t.waiting = wait_kind::none;
