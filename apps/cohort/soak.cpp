@@ -2,11 +2,13 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include <cohort/cohort.hpp>
 
 #include "common/hash.hpp"
+#include "usage_error.hpp"
 
 namespace cohort_cli {
 
@@ -39,6 +41,10 @@ __global__ void soak_kernel(std::uint32_t* slots, unsigned long long* sums, long
 }  // namespace
 
 int run_soak(const soak_options& o) {
+  const int most = cohort::get_device_properties().max_threads_per_block;
+  if (o.threads > most)
+    throw usage_error("--threads " + std::to_string(o.threads) + ": this device runs at most " + std::to_string(most) +
+                      " threads per block");
   const int blocks = cohort::max_cooperative_grid(soak_kernel, o.threads);
   if (blocks <= 0) {
     std::fprintf(stderr, "cohort soak: no block of %d threads fits on an SM\n", o.threads);

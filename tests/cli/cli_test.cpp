@@ -59,6 +59,8 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_arguments{"SizeSuffix", "bench reduce --sizes 12X", "12X"},
                       bad_arguments{"SizeZero", "bench reduce --sizes 0", "bad size `0`"},
                       bad_arguments{"SizeRangeBackwards", "bench reduce --sizes 16M..1K", "16M..1K"},
+                      bad_arguments{"SizeOfFourteenDigits", "bench reduce --sizes 99999999999999",
+                                    "sizes run from 1 to 2^40"},
                       bad_arguments{"SizesMissing", "bench reduce --sizes", "--sizes"},
                       bad_arguments{"RepeatZero", "bench reduce --repeat 0", "--repeat"},
                       bad_arguments{"RepeatNotANumber", "bench reduce --repeat many", "--repeat"},
@@ -165,6 +167,13 @@ TEST(BenchSync, ShortHostRunPassesVerification) {
     EXPECT_TRUE(contains(r.out, variant)) << r.out;
   EXPECT_FALSE(contains(r.out, "nvidia")) << r.out;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+}
+
+// The soak's block size is checked against the device, as bench sync's is.
+TEST(Soak, ABlockLargerThanTheDeviceRunsIsAUsageError) {
+  const auto r = run_cohort("soak --threads 1024 --phases 1 --launches 1", "COHORT_MAX_THREADS_PER_BLOCK=256");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "--threads 1024: this device runs at most 256 threads per block")) << r.err;
 }
 
 // On a device too small for a cluster of 8 resident blocks (one SM of 2048

@@ -19,7 +19,8 @@ constexpr std::uint64_t max_size = std::uint64_t{1} << 40;
 std::uint64_t parse_count(const std::string& text, const std::string& term) {
   std::size_t digits = 0;
   while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
-  if (digits == 0 || digits > 13) bad(term, "expected a count such as 4096, 64K or 16M");
+  if (digits == 0) bad(term, "expected a count such as 4096, 64K or 16M");
+  if (digits > 13) bad(term, "sizes run from 1 to 2^40");
   std::uint64_t value = std::stoull(text.substr(0, digits));
   const std::string suffix = text.substr(digits);
   if (suffix == "K" || suffix == "k")
