@@ -98,7 +98,7 @@ std::vector<check_result> device_checks(int device) {
 
 // What launch_cooperative_multi_device needs, and which devices reach each other's memory.
 check_result multi_device_check(int count) {
-  std::string peers;
+  std::string peers, missing;
   bool all_peers = true, all_reach_first = true;
   for (int a = 0; a < count; ++a)
     for (int b = 0; b < count; ++b)
@@ -106,11 +106,19 @@ check_result multi_device_check(int count) {
         const bool can = cohort::can_access_peer(a, b);
         all_peers = all_peers && can;
         if (b == 0) all_reach_first = all_reach_first && can;
-        peers += (peers.empty() ? "" : ", ") + std::to_string(a) + "->" + std::to_string(b) + (can ? " yes" : " no");
+        const std::string pair = std::to_string(a) + "->" + std::to_string(b);
+        peers += (peers.empty() ? "" : ", ") + pair + (can ? " yes" : " no");
+        if (!can) missing += (missing.empty() ? "" : ", ") + pair;
       }
+  // Past a few devices the pairs are too many to list: the ones without access are what matters.
+  const std::string access =
+      count == 1   ? std::string("n/a, one device")
+      : count <= 4 ? peers
+      : all_peers  ? "every one of the " + std::to_string(count * (count - 1)) + " pairs"
+                   : "every pair but " + missing;
   return {"multi-device", true,
           std::to_string(count) + " device(s) for launch_cooperative_multi_device (one grid each, every grid "
-          "co-resident, one compute capability); peer access: " + (count == 1 ? std::string("n/a, one device") : peers) +
+          "co-resident, one compute capability); peer access: " + access +
           "; a launch over every device puts its barrier (multi_grid_memory::automatic) in " +
           (all_reach_first ? "device 0's memory" : "pinned host memory (not every device reaches device 0's)") +
           (all_peers ? "" : "; kernels reading other devices' buffers need peer access") +

@@ -130,6 +130,9 @@ TEST(Doctor, ReportsPeerAccessAndWhereTheMultiGridBarrierGoes) {
   EXPECT_TRUE(contains(r.out, "puts its barrier (multi_grid_memory::automatic) in device 0's memory")) << r.out;
   const auto one = run_cohort("doctor");
   EXPECT_TRUE(contains(one.out, "peer access: n/a, one device")) << one.out;
+  // Past four devices the pairs are counted, not listed (64 devices have 4032).
+  const auto many = run_cohort("doctor", "COHORT_DEVICE_COUNT=16");
+  EXPECT_TRUE(contains(many.out, "peer access: every one of the 240 pairs;")) << many.out;
 }
 
 TEST(Doctor, UsesTheVirtualDeviceTheEnvironmentDescribes) {
