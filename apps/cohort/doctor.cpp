@@ -98,6 +98,7 @@ std::vector<check_result> device_checks(int device) {
 
 // What launch_cooperative_multi_device needs, and which devices reach each other's memory.
 check_result multi_device_check(int count) {
+  constexpr int listed_devices = 4;  // up to this many, every pair is listed
   std::string peers, missing;
   bool all_peers = true, all_reach_first = true;
   for (int a = 0; a < count; ++a)
@@ -106,16 +107,16 @@ check_result multi_device_check(int count) {
         const bool can = cohort::can_access_peer(a, b);
         all_peers = all_peers && can;
         if (b == 0) all_reach_first = all_reach_first && can;
+        // Past a few devices the pairs are too many to list: the ones without access are what matters.
         const std::string pair = std::to_string(a) + "->" + std::to_string(b);
-        peers += (peers.empty() ? "" : ", ") + pair + (can ? " yes" : " no");
+        if (count <= listed_devices) peers += (peers.empty() ? "" : ", ") + pair + (can ? " yes" : " no");
         if (!can) missing += (missing.empty() ? "" : ", ") + pair;
       }
-  // Past a few devices the pairs are too many to list: the ones without access are what matters.
   const std::string access =
-      count == 1   ? std::string("n/a, one device")
-      : count <= 4 ? peers
-      : all_peers  ? "every one of the " + std::to_string(count * (count - 1)) + " pairs"
-                   : "every pair but " + missing;
+      count == 1                ? std::string("n/a, one device")
+      : count <= listed_devices ? peers
+      : all_peers               ? "every one of the " + std::to_string(count * (count - 1)) + " pairs"
+                                : "every pair but " + missing;
   return {"multi-device", true,
           std::to_string(count) + " device(s) for launch_cooperative_multi_device (one grid each, every grid "
           "co-resident, one compute capability); peer access: " + access +
