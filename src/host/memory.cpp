@@ -5,8 +5,9 @@
 // total_global_memory): an allocation that does not fit is out of memory on
 // that device, whatever the others hold. Each
 // allocation is surrounded by redzones holding a known byte, checked when it
-// is freed; under COHORT_CHECK=memory it also gets its own mapping between
-// PROT_NONE guard zones, its bytes are poisoned when allocated, and every
+// is freed. They come from the device arena (device_arena.hpp), apart from
+// the runtime's heap; under COHORT_CHECK=memory each gets its own mapping
+// between PROT_NONE guard zones instead, its bytes are poisoned when allocated, and every
 // allocation's redzones are checked after each launch.
 #include <sys/mman.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/memory.hpp"
 #include "cohort/host/virtual_device.hpp"
+#include "device_arena.hpp"
 #include "diagnostics.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"
@@ -133,7 +135,7 @@ void* map_checked(std::size_t bytes, allocation& a) {
 void* allocate_plain(std::size_t bytes, allocation& a) {
   const std::size_t body = round_up(std::max<std::size_t>(bytes, 1), alignment);
   a.span = redzone + body + redzone;
-  a.region = static_cast<char*>(std::aligned_alloc(alignment, a.span));
+  a.region = static_cast<char*>(device_arena::take(a.span));
   if (!a.region) return nullptr;
   a.mapped = false;
   a.low = a.region;
@@ -148,7 +150,7 @@ void give_back(const allocation& a) {
   if (a.mapped)
     munmap(a.region, a.span);
   else
-    std::free(a.region);
+    device_arena::give_back(a.region, a.span);
 }
 
 }  // namespace

@@ -5,6 +5,11 @@
 
 #include <sys/mman.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
 #include <cohort/cohort.hpp>
 
 #include "host_support.hpp"
@@ -87,6 +92,33 @@ TEST(DeviceMemoryChecks, ANullPointerInAKernelIsAnErrorNamingTheThread) {
   cg::device_buffer<int> ok(8);
   cg::launch(null_write, {dim3(1), dim3(8)}, ok.data());
   EXPECT_EQ(ok.to_host()[7], 1);
+}
+
+// Each thread writes an int from data[from] on: 1 KiB for a block of 256.
+__global__ void fill_from(int* data, long from) { data[from + threadIdx.x] = -1; }
+
+// A write running on past the redzone, by default, lands in device memory
+// (the arena's, as on a GPU), not in the runtime's own data on the malloc
+// heap: the damaged redzone is reported as usual and the program goes on. In
+// a child process, whose arena holds nothing else for the write to reach.
+TEST(DeviceMemoryDeathTest, AWriteRunningFarPastAnAllocationLeavesTheRuntimeWhole) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        {
+          cg::device_buffer<int> small(16);
+          cg::launch(fill_from, {dim3(1), dim3(256)}, small.data(), 16L);
+        }
+        const cg::error e = launch_error([] { cg::device_buffer<int> other(1); });
+        std::fprintf(stderr, "reported: %s\n", e.what());
+        for (int i = 1; i <= 64; ++i) {
+          cg::device_buffer<int> other(static_cast<std::size_t>(i) * 8);
+          const std::vector<std::string> host_churn(static_cast<std::size_t>(i), std::string(100, 'x'));
+          cg::launch(write_at, {dim3(2), dim3(32)}, other.data(), 0L);
+        }
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "reported: free_device.*the byte 0 past the end of the allocation of 64 bytes");
 }
 
 TEST(DeviceMemoryChecks, AnUnmappedAddressInAKernelIsAnError) {
