@@ -4,11 +4,14 @@
 
 #include <array>
 #include <cerrno>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iterator>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -72,6 +75,22 @@ const CLI::Validator sizes_syntax(
     },
     "SIZES");
 
+// CLI11 alone would clamp a number past the seed type's maximum to it and wrap
+// "-1" around to it: a seed is decimal digits that fit, and nothing else.
+template <class Seed>
+CLI::Validator seed_syntax() {
+  const std::string max = std::to_string(std::numeric_limits<Seed>::max());
+  return CLI::Validator(
+      [max](std::string& text) {
+        Seed seed{};
+        const char* end = text.data() + text.size();
+        const auto [stop, failure] = std::from_chars(text.data(), end, seed);
+        if (failure == std::errc() && stop == end) return std::string();
+        return "bad seed `" + text + "`: expected decimal digits from 0 to " + max + ", without a sign";
+      },
+      "0.." + max);
+}
+
 void add_bench_options(CLI::App& command, bench_arguments& args, const char* default_sizes) {
   args.sizes = default_sizes;
   command.add_option("--backend", args.backend, "backend to run on: host or cuda (the one built in)")
@@ -85,7 +104,9 @@ void add_bench_options(CLI::App& command, bench_arguments& args, const char* def
   command.add_option("--repeat", args.options.repeat, "timed runs per measurement (after one checked warm-up)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  command.add_option("--seed", args.options.seed, "seed of the random input")->capture_default_str();
+  command.add_option("--seed", args.options.seed, "seed of the random input")
+      ->check(seed_syntax<std::uint64_t>())
+      ->capture_default_str();
   const auto named = [](const std::string& path) { return path.empty() ? std::string("needs a file name") : ""; };
   command.add_option("--json", args.options.json_path, "write the results as JSON (schema: docs/cli.md)")
       ->check(named);
@@ -162,7 +183,9 @@ int main(int argc, char** argv) {
   soak->add_option("--threads", soak_args.threads, "threads per block (the grid is the largest cooperative one)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  soak->add_option("--seed", soak_args.seed, "seed of the published values")->capture_default_str();
+  soak->add_option("--seed", soak_args.seed, "seed of the published values")
+      ->check(seed_syntax<std::uint32_t>())
+      ->capture_default_str();
   CLI::App* bench = app.add_subcommand("bench", "benchmark kernels on this device and verify every result");
   bench->require_subcommand(0, 1);
   // Each bench has its own arguments, so that each keeps its own defaults.

@@ -175,9 +175,9 @@ cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int v
                                                    std::to_string(static_cast<int>(attr)) + " is not supported");
   if (value < 0) return detail::fail(cudaErrorInvalidValue, "cudaFuncSetAttribute: a negative shared memory size");
   try {
-    cohort::set_max_dynamic_shared_memory(as_kernel(func), static_cast<std::size_t>(value));
+    cohort::detail::raise_shared_limit(func, static_cast<std::size_t>(value), cuda_shared_limit_api);
   } catch (const cohort::error& e) {
-    return detail::fail(cudaErrorInvalidValue, std::string("cudaFuncSetAttribute: ") + e.what());
+    return detail::fail(cudaErrorInvalidValue, e.what());
   }
   std::lock_guard lock(registry().mutex);
   registry().max_dynamic_shared[func] = value;

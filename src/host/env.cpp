@@ -38,12 +38,18 @@ std::optional<unsigned long long> decimal_digits(const std::string& text, std::s
 
 }  // namespace
 
+std::optional<unsigned long long> decimal_number(const std::string& text) {
+  std::size_t end = 0;
+  const auto n = decimal_digits(text, end);
+  if (end != text.size()) return std::nullopt;
+  return n;
+}
+
 long long env_integer(const char* name, long long fallback, long long min, long long max) {
   const auto v = env_string(name);
   if (!v) return fallback;
-  std::size_t end = 0;
-  const auto n = decimal_digits(*v, end);
-  if (!n || end != v->size() || *n < static_cast<unsigned long long>(min) || *n > static_cast<unsigned long long>(max))
+  const auto n = decimal_number(*v);
+  if (!n || *n < static_cast<unsigned long long>(min) || *n > static_cast<unsigned long long>(max))
     bad_env_value(name, *v, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max));
   return static_cast<long long>(*n);
 }

@@ -9,6 +9,9 @@
 namespace cohort::detail::host {
 
 std::optional<std::string> env_string(const char* name);
+// `text` as a number when it is decimal digits only (no sign, no spaces) that
+// fit in 64 bits: the syntax of every number a COHORT_* variable holds.
+std::optional<unsigned long long> decimal_number(const std::string& text);
 // An integer in [min, max] (0 <= min <= max), or `fallback` when unset:
 // decimal digits only, no sign or spaces.
 long long env_integer(const char* name, long long fallback, long long min, long long max);

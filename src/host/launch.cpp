@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <string_view>
 
 #include "cohort/detail/cluster_shape.hpp"
 #include "cohort/detail/host/launch.hpp"
@@ -38,16 +39,13 @@ std::size_t shared_limit(const void* kernel, const device_properties& p) {
 std::optional<std::uint64_t> shuffle_seed() {
   const auto v = env_string("COHORT_SCHEDULE");
   if (!v || *v == "ordered") return std::nullopt;
-  if (v->rfind("shuffle", 0) == 0) {
-    if (*v == "shuffle") return 1;
-    if ((*v)[7] == ':') {
-      char* end = nullptr;
-      const unsigned long long seed = std::strtoull(v->c_str() + 8, &end, 10);
-      if (*end == '\0' && end != v->c_str() + 8) return seed;
-    }
-  }
-  throw error(errc::invalid_argument,
-              "COHORT_SCHEDULE=" + *v + " is not valid: expected `ordered`, `shuffle` or `shuffle:SEED`");
+  if (*v == "shuffle") return 1;
+  constexpr std::string_view seeded = "shuffle:";
+  if (v->starts_with(seeded))
+    if (const auto seed = decimal_number(v->substr(seeded.size()))) return *seed;
+  bad_env_value("COHORT_SCHEDULE", *v,
+                "expected `ordered`, `shuffle` or `shuffle:SEED`, where SEED is decimal digits from 0 to "
+                "18446744073709551615 (2^64 - 1)");
 }
 
 // COHORT_CHECK, a comma-separated list: memcpy_async's checking mode, with
@@ -166,7 +164,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
 // Each grid of a multi-device launch passes the checks a cooperative launch does.
 void launch_grid_of(multi_grid_launch& multi_grid, unsigned grid_rank, const kernel_entry& entry,
                     const launch_config& cfg) {
-  cohort::detail::check_launch(entry.kernel, cfg, true);
+  cohort::detail::check_launch(entry.kernel, cfg, true, cohort::detail::cohort_shared_limit_api);
   run_launch(entry, cfg, true, &multi_grid, grid_rank);
 }
 

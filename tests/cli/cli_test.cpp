@@ -78,7 +78,20 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_arguments{"JsonIsADirectory", "bench scan --json /tmp", "--json /tmp: is a directory"},
                       bad_arguments{"PlotInMissingDirectory", "bench sync --plot /no-such-dir/c.svg",
                                     "--plot /no-such-dir/c.svg: cannot write there"},
-                      bad_arguments{"BlockTooLarge", "bench sync --sizes 4096", "4096 threads per block"}),
+                      bad_arguments{"BlockTooLarge", "bench sync --sizes 4096", "4096 threads per block"},
+                      // CLI11 alone wrapped -1 to 2^64 - 1 and clamped what is past the type's maximum to it.
+                      bad_arguments{"SeedNegative", "bench reduce --seed -1",
+                                    "bad seed `-1`: expected decimal digits from 0 to 18446744073709551615, "
+                                    "without a sign"},
+                      bad_arguments{"SeedPastTwoToThe64", "bench scan --seed 18446744073709551616",
+                                    "bad seed `18446744073709551616`: expected decimal digits from 0 to "
+                                    "18446744073709551615"},
+                      bad_arguments{"SeedWithPlus", "bench sync --seed +7", "bad seed `+7`"},
+                      bad_arguments{"SeedInHex", "bench reduce --seed 0x10", "bad seed `0x10`"},
+                      bad_arguments{"SoakSeedNegative", "soak --seed -1",
+                                    "bad seed `-1`: expected decimal digits from 0 to 4294967295, without a sign"},
+                      bad_arguments{"SoakSeedPastItsType", "soak --seed 4294967296",
+                                    "bad seed `4294967296`: expected decimal digits from 0 to 4294967295"}),
     [](const ::testing::TestParamInfo<bad_arguments>& info) { return std::string(info.param.name); });
 
 TEST(Info, ListsTheHostDevice) {
@@ -106,6 +119,16 @@ TEST(Doctor, FailsAndSaysWhyOnAMisconfiguredDevice) {
   EXPECT_TRUE(contains(r.out, "FAIL")) << r.out;
   EXPECT_TRUE(contains(r.out, "COHORT_WARP_SIZE=48 is not valid: expected 32 or 64")) << r.out;
   EXPECT_TRUE(contains(r.out, "checks failed")) << r.out;
+}
+
+// A bad environment value is no verdict on the device: it is named once, as
+// the error it is, instead of failing every launch check with it.
+TEST(Doctor, ABadEnvironmentValueEndsTheDeviceChecksNamingIt) {
+  const auto r = run_cohort("doctor", "COHORT_WORKERS=abc");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "FAIL  device 0")) << r.out;
+  EXPECT_TRUE(contains(r.out, "COHORT_WORKERS=abc is not valid: expected an integer from 1 to 4096")) << r.out;
+  EXPECT_FALSE(contains(r.out, "cooperative launch on a stream")) << r.out;
 }
 
 // Each virtual device has its own memory, which info and doctor report.
@@ -170,6 +193,15 @@ TEST(BenchSync, ShortHostRunPassesVerification) {
     EXPECT_TRUE(contains(r.out, variant)) << r.out;
   EXPECT_FALSE(contains(r.out, "nvidia")) << r.out;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+}
+
+// Every seed the type holds is taken, up to its maximum.
+TEST(Seed, TheLargestSeedOfEachTypeIsTaken) {
+  const auto bench = run_cohort("bench reduce --sizes 1024 --repeat 1 --seed 18446744073709551615");
+  EXPECT_EQ(bench.exit_code, 0) << bench.out << bench.err;
+  EXPECT_FALSE(contains(bench.out, "FAIL")) << bench.out;
+  const auto soak = run_cohort("soak --phases 2 --launches 1 --threads 32 --seed 4294967295");
+  EXPECT_EQ(soak.exit_code, 0) << soak.out << soak.err;
 }
 
 // The soak's block size is checked against the device, as bench sync's is.

@@ -168,6 +168,47 @@ TEST_F(Cudart, OversizedBlockIsAnInvalidValueOnce) {
   EXPECT_NE(std::string(cohort::compat::error_detail(cudaErrorInvalidValue)).find("4096 threads"), std::string::npos);
 }
 
+__global__ void fills_dynamic_shared(int* out) {
+  extern __shared__ int words[];
+  words[threadIdx.x] = 1;
+  __syncthreads();
+  if (threadIdx.x == 0) *out = words[blockDim.x - 1];
+}
+
+// A CUDA program is told of the call it makes to raise the limit, not of cohort's.
+TEST_F(Cudart, SharedMemoryLimitsNameCudaFuncSetAttribute) {
+  int* out;
+  ASSERT_EQ(cudaMalloc(&out, sizeof(int)), cudaSuccess);
+  constexpr int big = 64 * 1024;
+  fills_dynamic_shared<<<1, 64, big>>>(out);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue)
+                .find("raise it with cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536)"),
+            std::string::npos)
+      << text(cudaErrorInvalidValue);
+  EXPECT_EQ(text(cudaErrorInvalidValue).find("set_max_dynamic_shared_memory"), std::string::npos);
+
+  int optin = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), cudaSuccess);
+  EXPECT_EQ(cudaFuncSetAttribute(fills_dynamic_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, optin + 1),
+            cudaErrorInvalidValue);
+  const std::string refused = cohort::compat::error_detail(cudaErrorInvalidValue);
+  EXPECT_EQ(refused.rfind("cudaFuncSetAttribute: " + std::to_string(optin + 1) +
+                              " bytes of dynamic shared memory plus the kernel's 0 bytes of static shared memory "
+                              "exceed the device's limit of " + std::to_string(optin) + " bytes per block",
+                          0),
+            0u)
+      << refused;
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+
+  ASSERT_EQ(cudaFuncSetAttribute(fills_dynamic_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, big), cudaSuccess);
+  fills_dynamic_shared<<<1, 64, big>>>(out);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  int result = 0;
+  ASSERT_EQ(cudaMemcpy(&result, out, sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(result, 1);
+}
+
 TEST_F(Cudart, CopiesCheckTheDeviceSide) {
   int host[4] = {1, 2, 3, 4}, other[4];
   int* device;

@@ -80,6 +80,24 @@ TEST(VirtualDevice, ConfigurationIsValidated) {
               HasSubstr("virtual device: the global memory (each virtual device's capacity) must be positive"));
 }
 
+// The checks of fields that must fit together are the environment's
+// (HostileEnvironmentValuesAreRefused), worded with the description's field names.
+TEST(VirtualDevice, FieldsThatMustFitTogetherAreNamedAsFields) {
+  cohort_test::virtual_device_guard guard;
+  const auto refusal = [](int block_threads, int sm_threads) {
+    cg::device_properties p = cohort::host::virtual_device();
+    p.warp_size = 32;
+    p.max_threads_per_block = block_threads;
+    p.max_threads_per_multiprocessor = sm_threads;
+    return std::string(cohort_test::launch_error([&] { cohort::host::configure(p); }).what());
+  };
+  EXPECT_THAT(refusal(0, 2048), HasSubstr("virtual device: max threads per block 0 must be positive"));
+  EXPECT_THAT(refusal(100, 2048),
+              HasSubstr("virtual device: max threads per block 100 must be a multiple of the warp size (32)"));
+  EXPECT_THAT(refusal(1024, 512), HasSubstr("virtual device: max threads per SM 512 must be at least the threads a "
+                                            "block may have (1024, max threads per block)"));
+}
+
 TEST(VirtualDevice, EnvironmentOverridesAreChecked) {
   setenv("COHORT_WARP_SIZE", "64", 1);
   setenv("COHORT_SM_COUNT", "7", 1);
@@ -284,6 +302,25 @@ TEST(Scheduler, DeterministicByDefaultShuffledOnRequest) {
     EXPECT_THAT(e.what(), HasSubstr("expected `ordered`, `shuffle` or `shuffle:SEED`"));
   }
   unsetenv("COHORT_SCHEDULE");
+}
+
+// The seed follows the rules of every COHORT_* number: strtoull took "-1"
+// for 2^64 - 1 and saturated what overflows.
+TEST(Scheduler, ShuffleSeedsAreDecimalDigitsThatFit) {
+  cg::device_buffer<unsigned> order(64);
+  for (const char* schedule : {"shuffle:-1", "shuffle:+7", "shuffle: 7", "shuffle:7 ", "shuffle:0x10", "shuffle:",
+                               "shuffle:seven", "shuffle:18446744073709551616", "shuffle:99999999999999999999"}) {
+    SCOPED_TRACE(schedule);
+    const cohort_test::scoped_env env("COHORT_SCHEDULE", schedule);
+    const cg::error e =
+        cohort_test::launch_error([&] { cg::launch(record_release_order, {dim3(1), dim3(64)}, order.data()); });
+    EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
+    EXPECT_THAT(e.what(), HasSubstr(std::string("COHORT_SCHEDULE=") + schedule +
+                                    " is not valid: expected `ordered`, `shuffle` or `shuffle:SEED`, where SEED is "
+                                    "decimal digits from 0 to 18446744073709551615 (2^64 - 1)"));
+  }
+  EXPECT_EQ(release_order("shuffle:18446744073709551615"), release_order("shuffle:18446744073709551615"));
+  EXPECT_EQ(release_order("shuffle:0").size(), 64u);
 }
 
 __global__ void count_with_grid_sync(unsigned* counter, unsigned* out, int rounds) {

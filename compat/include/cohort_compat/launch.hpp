@@ -23,6 +23,11 @@ struct launch_request {
 
 using launch_body = void (*)(void* context, const cohort::launch_config& config);
 
+// A CUDA program raises a kernel's shared memory limit with cudaFuncSetAttribute;
+// the launch's and the attribute's refusals name it.
+inline constexpr cohort::detail::shared_limit_api cuda_shared_limit_api{
+    "cudaFuncSetAttribute", "cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, "};
+
 // Runs one launch as CUDA reports it: a sticky error answers first, the stream
 // is checked, a cohort::error becomes its CUDA code (kernel faults sticky) and
 // the code becomes the calling thread's last error.
@@ -54,10 +59,8 @@ cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&
   static_assert(sizeof...(P) == sizeof...(A), "the kernel takes a different number of arguments");
   detail::remember(kernel);
   auto body = [&](const cohort::launch_config& config) {
-    if (request.cooperative)
-      cohort::launch_cooperative(kernel, config, std::forward<A>(args)...);
-    else
-      cohort::launch(kernel, config, std::forward<A>(args)...);
+    cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_shared_limit_api,
+                                   std::forward<A>(args)...);
   };
   using body_type = decltype(body);
   return run_launch(

@@ -8,6 +8,7 @@
 #include "cohort/backend.hpp"
 #include "cohort/detail/cluster_shape.hpp"
 #include "cohort/detail/messages.hpp"
+#include "cohort/detail/shared_limit_api.hpp"
 #include "cohort/detail/validate.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/launch/device_queries.hpp"
@@ -30,11 +31,13 @@ inline void check_cooperative_fits(const void* kernel, const launch_config& cfg,
 
 // A launch with clusters is checked by the backend (impl::check_cluster_launch), the
 // cooperative fit counted in clusters where the hardware schedules them so.
-inline void check_launch(const void* kernel, const launch_config& cfg, bool cooperative) {
+// `api`: how the program raises a kernel's shared memory limit (shared_limit_api.hpp).
+inline void check_launch(const void* kernel, const launch_config& cfg, bool cooperative,
+                         const shared_limit_api& api) {
   const int device = get_device();
   const device_properties& p = impl::properties_of(device);
   // The kernel's dynamic shared limit is only worth a query when the launch asks for dynamic shared memory.
-  validate_launch(p, cfg, cfg.dynamic_shared_bytes ? impl::kernel_shared_limit(kernel) : 0);
+  validate_launch(p, cfg, cfg.dynamic_shared_bytes ? impl::kernel_shared_limit(kernel) : 0, api);
   if (is_cluster_launch(cfg))
     impl::check_cluster_launch(kernel, cfg, device, p, cooperative);
   else if (cooperative)
