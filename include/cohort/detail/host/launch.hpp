@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cohort/detail/host/kernel_call.hpp"
 #include "cohort/detail/host/thread_loop.hpp"
 #include "cohort/detail/kernel_arguments.hpp"
 #include "cohort/errors.hpp"
@@ -56,20 +57,23 @@ struct kernel_payload {
 template <class... P>
 void run_dynamic(const void* payload) {
   const auto& p = *static_cast<const kernel_payload<P...>*>(payload);
-  run_threads([&p] { std::apply(p.kernel, p.args); });
+  run_threads([&p] { call_kernel(p.kernel, p.args); });
 }
 
 template <auto Kernel, class... P>
 void run_static(const void* payload) {
   const auto& p = *static_cast<const kernel_payload<P...>*>(payload);
-  // The arguments copied into the body: see run_threads.
-  run_threads([args = p.args] { std::apply([](const auto&... a) { Kernel(a...); }, args); });
+  if constexpr (any_passed_by_address<P...>)
+    run_threads([&p] { call_kernel(p.kernel, p.args); });  // copied bitwise per thread, not by their constructors
+  else  // the arguments copied into the body: see run_threads
+    run_threads([args = p.args] { std::apply([](const auto&... a) { Kernel(a...); }, args); });
 }
 
 template <class... P, class... A>
 void launch_with(void (*run)(const void*), void (*kernel)(P...), const launch_config& cfg, bool cooperative,
                  A&&... args) {
-  const kernel_payload<P...> payload{kernel, {static_cast<std::decay_t<P>>(std::forward<A>(args))...}};
+  // Each argument converted once, straight into the launch's copy (arguments_fit has checked that it converts).
+  const kernel_payload<P...> payload{kernel, {std::forward<A>(args)...}};
   launch_kernel(kernel_entry{run, &payload, kernel_address(kernel)}, cfg, cooperative);
 }
 
