@@ -13,7 +13,8 @@ so a `<<<` in a comment or a string is never touched. The rewriter then:
   through a generic thunk, so its arguments are deduced as nvcc deduces them;
 - turns `extern __shared__ T name[];` into the block's dynamic shared memory
   (a pointer at block scope, an accessor object at namespace scope);
-- moves `alignas(...)` in front of `__shared__` (which is `static thread_local`);
+- drops a `static` written beside `__shared__` and moves an `alignas(...)`
+  after it to the front of the declaration (`__shared__` is `static thread_local`);
 - renames the member accesses `.warpSize`, `.gridDim`, `.blockDim` (fields of
   cudaDeviceProp and cudaLaunchConfig_t, whose names the kernel language's
   macros take) to `.warp_size`, `.grid_dim`, `.block_dim`;
@@ -49,6 +50,9 @@ KEYWORDS = {
     "while", "for", "switch", "goto", "typede", "using", "default",
 }
 MEMBER_RENAMES = {"warpSize": "warp_size", "gridDim": "grid_dim", "blockDim": "block_dim"}
+# What may stand beside __shared__ among a declaration's specifiers (shared_specifiers).
+SHARED_COMPANIONS = {"static", "volatile", "const", "__device__"}
+SPECIFIER_CALLS = {"alignas", "__align__", "__attribute__"}
 
 
 class Token:
@@ -439,15 +443,7 @@ def rewrite_tokens(tokens, include=None, templates=None):
                     out[k] = ""
                 i = end
         elif t.kind == "ident" and t.text == "__shared__":
-            # `__shared__ alignas(16) T x`: alignas must precede `static thread_local`.
-            a = significant(tokens, i, 1)
-            if a is not None and tokens[a].text == "alignas":
-                close = match_forward(tokens, significant(tokens, a, 1))
-                out[i] = "".join(out[a : close + 1])
-                for k in range(a, close):
-                    out[k] = ""
-                out[close] = "__shared__"
-                i = close
+            i = rewrite_shared_specifiers(tokens, out, i)
         elif t.kind == "ident" and t.text == "__global__" and all(scopes):
             registration = global_registration(tokens, i)
             if registration:
@@ -455,6 +451,64 @@ def rewrite_tokens(tokens, include=None, templates=None):
                 registrations[close] = registrations.get(close, "") + text
         i += 1
     return "".join(out)
+
+
+def rewrite_shared_specifiers(tokens, out, i):
+    """Rewrites the declaration specifiers around the `__shared__` at i, which is `static thread_local` on
+    the host: the user's own `static` (`static __shared__ int s[32];`, valid CUDA) would be a second storage
+    class, so it is dropped, and an `alignas(N)` after `__shared__` moves to the front of the declaration,
+    the only place it may stand before `static thread_local`. Returns the index of the last specifier."""
+    spans = shared_specifiers(tokens, i)
+    moved = []
+    for start, end in spans:
+        if tokens[start].text == "static":
+            blank(tokens, out, start, end, start + 1)
+        elif tokens[start].text == "alignas" and start > i:
+            moved.append("".join(out[start : end + 1]) + " ")
+            blank(tokens, out, start, end, start - 1)
+    out[spans[0][0]] = "".join(moved) + out[spans[0][0]]
+    return spans[-1][1]
+
+
+def shared_specifiers(tokens, i):
+    """(first, last) index spans of the declaration specifiers next to the `__shared__` at i, which is one of
+    them, in source order: `static`, `volatile`, `const`, `__device__`, `alignas(…)`, `__align__(…)`,
+    `__attribute__((…))`."""
+    spans = [(i, i)]
+    k = significant(tokens, i, -1)
+    while k is not None:
+        if tokens[k].text in SHARED_COMPANIONS:
+            spans.insert(0, (k, k))
+        elif tokens[k].text == ")" and tokens[k].kind == "punct":
+            call = significant(tokens, match_backward(tokens, k), -1)
+            if call is None or tokens[call].text not in SPECIFIER_CALLS:
+                break
+            spans.insert(0, (call, k))
+        else:
+            break
+        k = significant(tokens, spans[0][0], -1)
+    k = significant(tokens, i, 1)
+    while k is not None:
+        if tokens[k].text in SHARED_COMPANIONS:
+            spans.append((k, k))
+        elif tokens[k].text in SPECIFIER_CALLS:
+            paren = significant(tokens, k, 1)
+            if paren is None or tokens[paren].text != "(":
+                break
+            spans.append((k, match_forward(tokens, paren)))
+        else:
+            break
+        k = significant(tokens, spans[-1][1], 1)
+    return spans
+
+
+def blank(tokens, out, start, end, space):
+    """Removes tokens start..end from the output, with the blank at index `space` if it is one on the same
+    line (a line continuation stays, so that line numbers do)."""
+    for k in range(start, end + 1):
+        out[k] = ""
+    if 0 <= space < len(tokens) and tokens[space].kind == "space" and "\n" not in tokens[space].text:
+        out[space] = ""
 
 
 def dynamic_shared(tokens, first, end, at_namespace_scope):

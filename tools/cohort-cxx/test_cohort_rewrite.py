@@ -134,6 +134,38 @@ class SharedMemory(unittest.TestCase):
         out = rewrite("void f() { __shared__ alignas(16) float b[4]; }")
         self.assertIn("alignas(16) __shared__ float b[4];", out)
 
+    def test_alignas_moves_to_the_front_of_the_specifiers(self):
+        out = rewrite("void f() { volatile __shared__ alignas(8) double d; }")
+        self.assertEqual(out, "void f() { alignas(8) volatile __shared__ double d; }")
+
+    def test_static_before_shared_is_dropped(self):
+        # __shared__ is `static thread_local` on the host: a second `static` would not compile.
+        self.assertEqual(rewrite("void f() { static __shared__ int s[32]; }"), "void f() { __shared__ int s[32]; }")
+
+    def test_static_after_shared_is_dropped(self):
+        self.assertEqual(rewrite("void f() { __shared__ static int cnt; }"), "void f() { __shared__ int cnt; }")
+
+    def test_static_among_other_specifiers_is_dropped(self):
+        out = rewrite("static volatile __shared__ float a[8]; __shared__ volatile static int b;")
+        self.assertEqual(out, "volatile __shared__ float a[8]; __shared__ volatile int b;")
+        out = rewrite("void f() { static __device__ __shared__ __align__(16) int v[4]; }")
+        self.assertEqual(out, "void f() { __device__ __shared__ __align__(16) int v[4]; }")
+
+    def test_static_with_alignas(self):
+        out = rewrite("void f() { static __shared__ alignas(16) float b[4]; }")
+        self.assertEqual(out, "void f() { alignas(16) __shared__ float b[4]; }")
+
+    def test_static_in_a_macro_and_across_lines(self):
+        out = rewrite("#define SMEM(T, n) static __shared__ T n[32]\n")
+        self.assertEqual(out, "#define SMEM(T, n) __shared__ T n[32]\n")
+        self.assertEqual(rewrite("void f() { static\n  __shared__ int s; }"), "void f() { \n  __shared__ int s; }")
+        out = rewrite("#define SMEM(n) static \\\n  __shared__ \\\n  alignas(8) int n\n")
+        self.assertEqual(out, "#define SMEM(n) alignas(8) \\\n  __shared__ \\\n int n\n")
+
+    def test_other_statics_are_untouched(self):
+        source = "static int a; __shared__ int b; static const int c = static_cast<int>(1.0);"
+        self.assertEqual(rewrite(source), source)
+
 
 class Members(unittest.TestCase):
     def test_macro_named_fields(self):
