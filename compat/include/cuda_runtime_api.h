@@ -64,6 +64,15 @@ cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream);
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream);
 cudaError_t cudaMemset(void* devPtr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream = 0);
+// Unified memory's hints: kernels run on the CPU, so they move nothing, but
+// they are checked as CUDA checks them. CUDA 13's forms (a cudaMemLocation),
+// and CUDA 12's (a device number, or cudaCpuDeviceId for the host), which
+// unified-memory tutorials use.
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream = 0);
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice, cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location);
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice, int device);
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);

@@ -25,6 +25,7 @@ enum cudaError {
   cudaErrorInvalidDevice = 101,
   cudaErrorInvalidKernelImage = 200,
   cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorUnsupportedLimit = 215,
   cudaErrorPeerAccessUnsupported = 217,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorIllegalState = 401,
@@ -265,6 +266,30 @@ typedef void (*cudaHostFn_t)(void* userData);
 #define cudaDeviceLmemResizeToMax 0x10
 #define cudaCpuDeviceId ((int)-1)
 #define cudaInvalidDeviceId ((int)-2)
+
+// Unified memory's hints (cudaMemPrefetchAsync, cudaMemAdvise), CUDA 13's values.
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6
+};
+
+enum cudaMemLocationType {
+  cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeNone = 0,
+  cudaMemLocationTypeDevice = 1,
+  cudaMemLocationTypeHost = 2,
+  cudaMemLocationTypeHostNuma = 3,
+  cudaMemLocationTypeHostNumaCurrent = 4
+};
+
+struct cudaMemLocation {
+  enum cudaMemLocationType type;
+  int id;
+};
 
 enum cudaLaunchAttributeID {
   cudaLaunchAttributeIgnore = 0,

@@ -21,12 +21,8 @@ constexpr int compute_major = 9;
 constexpr int compute_minor = 0;
 
 cudaError_t check_device(const char* call, int device) {
-  const int count = cohort::device_count();
-  if (device >= 0 && device < count) return cudaSuccess;
-  return fail(cudaErrorInvalidDevice, std::string(call) + ": device " + std::to_string(device) +
-                                          " does not exist; the host backend has " + std::to_string(count) +
-                                          " device(s), 0.." + std::to_string(count - 1) +
-                                          " (COHORT_DEVICE_COUNT sets how many)");
+  if (device >= 0 && device < cohort::device_count()) return cudaSuccess;
+  return fail(cudaErrorInvalidDevice, no_such_device(call, device));
 }
 
 // (device, peer) pairs whose peer access cudaDeviceEnablePeerAccess turned on.
@@ -142,10 +138,17 @@ bool attribute(const cudaDeviceProp& p, cudaDeviceAttr attr, int* value) {
 }
 
 std::mutex limits_mutex;
-size_t limit_values[3] = {1024, 1 << 20, 8 << 20};  // stack, printf FIFO, malloc heap: CUDA's defaults
+// Stack (what CUDA reports by default; cudaDeviceSetLimit refuses to change it), printf FIFO, malloc heap.
+size_t limit_values[3] = {1024, 1 << 20, 8 << 20};
 unsigned device_flags = 0;
 
 }  // namespace
+
+std::string no_such_device(const std::string& call, int device) {
+  const int count = cohort::device_count();
+  return call + ": device " + std::to_string(device) + " does not exist; the host backend has " +
+         std::to_string(count) + " device(s), 0.." + std::to_string(count - 1) + " (COHORT_DEVICE_COUNT sets how many)";
+}
 
 }  // namespace cohort::compat::detail
 
@@ -216,8 +219,16 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
   if (limit < cudaLimitStackSize || limit > cudaLimitMallocHeapSize)
     return fail(cudaErrorNotSupported, "cudaDeviceSetLimit: limit " + std::to_string(static_cast<int>(limit)) +
                                            " is not supported on the host backend");
+  // A kernel thread's stack is its fiber's, whose size the host backend reads
+  // once from the environment and keeps for every launch: no call can change it.
+  if (limit == cudaLimitStackSize)
+    return fail(cudaErrorUnsupportedLimit,
+                "cudaDeviceSetLimit(cudaLimitStackSize, " + std::to_string(value) +
+                    "): the host backend sizes every kernel thread's stack from the environment, once, not from the "
+                    "program: start the program with COHORT_STACK_SIZE at " + std::to_string(value) +
+                    " bytes or more (a K/M/G suffix allowed; default 128K, at least 16K) and leave this call out");
   std::lock_guard lock(limits_mutex);
-  limit_values[limit] = value;  // fibers' stacks are sized by COHORT_STACK_SIZE
+  limit_values[limit] = value;
   return cudaSuccess;
 }
 

@@ -42,6 +42,7 @@ const std::map<cudaError_t, error_text>& error_table() {
       {cudaErrorInvalidKernelImage, {"cudaErrorInvalidKernelImage", "device kernel image is invalid"}},
       {cudaErrorNoKernelImageForDevice,
        {"cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"}},
+      {cudaErrorUnsupportedLimit, {"cudaErrorUnsupportedLimit", "limit is not supported on this architecture"}},
       {cudaErrorInvalidResourceHandle, {"cudaErrorInvalidResourceHandle", "invalid resource handle"}},
       {cudaErrorIllegalState, {"cudaErrorIllegalState", "the operation cannot be performed in the present state"}},
       {cudaErrorSymbolNotFound, {"cudaErrorSymbolNotFound", "named symbol not found"}},
@@ -150,12 +151,12 @@ cudaError_t fail(cudaError_t code, const std::string& message, bool is_sticky) {
 // A usage error raised while the kernel ran (a shuffle's mask, a partition's
 // size) stops the kernel partway, as a fault does: a GPU reports that at the
 // next synchronization, and the output is incomplete.
-cudaError_t fail(const cohort::error& e) {
+cudaError_t fail(const cohort::error& e, const std::string& call) {
   mapped m = map_kind(e.kind());
   if (!m.sticky && dynamic_cast<const cohort::detail::host::kernel_error*>(&e) != nullptr &&
       m.code != cudaErrorMemoryAllocation && m.code != cudaErrorUnknown)
     m = {cudaErrorLaunchFailure, true};
-  return fail(m.code, e.what(), m.sticky);
+  return fail(m.code, call.empty() ? std::string(e.what()) : call + ": " + e.what(), m.sticky);
 }
 
 void clear_errors() {

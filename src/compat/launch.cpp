@@ -45,14 +45,8 @@ cudaError_t launch_by_address(const char* call, const void* func, const launch_r
   return launcher(func, request, args);
 }
 
-}  // namespace
-
-void register_kernel(const void* kernel, args_launcher launcher) {
-  std::lock_guard lock(registry().mutex);
-  registry().launchers.emplace(kernel, launcher);
-}
-
-cudaError_t run_launch(const launch_request& request, launch_body body, void* context) {
+// What the runtime checks of a launch from the host before cohort's launch checks the rest.
+cudaError_t check_request(const launch_request& request) {
   if (const cudaError_t e = detail::sticky()) return detail::fail(e, cohort::compat::error_detail(e));
   if (!detail::valid_stream(request.stream))
     return detail::fail(cudaErrorInvalidResourceHandle, "launch on stream " + detail::address(request.stream) +
@@ -66,11 +60,31 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
     return detail::fail(cudaErrorInvalidValue, "launch with a block of " + std::to_string(block_threads) +
                                                    " threads; the device runs at most " +
                                                    std::to_string(max_block_threads) + " per block");
+  return cudaSuccess;
+}
+
+}  // namespace
+
+void register_kernel(const void* kernel, args_launcher launcher) {
+  std::lock_guard lock(registry().mutex);
+  registry().launchers.emplace(kernel, launcher);
+}
+
+cudaError_t run_launch(const launch_request& request, launch_body body, void* context) {
+  // Dynamic parallelism: cohort's launch refuses a launch from a kernel's
+  // thread. Its error is not made a code that the kernel may ignore (and the
+  // host never sees): it unwinds the thread, so that the outer launch fails
+  // with it as a kernel fault, sticky, as a usage error inside a kernel does.
+  const bool from_kernel = cohort::detail::host::current_block != nullptr;
+  if (!from_kernel)
+    if (const cudaError_t e = check_request(request)) return e;
   try {
     body(context, cohort::launch_config{request.grid, request.block, request.shared_bytes, {}});
   } catch (const cohort::error& e) {
+    if (from_kernel) throw;
     return detail::fail(e);
   } catch (const std::exception& e) {
+    if (from_kernel) throw;
     return detail::fail(cudaErrorLaunchFailure, e.what(), true);
   }
   return cudaSuccess;
@@ -175,9 +189,9 @@ cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int v
                                                    std::to_string(static_cast<int>(attr)) + " is not supported");
   if (value < 0) return detail::fail(cudaErrorInvalidValue, "cudaFuncSetAttribute: a negative shared memory size");
   try {
-    cohort::detail::raise_shared_limit(func, static_cast<std::size_t>(value), cuda_shared_limit_api);
+    cohort::detail::raise_shared_limit(func, static_cast<std::size_t>(value), cuda_remedy_api);
   } catch (const cohort::error& e) {
-    return detail::fail(cudaErrorInvalidValue, e.what());
+    return detail::fail(e);
   }
   std::lock_guard lock(registry().mutex);
   registry().max_dynamic_shared[func] = value;

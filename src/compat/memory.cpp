@@ -11,6 +11,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "../host/memory_check.hpp"
 #include "runtime_state.hpp"
 
 namespace cohort::compat::detail {
@@ -124,12 +125,8 @@ cudaError_t peer_copy(const char* call, void* dst, int dst_device, const void* s
   if (!valid_stream(stream))
     return fail(cudaErrorInvalidResourceHandle, std::string(call) + ": stream " + address(stream) +
                                                     " was not created by cudaStreamCreate or was destroyed");
-  const int devices = cohort::device_count();
   for (const int d : {dst_device, src_device})
-    if (d < 0 || d >= devices)
-      return fail(cudaErrorInvalidDevice, std::string(call) + ": device " + std::to_string(d) +
-                                              " does not exist; the host backend has " + std::to_string(devices) +
-                                              " device(s) (COHORT_DEVICE_COUNT sets how many)");
+    if (d < 0 || d >= cohort::device_count()) return fail(cudaErrorInvalidDevice, no_such_device(call, d));
   if (count == 0) return cudaSuccess;
   const auto check_side = [&](const char* side, const void* p, int device) -> cudaError_t {
     if (const cudaError_t e = check_device_side(call, side, p, count)) return e;
@@ -195,13 +192,14 @@ cudaError_t allocate(const char* call, void** p, std::size_t bytes, memory_kind 
   try {
     if (kind == memory_kind::pinned_host) {
       *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
-      if (*p == nullptr) throw cohort::error(cohort::errc::out_of_memory, "host allocation failed");
+      if (*p == nullptr)
+        throw cohort::error(cohort::errc::out_of_memory,
+                            "the system cannot supply " + std::to_string(bytes) + " bytes of host memory");
     } else {
       *p = cohort::malloc_device<unsigned char>(bytes);
     }
   } catch (const cohort::error& e) {
-    return fail(cudaErrorMemoryAllocation,
-                std::string(call) + ": " + std::to_string(bytes) + " bytes could not be allocated: " + e.what());
+    return fail(e, call);
   }
   add_region({*p, bytes, kind});
   return cudaSuccess;
@@ -243,15 +241,23 @@ bool remove_region(const void* p, memory_kind kind, region* removed) {
 
 void release_device_regions() {
   const int device = cohort::get_device();
-  std::lock_guard lock(regions_mutex);
-  for (auto it = regions().begin(); it != regions().end();) {
-    const memory_kind k = it->second.kind;
-    if ((k == memory_kind::device || k == memory_kind::managed) && cohort::device_of(it->second.base) == device) {
-      cohort::free_device(const_cast<void*>(it->second.base));
-      it = regions().erase(it);
-    } else {
-      ++it;
+  {
+    std::lock_guard lock(regions_mutex);
+    for (auto it = regions().begin(); it != regions().end();) {
+      const memory_kind k = it->second.kind;
+      if ((k == memory_kind::device || k == memory_kind::managed) && cohort::device_of(it->second.base) == device) {
+        cohort::free_device(const_cast<void*>(it->second.base));
+        it = regions().erase(it);
+      } else {
+        ++it;
+      }
     }
+  }
+  // A reset ends the context and its errors: damage these frees found (cohort
+  // printed it) is not raised by a call after the reset.
+  try {
+    cohort::detail::host::raise_pending_memory_fault();
+  } catch (const cohort::error&) {
   }
 }
 
@@ -323,7 +329,15 @@ cudaError_t cudaFree(void* devPtr) {
     return fail(cudaErrorInvalidValue, "cudaFree: " + address(devPtr) +
                                            " is not the start of a live allocation made by cudaMalloc or "
                                            "cudaMallocManaged (already freed?)");
-  cohort::free_device(devPtr);
+  try {
+    cohort::free_device(devPtr);
+    // cohort's free checks the allocation's redzones but, as it may run in a
+    // destructor, leaves what it finds for the next call; this free found it,
+    // so this free reports it.
+    cohort::detail::host::raise_pending_memory_fault();
+  } catch (const cohort::error& e) {
+    return fail(e, "cudaFree");
+  }
   return cudaSuccess;
 }
 

@@ -18,8 +18,11 @@ cudaError_t sticky();
 // Records `code` as the calling thread's last error (and as the sticky error
 // when `is_sticky`), keeps `message` for cudaGetErrorString, returns `code`.
 cudaError_t fail(cudaError_t code, const std::string& message, bool is_sticky = false);
-// A cohort::error as the CUDA runtime reports it.
-cudaError_t fail(const cohort::error& e);
+// A cohort::error as the CUDA runtime reports it: every call maps cohort's
+// errors here, so that each kind has one code wherever it surfaces (a memory
+// fault is a sticky cudaErrorIllegalAddress, whichever call finds it).
+// `call`, when given, starts the message.
+cudaError_t fail(const cohort::error& e, const std::string& call = {});
 void clear_errors();
 
 enum class memory_kind { device, managed, pinned_host, registered_host, symbol };
@@ -38,6 +41,9 @@ bool remove_region(const void* p, memory_kind kind, region* removed);
 void release_device_regions();
 
 bool valid_stream(cudaStream_t stream);
+
+// "<call>: device N does not exist; ...", for any call that names a device.
+std::string no_such_device(const std::string& call, int device);
 
 // "0x7f..." for messages.
 std::string address(const void* p);

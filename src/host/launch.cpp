@@ -164,7 +164,7 @@ void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool coo
 // Each grid of a multi-device launch passes the checks a cooperative launch does.
 void launch_grid_of(multi_grid_launch& multi_grid, unsigned grid_rank, const kernel_entry& entry,
                     const launch_config& cfg) {
-  cohort::detail::check_launch(entry.kernel, cfg, true, cohort::detail::cohort_shared_limit_api);
+  cohort::detail::check_launch(entry.kernel, cfg, true, cohort::detail::cohort_remedy_api);
   run_launch(entry, cfg, true, &multi_grid, grid_rank);
 }
 
@@ -176,7 +176,8 @@ void check_cluster_launch(const void* kernel, const launch_config& cfg, int devi
                                         cfg.dynamic_shared_bytes)
           .blocks_per_sm;
   cohort::detail::check_cluster_fits(cfg, per_sm * p.multiprocessor_count);
-  if (cooperative) cohort::detail::check_cooperative_fits(kernel, cfg, device, p);
+  if (cooperative)
+    cohort::detail::check_cooperative_fits(kernel, cfg, device, p, cohort::detail::cohort_remedy_api);
 }
 
 int active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared_bytes) {

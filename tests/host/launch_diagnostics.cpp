@@ -176,8 +176,7 @@ TEST(Diagnostics, CooperativeGridOverCapacity) {
   EXPECT_EQ(e.kind(), cg::errc::cooperative_too_large);
   EXPECT_STREQ(e.what(),
                "cooperative launch of 100000 blocks exceeds the 16 blocks that can be co-resident for this kernel (8 "
-               "per SM \xC3\x97 2 SMs at 256 threads); use cohort::max_cooperative_grid(kernel, 256, 0) to size the "
-               "grid");
+               "per SM \xC3\x97 2 SMs at 256 threads); size the grid with cohort::max_cooperative_grid(kernel, 256, 0)");
   EXPECT_NO_THROW(cg::launch_cooperative(does_nothing, {dim3(16), dim3(256)}));
 }
 

@@ -23,10 +23,11 @@ struct launch_request {
 
 using launch_body = void (*)(void* context, const cohort::launch_config& config);
 
-// A CUDA program raises a kernel's shared memory limit with cudaFuncSetAttribute;
-// the launch's and the attribute's refusals name it.
-inline constexpr cohort::detail::shared_limit_api cuda_shared_limit_api{
-    "cudaFuncSetAttribute", "cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, "};
+// A CUDA program raises a kernel's shared memory limit with cudaFuncSetAttribute
+// and sizes a cooperative grid from the occupancy query: refusals name those.
+inline constexpr cohort::detail::remedy_api cuda_remedy_api{
+    "cudaFuncSetAttribute", "cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, ",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func, ", ") times the device's multiProcessorCount"};
 
 // Runs one launch as CUDA reports it: a sticky error answers first, the stream
 // is checked, a cohort::error becomes its CUDA code (kernel faults sticky) and
@@ -59,7 +60,7 @@ cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&
   static_assert(sizeof...(P) == sizeof...(A), "the kernel takes a different number of arguments");
   detail::remember(kernel);
   auto body = [&](const cohort::launch_config& config) {
-    cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_shared_limit_api,
+    cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_remedy_api,
                                    std::forward<A>(args)...);
   };
   using body_type = decltype(body);

@@ -8,7 +8,7 @@
 #include "cohort/backend.hpp"
 #include "cohort/detail/cluster_shape.hpp"
 #include "cohort/detail/messages.hpp"
-#include "cohort/detail/shared_limit_api.hpp"
+#include "cohort/detail/remedy_api.hpp"
 #include "cohort/detail/validate.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/launch/device_queries.hpp"
@@ -19,21 +19,21 @@
 namespace cohort::detail {
 
 inline void check_cooperative_fits(const void* kernel, const launch_config& cfg, int device,
-                                   const device_properties& p) {
+                                   const device_properties& p, const remedy_api& api) {
   if (!p.cooperative_launch) throw error(errc::cooperative_unsupported, cooperative_unsupported(device));
   const unsigned long long threads = volume(cfg.block);
   const int per_sm = impl::active_blocks_per_sm(kernel, static_cast<int>(threads), cfg.dynamic_shared_bytes);
   const unsigned long long blocks = volume(cfg.grid);
   if (blocks > static_cast<unsigned long long>(per_sm) * p.multiprocessor_count)
     throw error(errc::cooperative_too_large,
-                cooperative_too_large(blocks, per_sm, p.multiprocessor_count, threads, cfg.dynamic_shared_bytes));
+                cooperative_too_large(blocks, per_sm, p.multiprocessor_count, threads, cfg.dynamic_shared_bytes, api));
 }
 
 // A launch with clusters is checked by the backend (impl::check_cluster_launch), the
 // cooperative fit counted in clusters where the hardware schedules them so.
-// `api`: how the program raises a kernel's shared memory limit (shared_limit_api.hpp).
+// `api`: how the refusals spell the calls that fix them (remedy_api.hpp).
 inline void check_launch(const void* kernel, const launch_config& cfg, bool cooperative,
-                         const shared_limit_api& api) {
+                         const remedy_api& api) {
   const int device = get_device();
   const device_properties& p = impl::properties_of(device);
   // The kernel's dynamic shared limit is only worth a query when the launch asks for dynamic shared memory.
@@ -41,7 +41,7 @@ inline void check_launch(const void* kernel, const launch_config& cfg, bool coop
   if (is_cluster_launch(cfg))
     impl::check_cluster_launch(kernel, cfg, device, p, cooperative);
   else if (cooperative)
-    check_cooperative_fits(kernel, cfg, device, p);
+    check_cooperative_fits(kernel, cfg, device, p, api);
 }
 
 }  // namespace cohort::detail

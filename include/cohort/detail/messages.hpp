@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cohort/backend.hpp"
+#include "cohort/detail/remedy_api.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/kernel_language.hpp"
 
@@ -21,15 +22,16 @@ inline unsigned long long volume(const dim3& d) {
 }
 
 inline std::string cooperative_too_large(unsigned long long blocks, int per_sm, int sms,
-                                         unsigned long long block_threads, std::size_t shared_bytes) {
+                                         unsigned long long block_threads, std::size_t shared_bytes,
+                                         const remedy_api& api) {
   std::ostringstream s;
   const long long capacity = static_cast<long long>(per_sm) * sms;
   s << "cooperative launch of " << blocks << " blocks exceeds the " << capacity
     << " blocks that can be co-resident for this kernel (" << per_sm << " per SM \xC3\x97 " << sms
     << " SMs at " << block_threads << " threads";
   if (shared_bytes) s << " and " << shared_bytes << " bytes of dynamic shared memory";
-  s << "); use cohort::max_cooperative_grid(kernel, " << block_threads << ", " << shared_bytes
-    << ") to size the grid";
+  s << "); size the grid with " << api.grid_sizing_call << block_threads << ", " << shared_bytes
+    << api.grid_sizing_tail;
   return s.str();
 }
 

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cohort/detail/messages.hpp"
-#include "cohort/detail/shared_limit_api.hpp"
+#include "cohort/detail/remedy_api.hpp"
 #include "cohort/launch/device.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/launch/launch_config.hpp"
@@ -18,7 +18,7 @@ namespace cohort::detail {
 
 // A launch over the kernel's shared memory limit is told to raise it with `api`.
 inline void validate_launch(const device_properties& p, const launch_config& cfg, std::size_t kernel_shared_limit,
-                            const shared_limit_api& api) {
+                            const remedy_api& api) {
   const dim3 g = cfg.grid, b = cfg.block;
   if (g.x == 0 || g.y == 0 || g.z == 0)
     invalid_configuration("grid dimensions " + to_string(g) + " contain a zero; every dimension must be at least 1");
@@ -52,7 +52,7 @@ inline void validate_launch(const device_properties& p, const launch_config& cfg
     s << "dynamic shared memory of " << cfg.dynamic_shared_bytes << " bytes exceeds this kernel's limit of "
       << kernel_shared_limit << " bytes per block; ";
     if (cfg.dynamic_shared_bytes <= p.shared_memory_per_block_optin)
-      s << "raise it with " << api.call << cfg.dynamic_shared_bytes << ")";
+      s << "raise it with " << api.shared_limit_call << cfg.dynamic_shared_bytes << ")";
     else
       s << "the device allows at most " << p.shared_memory_per_block_optin << " bytes per block";
     throw error(errc::shared_memory_limit, s.str());

@@ -16,7 +16,7 @@
 #include "cohort/backend.hpp"
 #include "cohort/detail/kernel_arguments.hpp"
 #include "cohort/detail/launch_checks.hpp"
-#include "cohort/detail/shared_limit_api.hpp"
+#include "cohort/detail/remedy_api.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/launch/device_queries.hpp"
 #include "cohort/launch/launch_config.hpp"
@@ -32,7 +32,7 @@ namespace detail {
 // memory limit is told to raise it with `api`, the call the program knows.
 // Arguments reach the kernel converted to its parameter types, as a function call (and <<<>>>) converts them.
 template <class... P, class... A>
-void checked_launch(void (*kernel)(P...), const launch_config& cfg, bool cooperative, const shared_limit_api& api,
+void checked_launch(void (*kernel)(P...), const launch_config& cfg, bool cooperative, const remedy_api& api,
                     A&&... args) {
   static_cast<void>(arguments_fit<void(P...), void(A&&...)>::value);
   check_launch(kernel_address(kernel), cfg, cooperative, api);
@@ -40,12 +40,12 @@ void checked_launch(void (*kernel)(P...), const launch_config& cfg, bool coopera
 }
 
 // set_max_dynamic_shared_memory, its refusal headed by `api`'s name.
-inline void raise_shared_limit(const void* kernel, std::size_t bytes, const shared_limit_api& api) {
+inline void raise_shared_limit(const void* kernel, std::size_t bytes, const remedy_api& api) {
   const device_properties& p = impl::properties_of(get_device());
   const std::size_t static_bytes = impl::kernel_static_shared(kernel);
   if (bytes + static_bytes > p.shared_memory_per_block_optin) {
     std::ostringstream s;
-    s << api.name << ": " << bytes << " bytes of dynamic shared memory plus the kernel's " << static_bytes
+    s << api.shared_limit_name << ": " << bytes << " bytes of dynamic shared memory plus the kernel's " << static_bytes
       << " bytes of static shared memory exceed the device's limit of " << p.shared_memory_per_block_optin
       << " bytes per block";
     throw error(errc::shared_memory_limit, s.str());
@@ -57,12 +57,12 @@ inline void raise_shared_limit(const void* kernel, std::size_t bytes, const shar
 
 template <class... P, class... A>
 void launch(void (*kernel)(P...), const launch_config& cfg, A&&... args) {
-  detail::checked_launch(kernel, cfg, false, detail::cohort_shared_limit_api, std::forward<A>(args)...);
+  detail::checked_launch(kernel, cfg, false, detail::cohort_remedy_api, std::forward<A>(args)...);
 }
 
 template <class... P, class... A>
 void launch_cooperative(void (*kernel)(P...), const launch_config& cfg, A&&... args) {
-  detail::checked_launch(kernel, cfg, true, detail::cohort_shared_limit_api, std::forward<A>(args)...);
+  detail::checked_launch(kernel, cfg, true, detail::cohort_remedy_api, std::forward<A>(args)...);
 }
 
 // The kernel known at compile time: the host backend calls it directly (no
@@ -70,14 +70,14 @@ void launch_cooperative(void (*kernel)(P...), const launch_config& cfg, A&&... a
 template <auto Kernel, class... A>
 void launch(const launch_config& cfg, A&&... args) {
   static_cast<void>(detail::arguments_fit<std::remove_pointer_t<decltype(+Kernel)>, void(A&&...)>::value);
-  detail::check_launch(detail::kernel_address(+Kernel), cfg, false, detail::cohort_shared_limit_api);
+  detail::check_launch(detail::kernel_address(+Kernel), cfg, false, detail::cohort_remedy_api);
   detail::impl::raw_launch_static<Kernel>(cfg, false, std::forward<A>(args)...);
 }
 
 template <auto Kernel, class... A>
 void launch_cooperative(const launch_config& cfg, A&&... args) {
   static_cast<void>(detail::arguments_fit<std::remove_pointer_t<decltype(+Kernel)>, void(A&&...)>::value);
-  detail::check_launch(detail::kernel_address(+Kernel), cfg, true, detail::cohort_shared_limit_api);
+  detail::check_launch(detail::kernel_address(+Kernel), cfg, true, detail::cohort_remedy_api);
   detail::impl::raw_launch_static<Kernel>(cfg, true, std::forward<A>(args)...);
 }
 
@@ -100,7 +100,7 @@ int max_cooperative_grid(void (*kernel)(P...), int block_threads, std::size_t dy
 // default limit is 48 KiB; the device's opt-in limit is the most it allows).
 template <class... P>
 void set_max_dynamic_shared_memory(void (*kernel)(P...), std::size_t bytes) {
-  detail::raise_shared_limit(detail::kernel_address(kernel), bytes, detail::cohort_shared_limit_api);
+  detail::raise_shared_limit(detail::kernel_address(kernel), bytes, detail::cohort_remedy_api);
 }
 
 }  // namespace cohort

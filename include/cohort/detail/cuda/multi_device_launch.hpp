@@ -115,7 +115,7 @@ void check_multi_device(const void* kernel, const Grids& grids) {
                            to_string(g.config.block) + ", grid 0 " + to_string(first.config.grid) + " x " +
                            to_string(first.config.block) + "; every grid must have the same shape and shared memory");
     check(cudaSetDevice(g.device), "launch_cooperative_multi_device");
-    check_cooperative_fits(kernel, g.config, g.device, p);
+    check_cooperative_fits(kernel, g.config, g.device, p, cohort_remedy_api);
   }
 }
 
