@@ -130,7 +130,11 @@ mapped map_kind(cohort::errc kind) {
 
 }  // namespace
 
-cudaError_t sticky() { return sticky_error.load(std::memory_order_acquire); }
+cudaError_t sticky() {
+  const cudaError_t e = sticky_error.load(std::memory_order_acquire);
+  if (e != cudaSuccess) last_error = e;
+  return e;
+}
 
 cudaError_t fail(cudaError_t code, const std::string& message, bool is_sticky) {
   {
@@ -182,17 +186,17 @@ const char* error_detail(cudaError_t error) {
 
 using namespace cohort::compat::detail;
 
+// A sticky error is the last error of every call that meets it, and these
+// two read and reset the last error only, as CUDA 13 does (H200, driver 580:
+// after a fault, a second cudaGetLastError and a cudaPeekAtLastError return
+// cudaSuccess until the next call meets the fault again).
 cudaError_t cudaGetLastError() {
   const cudaError_t e = last_error;
   last_error = cudaSuccess;
-  const cudaError_t s = sticky();
-  return s != cudaSuccess ? s : e;
+  return e;
 }
 
-cudaError_t cudaPeekAtLastError() {
-  const cudaError_t s = sticky();
-  return s != cudaSuccess ? s : last_error;
-}
+cudaError_t cudaPeekAtLastError() { return last_error; }
 
 const char* cudaGetErrorName(cudaError_t error) {
   const auto it = error_table().find(error);

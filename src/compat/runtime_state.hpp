@@ -13,7 +13,8 @@
 namespace cohort::compat::detail {
 
 // The sticky error (a kernel fault) if one happened, else cudaSuccess. Every
-// call that CUDA would refuse after a fault starts with it.
+// call that CUDA would refuse after a fault starts with it, and the fault it
+// returns becomes the calling thread's last error again, as in CUDA.
 cudaError_t sticky();
 // Records `code` as the calling thread's last error (and as the sticky error
 // when `is_sticky`), keeps `message` for cudaGetErrorString, returns `code`.

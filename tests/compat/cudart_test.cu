@@ -95,8 +95,11 @@ TEST_F(Cudart, KernelFaultIsStickyUntilReset) {
   EXPECT_EQ(printed.rfind("cohort: kernel fault (cudaErrorLaunchFailure): ", 0), 0u) << printed;
   EXPECT_NE(printed.find("cooperative"), std::string::npos) << printed;
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);  // sticky: not reset by reading it
+  // Reading the last error resets it, as in CUDA 13; every call that meets the fault sets it again.
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaPeekAtLastError(), cudaSuccess);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorLaunchFailure);
   int* other;
   EXPECT_EQ(cudaMalloc(&other, 4), cudaErrorLaunchFailure);
   EXPECT_NE(text(cudaErrorLaunchFailure).find("unspecified launch failure (cohort: "), std::string::npos);
@@ -127,7 +130,8 @@ TEST_F(Cudart, AUsageErrorInsideAKernelIsAStickyLaunchFailure) {
   EXPECT_EQ(printed.rfind("cohort: kernel fault (cudaErrorLaunchFailure): ", 0), 0u) << printed;
   EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);  // sticky
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);  // sticky
   EXPECT_NE(text(cudaErrorLaunchFailure).find("mask"), std::string::npos) << text(cudaErrorLaunchFailure);
 }
 

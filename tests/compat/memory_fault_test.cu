@@ -41,8 +41,8 @@ TEST_F(MemoryFault, TheFreeThatFindsItReturnsAStickyIllegalAddress) {
   float* next = nullptr;
   EXPECT_EQ(cudaMalloc(&next, 16), cudaErrorIllegalAddress);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress);
   EXPECT_EQ(cudaPeekAtLastError(), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress);
   EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
   EXPECT_EQ(cudaMalloc(&next, 16), cudaSuccess);
 }
