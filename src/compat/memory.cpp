@@ -90,9 +90,7 @@ cudaError_t check_host_side(const std::string& what, const char* side, const voi
 cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
                  cudaStream_t stream) {
   if (const cudaError_t e = sticky()) return e;
-  if (!valid_stream(stream))
-    return fail(cudaErrorInvalidResourceHandle, std::string(call) + ": stream " + address(stream) +
-                                                    " was not created by cudaStreamCreate or was destroyed");
+  if (!valid_stream(stream)) return bad_stream(call, stream);
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
     return fail(cudaErrorInvalidMemcpyDirection,
                 std::string(call) + ": kind " + std::to_string(static_cast<int>(kind)) + " is not a cudaMemcpyKind");
@@ -122,9 +120,7 @@ cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count
 cudaError_t peer_copy(const char* call, void* dst, int dst_device, const void* src, int src_device, std::size_t count,
                       cudaStream_t stream) {
   if (const cudaError_t e = sticky()) return e;
-  if (!valid_stream(stream))
-    return fail(cudaErrorInvalidResourceHandle, std::string(call) + ": stream " + address(stream) +
-                                                    " was not created by cudaStreamCreate or was destroyed");
+  if (!valid_stream(stream)) return bad_stream(call, stream);
   for (const int d : {dst_device, src_device})
     if (d < 0 || d >= cohort::device_count()) return fail(cudaErrorInvalidDevice, no_such_device(call, d));
   if (count == 0) return cudaSuccess;
@@ -175,9 +171,7 @@ cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void*
 
 cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaStream_t stream) {
   if (const cudaError_t e = sticky()) return e;
-  if (!valid_stream(stream))
-    return fail(cudaErrorInvalidResourceHandle, std::string(call) + ": stream " + address(stream) +
-                                                    " was not created by cudaStreamCreate or was destroyed");
+  if (!valid_stream(stream)) return bad_stream(call, stream);
   if (count == 0) return cudaSuccess;
   if (const cudaError_t e = check_device_side(call, "destination", p, count)) return e;
   std::memset(p, value, count);
@@ -463,16 +457,12 @@ cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, si
 
 // Stream-ordered allocation: the stream's work has completed, so it is cudaMalloc.
 cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
-  if (!valid_stream(stream))
-    return fail(cudaErrorInvalidResourceHandle, "cudaMallocAsync: stream " + address(stream) +
-                                                    " was not created by cudaStreamCreate or was destroyed");
+  if (!valid_stream(stream)) return bad_stream("cudaMallocAsync", stream);
   return allocate("cudaMallocAsync", devPtr, size, memory_kind::device);
 }
 
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
-  if (!valid_stream(stream))
-    return fail(cudaErrorInvalidResourceHandle, "cudaFreeAsync: stream " + address(stream) +
-                                                    " was not created by cudaStreamCreate or was destroyed");
+  if (!valid_stream(stream)) return bad_stream("cudaFreeAsync", stream);
   return cudaFree(devPtr);
 }
 

@@ -42,6 +42,8 @@ bool remove_region(const void* p, memory_kind kind, region* removed);
 void release_device_regions();
 
 bool valid_stream(cudaStream_t stream);
+// Refuses `stream`, which valid_stream did not find: "<call>: stream 0x... was not created ...".
+cudaError_t bad_stream(const std::string& call, cudaStream_t stream);
 
 // "<call>: device N does not exist; ...", for any call that names a device.
 std::string no_such_device(const std::string& call, int device);

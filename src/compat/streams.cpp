@@ -40,17 +40,17 @@ bool valid_event(cudaEvent_t event) {
   return events().count(event) != 0;
 }
 
-cudaError_t bad_stream(const char* call, cudaStream_t stream) {
-  return fail(cudaErrorInvalidResourceHandle,
-              std::string(call) + ": stream " + address(stream) + " was not created by cudaStreamCreate or was destroyed");
-}
-
 cudaError_t bad_event(const char* call, cudaEvent_t event) {
   return fail(cudaErrorInvalidResourceHandle,
               std::string(call) + ": event " + address(event) + " was not created by cudaEventCreate or was destroyed");
 }
 
 }  // namespace
+
+cudaError_t bad_stream(const std::string& call, cudaStream_t stream) {
+  return fail(cudaErrorInvalidResourceHandle,
+              call + ": stream " + address(stream) + " was not created by cudaStreamCreate or was destroyed");
+}
 
 bool valid_stream(cudaStream_t stream) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return true;

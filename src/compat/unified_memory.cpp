@@ -106,9 +106,7 @@ cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocati
                                  cudaStream_t stream) {
   if (const cudaError_t e = sticky()) return e;
   const std::string call = "cudaMemPrefetchAsync";
-  if (!valid_stream(stream))
-    return fail(cudaErrorInvalidResourceHandle,
-                call + ": stream " + address(stream) + " was not created by cudaStreamCreate or was destroyed");
+  if (!valid_stream(stream)) return bad_stream(call, stream);
   if (flags != 0)
     return fail(cudaErrorInvalidValue,
                 call + ": flags " + std::to_string(flags) + " are not 0; CUDA defines none yet, pass 0");
