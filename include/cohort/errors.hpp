@@ -27,6 +27,7 @@ enum class errc {
   runtime,                 // an error reported by the CUDA runtime
   memory_fault,            // a kernel thread touched memory it may not (host backend: a fault, or a write
                            // outside an allocation found by COHORT_CHECK=memory)
+  assertion_failed,        // an assert() in kernel code failed (on a GPU: cudaErrorAssert)
 };
 
 class error : public std::runtime_error {

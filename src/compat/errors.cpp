@@ -124,6 +124,7 @@ mapped map_kind(cohort::errc kind) {
     case cohort::errc::stack_overflow:
     case cohort::errc::kernel_exception: return {cudaErrorLaunchFailure, true};
     case cohort::errc::memory_fault: return {cudaErrorIllegalAddress, true};
+    case cohort::errc::assertion_failed: return {cudaErrorAssert, true};
   }
   return {cudaErrorUnknown, false};
 }

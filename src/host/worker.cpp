@@ -20,6 +20,7 @@
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "copy_guard.hpp"
 #include "diagnostics.hpp"
+#include "kernel_assert.hpp"
 #include "launch_state.hpp"
 
 namespace cohort::detail::host {
@@ -50,8 +51,9 @@ struct worker_context {
   unsigned long long run_end = 0;   // the end of the blocks run_blocks was given
   sigjmp_buf escape;
   volatile sig_atomic_t escape_armed = 0;
-  volatile sig_atomic_t fault_kind = 0;  // what the escape leaves for: a stack overflow or another fault
+  volatile sig_atomic_t fault_kind = 0;  // what the escape leaves for (escape_reason)
   const void* volatile fault_address = nullptr;
+  failed_assertion assertion;  // the escape's, for a failed assert()
   void* signal_stack = nullptr;  // ours, when the thread had no alternate signal stack
 
   worker_context();
@@ -68,6 +70,9 @@ struct worker_context {
 
 namespace {
 
+// Why kernel code escaped to the worker's own stack (worker_context::escape).
+enum escape_reason : sig_atomic_t { stack_overflow_escape = 1, memory_fault_escape, assertion_escape };
+
 struct sigaction previous_segv_action;
 
 bool stack_pointer_overflowed(const fiber& f, void* ucontext) {
@@ -81,6 +86,15 @@ bool stack_pointer_overflowed(const fiber& f, void* ucontext) {
   return sp < reinterpret_cast<std::uintptr_t>(f.stack.base + f.stack.guard);
 }
 
+// Leaves the running fiber for good, for the worker's own stack (run_from's
+// sigsetjmp), which reports `reason`.
+[[noreturn]] void escape_to_worker(worker_context& w, const block_runtime& b, escape_reason reason) {
+  w.fault_kind = reason;
+  // The sanitizers are told that the fiber is left, as at any switch.
+  ::cohort::detail::host::before_switch(nullptr, b.main.sanitizer);
+  siglongjmp(w.escape, 1);
+}
+
 // A fault in the guard zone of the running fiber's stack, or with the stack
 // pointer below it, is a stack overflow; any other fault in kernel code is a
 // bad memory access. Either way the fiber is left for the worker's own stack,
@@ -92,11 +106,8 @@ void on_segv(int sig, siginfo_t* info, void* ucontext) {
   if (w && w->escape_armed && b->running && b->running->stack.base) {
     const bool overflow =
         b->running->stack.guard_contains(info->si_addr) || stack_pointer_overflowed(*b->running, ucontext);
-    w->fault_kind = overflow ? 1 : 2;
     w->fault_address = info->si_addr;
-    // The faulting fiber is left for good: the sanitizers are told so, as at any switch.
-    ::cohort::detail::host::before_switch(nullptr, b->main.sanitizer);
-    siglongjmp(w->escape, 1);
+    escape_to_worker(*w, *b, overflow ? stack_overflow_escape : memory_fault_escape);
   }
   if (!b && reinterpret_cast<std::uintptr_t>(info->si_addr) < 4096) outside_kernel_fault();
   sigaction(sig, &previous_segv_action, nullptr);  // the fault recurs and takes its usual course
@@ -118,6 +129,18 @@ void install_overflow_handler() {
 // through a null record: said plainly before the process dies of it. Installed
 // when the program starts, so that it is there before any launch.
 [[gnu::used]] const bool handler_at_startup = (install_overflow_handler(), true);
+
+}  // namespace
+
+void escape_failed_assertion(const failed_assertion& a) {
+  auto* b = static_cast<block_runtime*>(current_block);
+  worker_context* w = b ? b->worker : nullptr;
+  if (!w || !w->escape_armed || !b->running) return;
+  w->assertion = a;
+  escape_to_worker(*w, *b, assertion_escape);
+}
+
+namespace {
 
 // On the heap rather than in thread-local storage, like all of the runtime's
 // state but the pointers below: the thread-local pages, where kernels'
@@ -416,7 +439,9 @@ void run_from(worker_context& w, launch_state& launch, unsigned long long linear
     current_thread->waiting = wait_kind::none;
     rt.drop_failed_from_queue();
     rt.running = &rt.main;
-    if (w.fault_kind == 1)
+    if (w.fault_kind == assertion_escape)
+      launch.fail(errc::assertion_failed, assertion_message(launch, rt, *current_thread, w.assertion), rt.linear);
+    else if (w.fault_kind == stack_overflow_escape)
       launch.fail(errc::stack_overflow,
                   "fiber stack overflow " + position(launch, rt, *current_thread) +
                       ": the thread needed more than " + std::to_string(stack_pool::stack_size()) +

@@ -21,6 +21,7 @@ inline errc kind_of(cudaError_t e) {
     case cudaErrorInvalidConfiguration:
     case cudaErrorLaunchOutOfResources: return errc::invalid_configuration;
     case cudaErrorCooperativeLaunchTooLarge: return errc::cooperative_too_large;
+    case cudaErrorAssert: return errc::assertion_failed;
     default: return errc::runtime;
   }
 }
@@ -42,6 +43,9 @@ inline const char* hint_for(cudaError_t e) {
     case cudaErrorIllegalAddress:
     case cudaErrorMisalignedAddress:
       return " (a kernel accessed memory it does not own; run it under compute-sanitizer to find the access; "
+             "the CUDA context is unusable from here on)";
+    case cudaErrorAssert:
+      return " (an assert() in kernel code failed: the device printed the assertion, block and thread on stdout; "
              "the CUDA context is unusable from here on)";
     case cudaErrorLaunchTimeout: return " (a kernel ran into the watchdog: a barrier some thread never reached?)";
     default: return "";
