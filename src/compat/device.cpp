@@ -11,6 +11,7 @@
 #include <utility>
 #include <unistd.h>
 
+#include "../host/fiber.hpp"
 #include "runtime_state.hpp"
 
 namespace cohort::compat::detail {
@@ -220,13 +221,17 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
     return fail(cudaErrorNotSupported, "cudaDeviceSetLimit: limit " + std::to_string(static_cast<int>(limit)) +
                                            " is not supported on the host backend");
   // A kernel thread's stack is its fiber's, whose size the host backend reads
-  // once from the environment and keeps for every launch: no call can change it.
-  if (limit == cudaLimitStackSize)
+  // once from the environment and keeps for every launch: a size it already
+  // has is granted (the usual request, a few KiB for a GPU thread's
+  // recursion, is far below its default), a larger one only the environment can give.
+  const std::size_t fiber_stack = cohort::detail::host::stack_pool::stack_size();
+  if (limit == cudaLimitStackSize && value > fiber_stack)
     return fail(cudaErrorUnsupportedLimit,
                 "cudaDeviceSetLimit(cudaLimitStackSize, " + std::to_string(value) +
-                    "): the host backend sizes every kernel thread's stack from the environment, once, not from the "
-                    "program: start the program with COHORT_STACK_SIZE at " + std::to_string(value) +
-                    " bytes or more (a K/M/G suffix allowed; default 128K, at least 16K) and leave this call out");
+                    "): the host backend's kernel threads have " + std::to_string(fiber_stack) +
+                    " bytes of stack each, sized from the environment once, not from the program: start the program "
+                    "with COHORT_STACK_SIZE at " + std::to_string(value) +
+                    " bytes or more (a K/M/G suffix allowed; default 128K, at least 16K)");
   std::lock_guard lock(limits_mutex);
   limit_values[limit] = value;
   return cudaSuccess;

@@ -41,22 +41,25 @@ TEST_F(KernelThreads, ALaunchFromAKernelIsAStickyLaunchFailureOfTheOuterLaunch) 
   EXPECT_EQ(a[32], 0);
 }
 
-// Fibers' stacks are sized once, from COHORT_STACK_SIZE: the program cannot
-// change them, so the call says what can, and the limit reads as before.
-TEST_F(KernelThreads, SettingTheStackSizeIsRefusedWithTheVariableThatSetsIt) {
-  size_t before = 0, after = 0;
-  ASSERT_EQ(cudaDeviceGetLimit(&before, cudaLimitStackSize), cudaSuccess);
+// Fibers' stacks are sized once, from COHORT_STACK_SIZE (default 128 KiB):
+// a stack size they already have is granted and reads back; a larger one is
+// refused naming the variable, and the limit reads as before.
+TEST_F(KernelThreads, AStackSizeTheFibersHaveIsGrantedALargerOneIsRefusedWithTheVariableThatSetsIt) {
+  size_t granted = 0, after = 0;
+  EXPECT_EQ(cudaDeviceSetLimit(cudaLimitStackSize, 8 * 1024), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetLimit(&granted, cudaLimitStackSize), cudaSuccess);
+  EXPECT_EQ(granted, size_t{8 * 1024});
   EXPECT_EQ(cudaDeviceSetLimit(cudaLimitStackSize, 200 * 1024), cudaErrorUnsupportedLimit);
   EXPECT_STREQ(cudaGetErrorName(cudaErrorUnsupportedLimit), "cudaErrorUnsupportedLimit");
   EXPECT_EQ(std::string(cudaGetErrorString(cudaErrorUnsupportedLimit)),
             "limit is not supported on this architecture (cohort: cudaDeviceSetLimit(cudaLimitStackSize, 204800): "
-            "the host backend sizes every kernel thread's stack from the environment, once, not from the program: "
-            "start the program with COHORT_STACK_SIZE at 204800 bytes or more (a K/M/G suffix allowed; default "
-            "128K, at least 16K) and leave this call out)");
+            "the host backend's kernel threads have 131072 bytes of stack each, sized from the environment once, "
+            "not from the program: start the program with COHORT_STACK_SIZE at 204800 bytes or more (a K/M/G "
+            "suffix allowed; default 128K, at least 16K))");
   EXPECT_EQ(cudaGetLastError(), cudaErrorUnsupportedLimit);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // a refused call, not a fault
   ASSERT_EQ(cudaDeviceGetLimit(&after, cudaLimitStackSize), cudaSuccess);
-  EXPECT_EQ(after, before);
+  EXPECT_EQ(after, granted);
   size_t heap = 0;
   EXPECT_EQ(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16 << 20), cudaSuccess);  // other limits are recorded
   ASSERT_EQ(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize), cudaSuccess);
