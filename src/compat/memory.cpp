@@ -324,11 +324,11 @@ cudaError_t cudaFree(void* devPtr) {
                                            " is not the start of a live allocation made by cudaMalloc or "
                                            "cudaMallocManaged (already freed?)");
   try {
-    cohort::free_device(devPtr);
-    // cohort's free checks the allocation's redzones but, as it may run in a
-    // destructor, leaves what it finds for the next call; this free found it,
-    // so this free reports it.
-    cohort::detail::host::raise_pending_memory_fault();
+    // The damage this free finds in the allocation's redzones is this call's
+    // fault (cohort's free_device, which may run in a destructor, would print
+    // it and leave it for the next call).
+    cohort::detail::host::release_device_raising_damage(devPtr);
+    cohort::detail::host::raise_pending_memory_fault();  // damage an earlier free found, in a destructor
   } catch (const cohort::error& e) {
     return fail(e, "cudaFree");
   }

@@ -214,8 +214,11 @@ device_memory_usage usage_of(int device) {
 }
 
 
-void release_device(void* p) {
-  if (!p) return;
+namespace {
+
+// Frees `p` (not null); returns what the free found overwritten in its
+// redzones, as a memory_fault's message, or nothing.
+std::string free_checking_redzones(void* p) {
   allocation a;
   {
     std::lock_guard lock(allocations_mutex);
@@ -238,15 +241,27 @@ void release_device(void* p) {
   }
   const std::string damage = redzone_damage(static_cast<const char*>(p), a);
   give_back(a);
-  if (!damage.empty()) {
-    const std::string message = "free_device(" + address(p) + "): " + damage +
-                                ": a kernel or a copy wrote outside the allocation; run with COHORT_CHECK=memory to "
-                                "have the launch that did it report it";
-    std::fprintf(stderr, "cohort: %s (raised by the next launch or memory call)\n", message.c_str());
-    std::lock_guard lock(pending_mutex);
-    if (!pending) pending.emplace(errc::memory_fault, message);
-    has_pending.store(true, std::memory_order_release);
-  }
+  if (damage.empty()) return {};
+  return "free_device(" + address(p) + "): " + damage +
+         ": a kernel or a copy wrote outside the allocation; run with COHORT_CHECK=memory to have the launch that "
+         "did it report it";
+}
+
+}  // namespace
+
+void release_device(void* p) {
+  if (!p) return;
+  const std::string damage = free_checking_redzones(p);
+  if (damage.empty()) return;
+  std::fprintf(stderr, "cohort: %s (raised by the next launch or memory call)\n", damage.c_str());
+  std::lock_guard lock(pending_mutex);
+  if (!pending) pending.emplace(errc::memory_fault, damage);
+  has_pending.store(true, std::memory_order_release);
+}
+
+void release_device_raising_damage(void* p) {
+  if (!p) return;
+  if (const std::string damage = free_checking_redzones(p); !damage.empty()) throw error(errc::memory_fault, damage);
 }
 
 void check_device_range(const void* p, std::size_t bytes, const std::string& what) {

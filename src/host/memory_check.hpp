@@ -8,6 +8,10 @@ struct launch_state;
 bool memory_checking();
 // Throws the damage a free_device found (it cannot throw itself: it runs in destructors).
 void raise_pending_memory_fault();
+// Frees as free_device does, but throws the damage it finds (errc::memory_fault)
+// rather than printing it and leaving it for the next call: for a caller that
+// reports it itself (cudaFree).
+void release_device_raising_damage(void* p);
 // Throws errc::memory_fault for the first allocation whose redzones a launch overwrote.
 void check_redzones_after(const launch_state& launch);
 
