@@ -224,14 +224,21 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
   // once from the environment and keeps for every launch: a size it already
   // has is granted (the usual request, a few KiB for a GPU thread's
   // recursion, is far below its default), a larger one only the environment can give.
-  const std::size_t fiber_stack = cohort::detail::host::stack_pool::stack_size();
-  if (limit == cudaLimitStackSize && value > fiber_stack)
-    return fail(cudaErrorUnsupportedLimit,
-                "cudaDeviceSetLimit(cudaLimitStackSize, " + std::to_string(value) +
-                    "): the host backend's kernel threads have " + std::to_string(fiber_stack) +
-                    " bytes of stack each, sized from the environment once, not from the program: start the program "
-                    "with COHORT_STACK_SIZE at " + std::to_string(value) +
-                    " bytes or more (a K/M/G suffix allowed; default 128K, at least 16K)");
+  if (limit == cudaLimitStackSize) {
+    std::size_t fiber_stack = 0;
+    try {
+      fiber_stack = cohort::detail::host::stack_pool::stack_size();
+    } catch (const cohort::error& e) {  // a bad COHORT_STACK_SIZE
+      return fail(e, "cudaDeviceSetLimit");
+    }
+    if (value > fiber_stack)
+      return fail(cudaErrorUnsupportedLimit,
+                  "cudaDeviceSetLimit(cudaLimitStackSize, " + std::to_string(value) +
+                      "): the host backend's kernel threads have " + std::to_string(fiber_stack) +
+                      " bytes of stack each, sized from the environment once, not from the program: start the program "
+                      "with COHORT_STACK_SIZE at " +
+                      std::to_string(value) + " bytes or more (a K/M/G suffix allowed; default 128K, at least 16K)");
+  }
   std::lock_guard lock(limits_mutex);
   limit_values[limit] = value;
   return cudaSuccess;
