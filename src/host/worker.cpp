@@ -86,6 +86,13 @@ bool stack_pointer_overflowed(const fiber& f, void* ucontext) {
   return sp < reinterpret_cast<std::uintptr_t>(f.stack.base + f.stack.guard);
 }
 
+// The worker whose escape the running fiber of `b` may take (kernel code is
+// running), else null.
+worker_context* armed_worker(block_runtime* b) {
+  worker_context* w = b ? b->worker : nullptr;
+  return w && w->escape_armed && b->running ? w : nullptr;
+}
+
 // Leaves the running fiber for good, for the worker's own stack (run_from's
 // sigsetjmp), which reports `reason`.
 [[noreturn]] void escape_to_worker(worker_context& w, const block_runtime& b, escape_reason reason) {
@@ -102,8 +109,8 @@ bool stack_pointer_overflowed(const fiber& f, void* ucontext) {
 void on_segv(int sig, siginfo_t* info, void* ucontext) {
   if (handle_guard_fault(info->si_addr, info->si_code, ucontext)) return;  // memcpy_async's checking mode
   auto* b = static_cast<block_runtime*>(current_block);
-  worker_context* w = b ? b->worker : nullptr;
-  if (w && w->escape_armed && b->running && b->running->stack.base) {
+  worker_context* w = armed_worker(b);
+  if (w && b->running->stack.base) {
     const bool overflow =
         b->running->stack.guard_contains(info->si_addr) || stack_pointer_overflowed(*b->running, ucontext);
     w->fault_address = info->si_addr;
@@ -134,8 +141,8 @@ void install_overflow_handler() {
 
 void escape_failed_assertion(const failed_assertion& a) {
   auto* b = static_cast<block_runtime*>(current_block);
-  worker_context* w = b ? b->worker : nullptr;
-  if (!w || !w->escape_armed || !b->running) return;
+  worker_context* w = armed_worker(b);
+  if (!w) return;
   w->assertion = a;
   escape_to_worker(*w, *b, assertion_escape);
 }
