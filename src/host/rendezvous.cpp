@@ -159,7 +159,11 @@ void collective_state::start_block(block_record& record) {
   }
 }
 
-void rendezvous(const collective_call& call) {
+namespace {
+
+// Every case of a rendezvous: the first member, the last, a mismatch, a
+// streak to settle, a parked thread that cannot switch to a released one.
+[[gnu::noinline]] void rendezvous_any_case(const collective_call& call) {
   block_runtime& rt = current_runtime();
   thread_record& self = *current_thread;
   const unsigned list = warp_of(rt, call.members.base);
@@ -177,6 +181,36 @@ void rendezvous(const collective_call& call) {
     return;
   }
   park(rt, self, wait_kind::collective, call.where, record_tag(*rec));
+}
+
+}  // namespace
+
+// The usual case, a warp's lanes arriving in turn at the collective its
+// first lane opened, each switching to the next lane woken by the one
+// before (wake, through the barrier queue): an arrival that neither opens
+// nor completes the collective parks and switches straight to the next
+// released thread, calling nothing but the switch, as its last step (a tail
+// call, as block_sync's). Every other case is rendezvous_any_case's.
+void rendezvous(const collective_call& call) {
+  block_record* const b = current_block;
+  if (!b->streak) [[likely]] {
+    auto& rt = static_cast<block_runtime&>(*b);
+    rendezvous_record* const rec = rt.collectives.open[warp_of(rt, call.members.base)];
+    if (rec != nullptr && !rt.attention && rec->members == call.members && rec->op == call.op && !rec->uniform_arg &&
+        rec->arrived + 1 != rec->expected && rt.barrier.has_released()) [[likely]] {
+      thread_record& self = *current_thread;
+      ++rec->arrived;
+      if (!call.members.is_span()) rec->arrived_lanes |= std::uint64_t{1} << (self.rank - call.members.base);
+      fiber& running = *rt.running;
+      self.waiting = wait_kind::collective;
+      self.wait_site = call.where;
+      self.wait_phase = record_tag(*rec);
+      self.home = &running;
+      ++rt.parked;
+      return resume_released(rt, running);
+    }
+  }
+  rendezvous_any_case(call);
 }
 
 void collectives_on_exit(block_runtime& rt, thread_record& thread) {

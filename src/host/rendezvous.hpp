@@ -70,8 +70,9 @@ void collectives_on_exit(block_runtime& rt, thread_record& thread);
 std::optional<std::string> describe_collective_stall(const block_runtime& rt);
 
 // Shared by the collective runtime's files.
-// The warp that holds block rank `rank` (a shift: warp sizes are powers of two).
-inline unsigned warp_of(const block_record& b, unsigned rank) { return rank >> std::countr_zero(b.warp_size); }
+// The warp that holds block rank `rank` (a shift: warp sizes are powers of
+// two, never 0, which spares countr_zero's test for 0).
+inline unsigned warp_of(const block_record& b, unsigned rank) { return rank >> __builtin_ctz(b.warp_size); }
 template <class F>
 void for_each_member(const member_set& m, F&& f) {
   if (m.is_span()) {

@@ -114,8 +114,22 @@ void scheduled_block::watch_parks(void (*hook)(scheduled_block&, const thread_re
 
 void scheduled_block::wake(std::vector<thread_record*>& waiters) {
   if (shuffling) std::shuffle(waiters.begin(), waiters.end(), *shuffle);
-  for (thread_record* t : waiters) t->waiting = wait_kind::runnable;
   parked -= static_cast<unsigned>(waiters.size());
+  // Through the barrier queue where it is idle, so that the woken threads
+  // resume as released ones do (switch_away's first choice without
+  // attention, and the collectives' fast path's).
+  if (ready.empty() && on_park == nullptr && !barrier.has_released()) {
+    barrier_queue::entry* e = barrier.idle_buffer();
+    for (thread_record* t : waiters) {
+      t->waiting = wait_kind::runnable;
+      t->home->parked_thread = t;
+      *e++ = t->home;
+    }
+    barrier.release_to(e);
+    waiters.clear();
+    return;
+  }
+  for (thread_record* t : waiters) t->waiting = wait_kind::runnable;
   if (ready.empty())
     ready.swap(waiters);  // the usual case, a barrier's release: no copy
   else

@@ -63,6 +63,17 @@ struct barrier_queue {
     parked = tail = second;
   }
   bool has_released() const { return head != released; }
+  // Threads woken elsewhere (a warp collective's lanes, a level barrier's
+  // waiters) are released through the queue too while it holds none: the
+  // buffer the released threads used is free then, and no phase can
+  // complete while the woken ones are still to resume (they have yet to
+  // arrive at it), so release() finds them all resumed, as it finds its own.
+  // Returns where to write them; release_to(end) ends the written range.
+  entry* idle_buffer() { return parked == second ? buffers.data() : second; }
+  void release_to(entry* end) {
+    head = idle_buffer();
+    released = end;
+  }
   // The current phase's threads become the released ones; the next phase's
   // park in the other buffer.
   void release() {
@@ -86,7 +97,7 @@ struct scheduled_block : block_record {
   std::size_t ready_head = 0;
   std::vector<thread_record*> ready;
   bool failed = false;
-  bool shuffling = false;        // COHORT_SCHEDULE=shuffle
+  bool shuffling = false;         // COHORT_SCHEDULE=shuffle
   bool unguarded_stacks = false;  // a fiber of the block runs on a stack without a guard page
   // Set while a switch or a park must look further than the barrier queue:
   // threads in the ready queue, a park hook, an unguarded stack (one test on
@@ -286,7 +297,7 @@ template <fiber_switch Switch = switch_fiber>
 // enter_barrier_queue is its first half: the thread recorded waiting and its
 // fiber appended to the queue.
 [[gnu::always_inline]] inline fiber& enter_barrier_queue(scheduled_block& b, thread_record& t,
-                                                        std::source_location where) {
+                                                         std::source_location where) {
   t.waiting = wait_kind::block_barrier;
   t.wait_site = where;
   ++b.parked;

@@ -5,9 +5,11 @@
 #include <gmock/gmock.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cohort/cohort.hpp>
 #include <cohort/host/statistics.hpp>
 #include <complex>
+#include <stdexcept>
 
 #include "host_support.hpp"
 #include "test_support.hpp"
@@ -40,6 +42,94 @@ TEST(WarpScheduling, AWarpCollectiveWaitsOnlyForItsWarp) {
   EXPECT_EQ(cohort::host::last_launch_statistics().fibers_started, 32u);
   const auto got = out.to_host();
   for (unsigned t = 32; t < 256; ++t) EXPECT_EQ(got[t], static_cast<int>(t));
+}
+
+// Warps shuffling between block barriers: a shuffle completes while threads
+// of other warps wait at the barrier, and its woken lanes resume through the
+// barrier's queue (scheduler.hpp) while the barrier's own threads wait in it.
+// A block of 200 threads: the last warp has 8 lanes, and a shuffle from a
+// lane the block does not have leaves the caller its own value.
+constexpr unsigned mixed_threads = 200, mixed_rounds = 5;
+__global__ void shuffles_between_barriers(const int* in, int* out) {
+  __shared__ int exchanged[mixed_threads];
+  const unsigned t = threadIdx.x, first = blockIdx.x * mixed_threads;
+  int v = in[first + t];
+  for (unsigned r = 0; r < mixed_rounds; ++r) {
+    for (int step = 1; step < 32; step *= 2) v += __shfl_xor_sync(0xffffffffu, v, step) * (step + 1);
+    exchanged[t] = v;
+    __syncthreads();
+    v ^= exchanged[(t + 37 * (r + 1)) % mixed_threads];
+    __syncthreads();
+  }
+  out[first + t] = v;
+}
+
+std::vector<int> shuffles_between_barriers_on_the_host(std::vector<int> v) {
+  for (unsigned r = 0; r < mixed_rounds; ++r) {
+    for (unsigned step = 1; step < 32; step *= 2) {
+      std::vector<int> next = v;
+      for (unsigned t = 0; t < mixed_threads; ++t) {
+        const unsigned source = t ^ step;
+        next[t] = v[t] + (source < mixed_threads ? v[source] : v[t]) * static_cast<int>(step + 1);
+      }
+      v = next;
+    }
+    std::vector<int> mixed = v;
+    for (unsigned t = 0; t < mixed_threads; ++t) mixed[t] = v[t] ^ v[(t + 37 * (r + 1)) % mixed_threads];
+    v = mixed;
+  }
+  return v;
+}
+
+TEST(WarpScheduling, ShufflesBetweenBlockBarriersReadTheirPartnersValues) {
+  cohort_test::virtual_device_guard guard;
+  set_warp_size(32);
+  constexpr unsigned blocks = 3;
+  const auto input = cohort_test::random_vector<int>(blocks * mixed_threads, cohort_test::test_seed(), -1000, 1000);
+  std::vector<int> expected;
+  for (unsigned b = 0; b < blocks; ++b) {
+    const auto block = shuffles_between_barriers_on_the_host(
+        std::vector<int>(input.begin() + b * mixed_threads, input.begin() + (b + 1) * mixed_threads));
+    expected.insert(expected.end(), block.begin(), block.end());
+  }
+  const cg::device_buffer<int> in(input);
+  for (int launch = 0; launch < 3; ++launch) {
+    auto out = cohort_test::poisoned<int>(input.size(), 0x7eadbeef);
+    cg::launch(shuffles_between_barriers, {dim3(blocks), dim3(mixed_threads)}, static_cast<const int*>(in.data()),
+               out.data());
+    EXPECT_EQ(out.to_host(), expected) << "launch " << launch;
+  }
+}
+
+// A thread fails right after a shuffle, while the lanes it woke may still
+// wait to resume: every lane's frames are unwound (their destructors run)
+// and the next launch runs whole.
+std::atomic<int> lanes_unwound{0};
+struct counts_its_unwinding {
+  ~counts_its_unwinding() { lanes_unwound.fetch_add(1); }
+};
+__global__ void lane_fails_after_the_shuffle(int* out) {
+  const counts_its_unwinding guard;
+  const int v = __shfl_xor_sync(0xffffffffu, static_cast<int>(threadIdx.x), 1);
+  if (threadIdx.x == 31) throw std::runtime_error("lane 31 failed after the shuffle");
+  __syncthreads();
+  out[threadIdx.x] = v;
+}
+
+TEST(WarpScheduling, AFailureAfterAShuffleUnwindsEveryLane) {
+  cohort_test::virtual_device_guard guard;
+  set_warp_size(32);
+  auto out = cohort_test::poisoned<int>(32, -1);
+  lanes_unwound = 0;
+  const cg::error e = cohort_test::launch_error([&] {
+    cg::launch(lane_fails_after_the_shuffle, {dim3(1), dim3(32)}, out.data());
+  });
+  EXPECT_EQ(e.kind(), cg::errc::kernel_exception);
+  EXPECT_THAT(e.what(), ::testing::HasSubstr("lane 31 failed after the shuffle"));
+  EXPECT_EQ(lanes_unwound.load(), 32);
+  cg::launch(only_warp_zero_shuffles, {dim3(1), dim3(32)}, out.data());
+  const auto got = out.to_host();
+  for (int t = 0; t < 32; ++t) EXPECT_NE(got[t], -1) << t;
 }
 
 // The host's grouping rule: lanes reaching one call site while the rest of

@@ -31,20 +31,27 @@ template <std::size_t Size, class Source>
 void shuffle(const combine_context& c, Source source) {
   // Read once: to the compiler, the copies below could change them.
   const unsigned threads = current_block->thread_count, count = c.count, warp_base = c.warp_base, first = c.first;
-  const unsigned* const who = c.who;
   const std::uint64_t lanes = c.lanes;
   collective_slot* const warp = c.slots + warp_base;
-  for (unsigned r = 0; r < count; ++r) {
-    const unsigned lane = (who ? who[r] : first + r) - warp_base;
-    collective_slot& me = warp[lane];
-    const unsigned operand = static_cast<unsigned>(me.arg);
-    const unsigned width = static_cast<unsigned>(me.arg >> 32);
-    const long long j = source(lane, operand, width, lane & ~(width - 1));
-    const bool takes_part = j >= 0 && j < 64 && ((lanes >> j) & 1);
-    if (!takes_part && j >= 0 && warp_base + j < threads) [[unlikely]]
-      shuffle_source_absent(c, lane, static_cast<unsigned>(j));
-    std::memcpy(me.out, takes_part ? warp[j].in : me.in, Size);
-  }
+  // The loop once for consecutive lanes (a whole warp: no index to load)
+  // and once for the others.
+  const auto each_lane = [&](auto lane_of) {
+    for (unsigned r = 0; r < count; ++r) {
+      const unsigned lane = lane_of(r);
+      collective_slot& me = warp[lane];
+      const unsigned operand = static_cast<unsigned>(me.arg);
+      const unsigned width = static_cast<unsigned>(me.arg >> 32);
+      const long long j = source(lane, operand, width, lane & ~(width - 1));
+      const bool takes_part = j >= 0 && j < 64 && ((lanes >> j) & 1);
+      if (!takes_part && j >= 0 && warp_base + j < threads) [[unlikely]]
+        shuffle_source_absent(c, lane, static_cast<unsigned>(j));
+      std::memcpy(me.out, takes_part ? warp[j].in : me.in, Size);
+    }
+  };
+  if (const unsigned* const who = c.who; who == nullptr)
+    each_lane([first_lane = first - warp_base](unsigned r) { return first_lane + r; });
+  else
+    each_lane([who, warp_base](unsigned r) { return who[r] - warp_base; });
 }
 
 template <std::size_t Size>
