@@ -50,12 +50,12 @@ TEST(WarpScheduling, AWarpCollectiveWaitsOnlyForItsWarp) {
 // A block of 200 threads: the last warp has 8 lanes, and a shuffle from a
 // lane the block does not have leaves the caller its own value.
 constexpr unsigned mixed_threads = 200, mixed_rounds = 5;
-__global__ void shuffles_between_barriers(const int* in, int* out) {
-  __shared__ int exchanged[mixed_threads];
+__global__ void shuffles_between_barriers(const unsigned* in, unsigned* out) {
+  __shared__ unsigned exchanged[mixed_threads];
   const unsigned t = threadIdx.x, first = blockIdx.x * mixed_threads;
-  int v = in[first + t];
+  unsigned v = in[first + t];
   for (unsigned r = 0; r < mixed_rounds; ++r) {
-    for (int step = 1; step < 32; step *= 2) v += __shfl_xor_sync(0xffffffffu, v, step) * (step + 1);
+    for (int step = 1; step < 32; step *= 2) v += __shfl_xor_sync(0xffffffffu, v, step) * (step + 1u);
     exchanged[t] = v;
     __syncthreads();
     v ^= exchanged[(t + 37 * (r + 1)) % mixed_threads];
@@ -64,17 +64,17 @@ __global__ void shuffles_between_barriers(const int* in, int* out) {
   out[first + t] = v;
 }
 
-std::vector<int> shuffles_between_barriers_on_the_host(std::vector<int> v) {
+std::vector<unsigned> shuffles_between_barriers_on_the_host(std::vector<unsigned> v) {
   for (unsigned r = 0; r < mixed_rounds; ++r) {
     for (unsigned step = 1; step < 32; step *= 2) {
-      std::vector<int> next = v;
+      std::vector<unsigned> next = v;
       for (unsigned t = 0; t < mixed_threads; ++t) {
         const unsigned source = t ^ step;
-        next[t] = v[t] + (source < mixed_threads ? v[source] : v[t]) * static_cast<int>(step + 1);
+        next[t] = v[t] + (source < mixed_threads ? v[source] : v[t]) * (step + 1);
       }
       v = next;
     }
-    std::vector<int> mixed = v;
+    std::vector<unsigned> mixed = v;
     for (unsigned t = 0; t < mixed_threads; ++t) mixed[t] = v[t] ^ v[(t + 37 * (r + 1)) % mixed_threads];
     v = mixed;
   }
@@ -85,17 +85,17 @@ TEST(WarpScheduling, ShufflesBetweenBlockBarriersReadTheirPartnersValues) {
   cohort_test::virtual_device_guard guard;
   set_warp_size(32);
   constexpr unsigned blocks = 3;
-  const auto input = cohort_test::random_vector<int>(blocks * mixed_threads, cohort_test::test_seed(), -1000, 1000);
-  std::vector<int> expected;
+  const auto input = cohort_test::random_vector<unsigned>(blocks * mixed_threads, cohort_test::test_seed(), 0u, ~0u);
+  std::vector<unsigned> expected;
   for (unsigned b = 0; b < blocks; ++b) {
     const auto block = shuffles_between_barriers_on_the_host(
-        std::vector<int>(input.begin() + b * mixed_threads, input.begin() + (b + 1) * mixed_threads));
+        std::vector<unsigned>(input.begin() + b * mixed_threads, input.begin() + (b + 1) * mixed_threads));
     expected.insert(expected.end(), block.begin(), block.end());
   }
-  const cg::device_buffer<int> in(input);
+  const cg::device_buffer<unsigned> in(input);
   for (int launch = 0; launch < 3; ++launch) {
-    auto out = cohort_test::poisoned<int>(input.size(), 0x7eadbeef);
-    cg::launch(shuffles_between_barriers, {dim3(blocks), dim3(mixed_threads)}, static_cast<const int*>(in.data()),
+    auto out = cohort_test::poisoned<unsigned>(input.size(), 0x7eadbeefu);
+    cg::launch(shuffles_between_barriers, {dim3(blocks), dim3(mixed_threads)}, static_cast<const unsigned*>(in.data()),
                out.data());
     EXPECT_EQ(out.to_host(), expected) << "launch " << launch;
   }
