@@ -161,6 +161,12 @@ void collective_state::start_block(block_record& record) {
 
 namespace {
 
+[[gnu::always_inline]] inline void count_arrival(rendezvous_record& rec, const collective_call& call,
+                                                 const thread_record& self) {
+  ++rec.arrived;
+  if (!call.members.is_span()) rec.arrived_lanes |= std::uint64_t{1} << (self.rank - call.members.base);
+}
+
 // Every case of a rendezvous: the first member, the last, a mismatch, a
 // streak to settle, a parked thread that cannot switch to a released one.
 [[gnu::noinline]] void rendezvous_any_case(const collective_call& call) {
@@ -174,8 +180,7 @@ namespace {
     if (rec->op != call.op) fail_mismatch(rt, *rec, call);
     if (rec->uniform_arg && rt.slots[self.rank].arg != rec->first_arg) fail_non_uniform(rt, *rec, call);
   }
-  ++rec->arrived;
-  if (!call.members.is_span()) rec->arrived_lanes |= std::uint64_t{1} << (self.rank - call.members.base);
+  count_arrival(*rec, call, self);
   if (rec->arrived == rec->expected) {
     complete(rt, *rec, &self);
     return;
@@ -199,15 +204,8 @@ void rendezvous(const collective_call& call) {
     if (rec != nullptr && !rt.attention && rec->members == call.members && rec->op == call.op && !rec->uniform_arg &&
         rec->arrived + 1 != rec->expected && rt.barrier.has_released()) [[likely]] {
       thread_record& self = *current_thread;
-      ++rec->arrived;
-      if (!call.members.is_span()) rec->arrived_lanes |= std::uint64_t{1} << (self.rank - call.members.base);
-      fiber& running = *rt.running;
-      self.waiting = wait_kind::collective;
-      self.wait_site = call.where;
-      self.wait_phase = record_tag(*rec);
-      self.home = &running;
-      ++rt.parked;
-      return resume_released(rt, running);
+      count_arrival(*rec, call, self);
+      return resume_released(rt, record_park(rt, self, wait_kind::collective, call.where, record_tag(*rec)));
     }
   }
   rendezvous_any_case(call);

@@ -274,13 +274,22 @@ template <fiber_switch Switch = switch_fiber>
 // resumes it makes it the running thread (resume_ready), and a failed block's
 // main unwinds it where it waits (unwind_on_top), so that it returns from the
 // switch with nothing to do: a collective's last call is the switch.
-[[gnu::always_inline]] inline void park(scheduled_block& b, thread_record& t, wait_kind kind,
-                                        std::source_location where, std::uint64_t phase) {
+//
+// record_park is its first half: what the diagnostics read and the fiber to
+// resume it on recorded; returns that fiber, the running one.
+[[gnu::always_inline]] inline fiber& record_park(scheduled_block& b, thread_record& t, wait_kind kind,
+                                                 std::source_location where, std::uint64_t phase) {
   t.waiting = kind;
   t.wait_site = where;
   t.wait_phase = phase;
-  t.home = b.running;
+  fiber& self = *b.running;
+  t.home = &self;
   ++b.parked;
+  return self;
+}
+[[gnu::always_inline]] inline void park(scheduled_block& b, thread_record& t, wait_kind kind,
+                                        std::source_location where, std::uint64_t phase) {
+  record_park(b, t, kind, where, phase);
   if (b.attention && b.on_park != nullptr) [[unlikely]]
     b.on_park(b, t);
   switch_away(b);

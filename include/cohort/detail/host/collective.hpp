@@ -132,12 +132,14 @@ inline constexpr unsigned lane_count(std::uint64_t lanes) {
   return static_cast<unsigned>(std::popcount(lanes));
 #endif
 }
-// The lanes of the caller's warp that exist: the last warp of a block whose
-// size is not a multiple of the warp size is short.
-inline std::uint64_t existing_lanes() {
+// How many lanes the caller's warp has (1 to the warp size): the last warp of
+// a block whose size is not a multiple of the warp size is short.
+inline unsigned present_lanes() {
   const unsigned left = current_block->thread_count - warp_base();
-  return low_lanes(left < warp_size() ? left : warp_size());
+  return left < warp_size() ? left : warp_size();
 }
+// The lanes of the caller's warp that exist.
+inline std::uint64_t existing_lanes() { return low_lanes(present_lanes()); }
 
 inline collective_slot& own_slot() { return current_block->slots[block_rank()]; }
 

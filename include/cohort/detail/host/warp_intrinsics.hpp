@@ -21,17 +21,14 @@ namespace cohort::detail::host {
 [[noreturn]] void fail_lane_outside_mask(const char* intrinsic, std::uint64_t mask, std::source_location where);
 [[noreturn]] void fail_shuffle_width(const char* intrinsic, int width, std::source_location where);
 
-// Every intrinsic passes here: the warp's lanes are worked out once from the
-// thread's rank, and a mask naming every lane the warp has (the usual one)
-// is counted without a population count.
+// Every intrinsic passes here: a mask naming every lane the warp has (the
+// usual one) is counted without a population count.
 inline member_set mask_members(const collective_op& op, unsigned long long mask, std::source_location where) {
-  const unsigned size = warp_size(), rank = block_rank(), base = rank & ~(size - 1);
-  const unsigned left = current_block->thread_count - base;
-  const unsigned present = left < size ? left : size;  // 1 to 64: the caller is one
-  const std::uint64_t existing = ~std::uint64_t{0} >> (64 - present);
+  const unsigned present = present_lanes();
+  const std::uint64_t existing = ~std::uint64_t{0} >> (64 - present);  // low_lanes without its test: present >= 1
   const std::uint64_t lanes = mask & existing;
-  if (((lanes >> (rank - base)) & 1) == 0) fail_lane_outside_mask(op.name, mask, where);
-  return {base, lanes == existing ? present : lane_count(lanes), lanes};
+  if (((lanes >> lane_id()) & 1) == 0) fail_lane_outside_mask(op.name, mask, where);
+  return {warp_base(), lanes == existing ? present : lane_count(lanes), lanes};
 }
 
 template <class R>
