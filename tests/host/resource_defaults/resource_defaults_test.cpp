@@ -1,6 +1,7 @@
 // The host backend's resource defaults at a machine's size: ctest runs this
 // binary with COHORT_WORKERS and COHORT_SM_COUNT from 1 to 256 (as a machine
-// with that many hardware threads gets by default). The largest cooperative
+// with that many hardware threads gets by default), both set from
+// COHORT_TEST_HARDWARE_THREADS. The largest cooperative
 // grid and blocks of 1024 threads with barriers run with no error, and the
 // fiber stacks go back after each launch.
 #include <gmock/gmock.h>
@@ -17,6 +18,17 @@ namespace cg = cohort;
 using ::testing::HasSubstr;
 
 namespace {
+
+// One variable for both: ctest's ENVIRONMENT property takes a list, which
+// gtest_discover_tests splits apart. Set before main, so before the runtime
+// reads them (once per process).
+const bool machine_size_set = [] {
+  if (const char* threads = std::getenv("COHORT_TEST_HARDWARE_THREADS")) {
+    setenv("COHORT_WORKERS", threads, 1);
+    setenv("COHORT_SM_COUNT", threads, 1);
+  }
+  return true;
+}();
 
 unsigned env_count(const char* name) {
   const char* v = std::getenv(name);
