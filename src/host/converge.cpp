@@ -9,9 +9,9 @@
 #include <bit>
 #include <cstring>
 
+#include "block_runtime.hpp"
 #include "diagnostics.hpp"
 #include "rendezvous.hpp"
-#include "block_runtime.hpp"
 
 namespace cohort::detail::host {
 
@@ -42,7 +42,7 @@ void form_groups(block_runtime& rt, unsigned warp, thread_record* self) {
   std::uint64_t waiting = 0;
   for (unsigned l = 0; l < n; ++l)
     if (b.threads[base + l].waiting == wait_kind::converge) waiting |= std::uint64_t{1} << l;
-  cs.waking.clear();
+  const std::uint64_t lanes = waiting;
   while (waiting != 0) {
     const std::source_location where = b.threads[base + std::countr_zero(waiting)].wait_site;
     std::uint64_t group = 0;
@@ -51,18 +51,20 @@ void form_groups(block_runtime& rt, unsigned warp, thread_record* self) {
       if (same_site(b.threads[base + lane].wait_site, where)) group |= std::uint64_t{1} << lane;
     }
     waiting &= ~group;
-    for (std::uint64_t l = group; l != 0; l &= l - 1) {
-      const unsigned rank = base + static_cast<unsigned>(std::countr_zero(l));
-      std::memcpy(b.slots[rank].out, &group, sizeof group);
-      if (&b.threads[rank] != self) cs.waking.push_back(&b.threads[rank]);
-    }
+    for (std::uint64_t l = group; l != 0; l &= l - 1)
+      std::memcpy(b.slots[base + static_cast<unsigned>(std::countr_zero(l))].out, &group, sizeof group);
   }
-  const auto woken = static_cast<unsigned>(cs.waking.size());
+  // Every lane that waited but `self`, which does not park.
+  const std::uint64_t woken_lanes = self != nullptr ? lanes & ~(std::uint64_t{1} << (self->rank - base)) : lanes;
+  const unsigned woken = lane_count(woken_lanes);
   cs.converging[warp] -= woken;
   cs.converging_total -= woken;
   if (cs.converging_total == 0) rt.stop_watching_parks();
   if (self != nullptr) self->waiting = wait_kind::none;
-  rt.wake(cs.waking);
+  rt.wake(woken, [&](auto&& queue) {
+    for (std::uint64_t l = woken_lanes; l != 0; l &= l - 1)
+      queue(b.threads[base + static_cast<unsigned>(std::countr_zero(l))]);
+  });
 }
 
 // The scheduler's hook while lanes converge: a lane about to park may be the

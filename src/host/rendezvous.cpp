@@ -34,17 +34,8 @@ rendezvous_record* find_open(const collective_state& cs, unsigned list, const me
     rec = cs.free_records.back();
     cs.free_records.pop_back();
   }
-  *rec = {call.members,
-          call.op,
-          call.where,
-          &self,
-          rt.slots[self.rank].arg,
-          0,
-          0,
-          call.members.count,
-          call.excuse_exited,
-          call.uniform_arg,
-          cs.open[list]};
+  *rec = {call.members,       call.op,          call.where,   &self, rt.slots[self.rank].arg, 0, 0, call.members.count,
+          call.excuse_exited, call.uniform_arg, cs.open[list]};
   cs.open[list] = rec;
   cs.used = true;
   // Members may have exited only if some thread of the block has, only those
@@ -92,7 +83,6 @@ bool adjacent(std::uint64_t lanes) {
   collective_state& cs = rt.collectives;
   block_record& b = rt;
   const member_set& m = rec.members;
-  cs.waking.clear();
   unsigned first = m.base, n = 0;
   const unsigned* who = nullptr;
   const std::uint64_t lanes = rec.arrived_lanes;
@@ -100,24 +90,23 @@ bool adjacent(std::uint64_t lanes) {
     // Consecutive ranks: a whole tile, or any group whose lanes are adjacent.
     if (!m.is_span()) first += static_cast<unsigned>(std::countr_zero(lanes));
     n = rec.arrived;
-    for (unsigned r = first; r < first + n; ++r)
-      if (&b.threads[r] != self) cs.waking.push_back(&b.threads[r]);
   } else {
-    const auto take = [&](unsigned rank) {
-      cs.who[n++] = rank;
-      if (&b.threads[rank] != self) cs.waking.push_back(&b.threads[rank]);
-    };
     if (!m.is_span()) {
-      for (std::uint64_t l = lanes; l != 0; l &= l - 1) take(m.base + static_cast<unsigned>(std::countr_zero(l)));
+      for (std::uint64_t l = lanes; l != 0; l &= l - 1)
+        cs.who[n++] = m.base + static_cast<unsigned>(std::countr_zero(l));
     } else {
       for (unsigned r = m.base; r < m.base + m.count; ++r)
-        if (arrived_at(b, rec, r, self)) take(r);
+        if (arrived_at(b, rec, r, self)) cs.who[n++] = r;
     }
     who = cs.who.data();
   }
   if (rec.op->combine != nullptr) rec.op->combine({b.slots, who, first, n, m.base, lanes, cs.scratch.data(), rec.site});
   close_record(cs, rec, warp_of(b, m.base));
-  rt.wake(cs.waking);
+  // `self`, when there is one, arrived: it is one of the n.
+  rt.wake(n - (self != nullptr), [&](auto&& queue) {
+    for (unsigned i = 0; i < n; ++i)
+      if (thread_record& t = b.threads[who != nullptr ? who[i] : first + i]; &t != self) queue(t);
+  });
 }
 
 // The open records of list `list` that count on `gone`, which has exited.
@@ -140,7 +129,6 @@ void collective_state::start_block(block_record& record) {
     slot_capacity = record.thread_count;
     who.resize(record.thread_count);
     scratch.resize(record.thread_count);
-    waking.reserve(record.thread_count);
   }
   record.slots = slots.get();
   const unsigned warps = warp_of(record, record.thread_count + record.warp_size - 1);

@@ -52,7 +52,6 @@ struct collective_state {
   std::vector<unsigned> present_at_exits;
   unsigned converging_total = 0;
   std::vector<unsigned> who, scratch;  // for the combine
-  std::vector<thread_record*> waking;
   bool used = false;  // the block opened a record or formed a coalesced group
 
   // Sizes everything for the block and drops what a failed block left open.

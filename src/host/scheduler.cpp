@@ -112,32 +112,6 @@ void scheduled_block::watch_parks(void (*hook)(scheduled_block&, const thread_re
   for (barrier_queue::entry* e = barrier.head; e != barrier.released; ++e) (*e)->parked_thread->waiting = wait_kind::runnable;
 }
 
-void scheduled_block::wake(std::vector<thread_record*>& waiters) {
-  if (shuffling) std::shuffle(waiters.begin(), waiters.end(), *shuffle);
-  parked -= static_cast<unsigned>(waiters.size());
-  // Through the barrier queue where it is idle, so that the woken threads
-  // resume as released ones do (switch_away's first choice without
-  // attention, and the collectives' fast path's).
-  if (ready.empty() && on_park == nullptr && !barrier.has_released()) {
-    barrier_queue::entry* e = barrier.idle_buffer();
-    for (thread_record* t : waiters) {
-      t->waiting = wait_kind::runnable;
-      t->home->parked_thread = t;
-      *e++ = t->home;
-    }
-    barrier.release_to(e);
-    waiters.clear();
-    return;
-  }
-  for (thread_record* t : waiters) t->waiting = wait_kind::runnable;
-  if (ready.empty())
-    ready.swap(waiters);  // the usual case, a barrier's release: no copy
-  else
-    ready.insert(ready.end(), waiters.begin(), waiters.end());
-  waiters.clear();
-  update_attention();
-}
-
 void fail_block(errc kind, const std::string& message) {
   current_scheduled().launch->fail(kind, message, block_linear_rank());
   abandon_block();

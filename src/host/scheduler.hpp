@@ -119,8 +119,40 @@ struct scheduled_block : block_record {
   std::size_t fibers_used = 0;
   std::unique_ptr<std::mt19937_64> shuffle;  // made for the first shuffled block
 
-  // Makes the waiting threads runnable, in order (shuffled under COHORT_SCHEDULE=shuffle).
-  void wake(std::vector<thread_record*>& waiters);
+  // Makes `count` waiting threads runnable, in the order
+  // for_each_waiter(queue) passes them to `queue` (shuffled under
+  // COHORT_SCHEDULE=shuffle). Through the barrier queue where it is idle
+  // (idle_buffer), so that they resume as released threads do: switch_away's
+  // first choice without attention, and the collectives' fast path's. A
+  // collective's completion writes its lanes there as it walks them, with no
+  // list in between.
+  template <class ForEach>
+  void wake(unsigned count, ForEach&& for_each_waiter) {
+    parked -= count;
+    if (!shuffling && ready.empty() && on_park == nullptr && !barrier.has_released()) [[likely]] {
+      barrier_queue::entry* e = barrier.idle_buffer();
+      for_each_waiter([&e](thread_record& t) {
+        t.waiting = wait_kind::runnable;
+        t.home->parked_thread = &t;
+        *e++ = t.home;
+      });
+      barrier.release_to(e);
+      return;
+    }
+    const std::size_t from = ready.size();
+    for_each_waiter([this](thread_record& t) {
+      t.waiting = wait_kind::runnable;
+      ready.push_back(&t);
+    });
+    if (shuffling) std::shuffle(ready.begin() + static_cast<std::ptrdiff_t>(from), ready.end(), *shuffle);
+    update_attention();
+  }
+  void wake(std::vector<thread_record*>& waiters) {
+    wake(static_cast<unsigned>(waiters.size()), [&waiters](auto&& queue) {
+      for (thread_record* t : waiters) queue(*t);
+    });
+    waiters.clear();
+  }
   // Releases the threads waiting at the block barrier's current phase.
   void release_barrier() {
     parked -= static_cast<unsigned>(barrier.tail - barrier.parked);
