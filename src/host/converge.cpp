@@ -9,9 +9,9 @@
 #include <bit>
 #include <cstring>
 
-#include "block_runtime.hpp"
 #include "diagnostics.hpp"
 #include "rendezvous.hpp"
+#include "block_runtime.hpp"
 
 namespace cohort::detail::host {
 

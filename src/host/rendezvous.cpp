@@ -34,8 +34,17 @@ rendezvous_record* find_open(const collective_state& cs, unsigned list, const me
     rec = cs.free_records.back();
     cs.free_records.pop_back();
   }
-  *rec = {call.members,       call.op,          call.where,   &self, rt.slots[self.rank].arg, 0, 0, call.members.count,
-          call.excuse_exited, call.uniform_arg, cs.open[list]};
+  *rec = {call.members,
+          call.op,
+          call.where,
+          &self,
+          rt.slots[self.rank].arg,
+          0,
+          0,
+          call.members.count,
+          call.excuse_exited,
+          call.uniform_arg,
+          cs.open[list]};
   cs.open[list] = rec;
   cs.used = true;
   // Members may have exited only if some thread of the block has, only those
