@@ -27,6 +27,9 @@ namespace cohort::detail::host::lane_ops {
 
 inline std::uint64_t pack(unsigned operand, unsigned width) { return operand | std::uint64_t{width} << 32; }
 
+// `source` gives the lane each lane reads, always a lane of the warp (its own
+// where PTX leaves the caller its value): operands arrive cut to the bits that
+// name a lane and segments lie within the warp, so no source needs a range check.
 template <std::size_t Size, class Source>
 void shuffle(const combine_context& c, Source source) {
   // Read once: to the compiler, the copies below could change them.
@@ -41,11 +44,12 @@ void shuffle(const combine_context& c, Source source) {
       collective_slot& me = warp[lane];
       const unsigned operand = static_cast<unsigned>(me.arg);
       const unsigned width = static_cast<unsigned>(me.arg >> 32);
-      const long long j = source(lane, operand, width, lane & ~(width - 1));
-      const bool takes_part = j >= 0 && j < 64 && ((lanes >> j) & 1);
-      if (!takes_part && j >= 0 && warp_base + j < threads) [[unlikely]]
-        shuffle_source_absent(c, lane, static_cast<unsigned>(j));
-      std::memcpy(me.out, takes_part ? warp[j].in : me.in, Size);
+      unsigned j = source(lane, operand, width, lane & ~(width - 1));
+      if (((lanes >> j) & 1) == 0) [[unlikely]] {
+        if (warp_base + j < threads) shuffle_source_absent(c, lane, j);
+        j = lane;  // a lane the block does not have
+      }
+      std::memcpy(me.out, warp[j].in, Size);
     }
   };
   if (const unsigned* const who = c.who; who == nullptr)
@@ -56,30 +60,26 @@ void shuffle(const combine_context& c, Source source) {
 
 template <std::size_t Size>
 void shfl(const combine_context& c) {
-  shuffle<Size>(c, [](unsigned, unsigned src, unsigned width, unsigned first) -> long long {
-    return first + (src & (width - 1));
-  });
+  shuffle<Size>(c, [](unsigned, unsigned src, unsigned width, unsigned first) { return first + (src & (width - 1)); });
 }
 template <std::size_t Size>
 void shfl_up(const combine_context& c) {
-  shuffle<Size>(c, [](unsigned lane, unsigned delta, unsigned, unsigned first) -> long long {
-    const long long j = static_cast<long long>(lane) - delta;
-    return j >= first ? j : lane;
+  shuffle<Size>(c, [](unsigned lane, unsigned delta, unsigned, unsigned first) {
+    return delta <= lane - first ? lane - delta : lane;
   });
 }
 template <std::size_t Size>
 void shfl_down(const combine_context& c) {
-  shuffle<Size>(c, [](unsigned lane, unsigned delta, unsigned width, unsigned first) -> long long {
-    const long long j = static_cast<long long>(lane) + delta;
-    return j < first + width ? j : lane;
+  shuffle<Size>(c, [](unsigned lane, unsigned delta, unsigned width, unsigned first) {
+    return lane + delta < first + width ? lane + delta : lane;
   });
 }
 // As in PTX, only the top of the segment bounds the source, so a lane mask
 // wider than the width may reach into a lower segment.
 template <std::size_t Size>
 void shfl_xor(const combine_context& c) {
-  shuffle<Size>(c, [](unsigned lane, unsigned mask, unsigned width, unsigned first) -> long long {
-    const long long j = lane ^ mask;
+  shuffle<Size>(c, [](unsigned lane, unsigned mask, unsigned width, unsigned first) {
+    const unsigned j = lane ^ mask;
     return j < first + width ? j : lane;
   });
 }
