@@ -109,12 +109,13 @@ bool adjacent(std::uint64_t lanes) {
     }
     who = cs.who.data();
   }
-  if (rec.op->combine != nullptr) rec.op->combine({b.slots, who, first, n, m.base, lanes, cs.scratch.data(), rec.site});
+  const combine_context members{b.slots, who, first, n, m.base, lanes, cs.scratch.data(), rec.site};
+  if (rec.op->combine != nullptr) rec.op->combine(members);
   close_record(cs, rec, warp_of(b, m.base));
   // `self`, when there is one, arrived: it is one of the n.
   rt.wake(n - (self != nullptr), [&](auto&& queue) {
-    for (unsigned i = 0; i < n; ++i)
-      if (thread_record& t = b.threads[who != nullptr ? who[i] : first + i]; &t != self) queue(t);
+    for (unsigned r = 0; r < n; ++r)
+      if (thread_record& t = b.threads[members.rank_of(r)]; &t != self) queue(t);
   });
 }
 
