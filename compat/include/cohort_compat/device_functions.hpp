@@ -1,8 +1,8 @@
 // CUDA's device builtins that cohort's kernel language does not already
-// provide (it has the qualifiers, indices, __syncthreads, atomics, fences and
-// warp intrinsics): cache-hinted loads and stores, clocks, __trap and
-// __nanosleep, the block votes, scoped atomics, and the fast-math, conversion
-// and integer intrinsics. On the CPU every fast-math intrinsic is the exact
+// provide (it has the qualifiers, indices, __syncthreads, atomics, fences,
+// __nanosleep and warp intrinsics): cache-hinted loads and stores, clocks,
+// __trap, the block votes, scoped atomics, and the fast-math, conversion and
+// integer intrinsics. On the CPU every fast-math intrinsic is the exact
 // library function (results at least as accurate as the GPU's).
 #pragma once
 
@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
-#include <thread>
 
 #include <cohort/cohort.hpp>
 
@@ -44,7 +43,6 @@ inline long long clock64() {
       .count();
 }
 inline unsigned long long __globaltimer() { return static_cast<unsigned long long>(clock64()); }
-inline void __nanosleep(unsigned ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); }
 
 namespace cohort::compat {
 // What __trap() throws: the launch fails with cudaErrorLaunchFailure, as on the GPU.
