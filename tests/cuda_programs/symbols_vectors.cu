@@ -2,11 +2,13 @@
 // __constant__ table set and read through cudaMemcpyToSymbol/FromSymbol and
 // cudaGetSymbolAddress, a __managed__ variable and cudaMallocManaged memory
 // touched by host and kernel, float4/int2 vector types with make_*, __ldg,
-// and the conversion and fast-math intrinsics (checked against the CPU).
+// and the conversion and fast-math intrinsics (checked against the CPU), a
+// __noinline__ helper, and <memory> included after the runtime's header.
 #include <cooperative_groups.h>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 namespace cg = cooperative_groups;
 
@@ -23,11 +25,15 @@ __device__ int hits;
 __constant__ float weights[4];
 __managed__ int managed_total;
 
+__device__ __noinline__ float weigh(const float4& v) {
+  return v.x * weights[0] + v.y * weights[1] + v.z * weights[2] + v.w * weights[3];
+}
+
 __global__ void weighted(const float4* in, float* out, int2* rounded, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const float4 v = __ldg(&in[i]);
-  const float s = v.x * weights[0] + v.y * weights[1] + v.z * weights[2] + v.w * weights[3];
+  const float s = weigh(v);
   out[i] = s;
   rounded[i] = make_int2(__float2int_rn(s), __float2int_rz(s));
   atomicAdd(&hits, 1);
@@ -83,10 +89,10 @@ int main() {
     std::printf("hits %d, through its address %d, managed %d, expected %d\n", counted, through_address, managed_total, n);
     return 1;
   }
-  float host_out[n];
-  int2 host_rounded[n];
-  CHECK(cudaMemcpy(host_out, out, sizeof host_out, cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(host_rounded, rounded, sizeof host_rounded, cudaMemcpyDeviceToHost));
+  const auto host_out = std::make_unique<float[]>(n);
+  const auto host_rounded = std::make_unique<int2[]>(n);
+  CHECK(cudaMemcpy(host_out.get(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(host_rounded.get(), rounded, n * sizeof(int2), cudaMemcpyDeviceToHost));
   for (int i = 0; i < n; ++i) {
     const float4 v = in[i];
     const float s = v.x * w[0] + v.y * w[1] + v.z * w[2] + v.w * w[3];

@@ -4,6 +4,7 @@
 // against these.
 #pragma once
 
+#include <memory>  // before __noinline__ (below)
 #include <source_location>
 #include <type_traits>
 
@@ -16,6 +17,10 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
+// libstdc++'s <memory> spells GCC's attribute __attribute__((__noinline__)),
+// which this macro would break: it is included above, so its include guard
+// keeps later inclusions from expanding it.
+#define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
 // Blocks of a launch never share an OS thread at the same time, and a block's
