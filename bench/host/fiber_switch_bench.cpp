@@ -20,7 +20,7 @@ struct ring {
   host::fiber main;                  // the benchmark's own stack
   std::vector<host::fiber> members;  // member i switches to member i + 1, the last to member 0
   std::size_t starting = 0;          // the member being started
-  long rounds_left = 0;              // counted down by member 0; below 0 it switches to main
+  long rounds_left = 0;              // counted down by member 0, which switches to main when it finds 0
 };
 
 ring* running_ring = nullptr;
@@ -33,8 +33,8 @@ void member_main(host::ctx::transfer_t t) {
   const std::size_t index = r.starting;
   host::fiber& self = r.members[index];
   host::fiber& next = r.members[(index + 1) % r.members.size()];
-  // The stack the switch after next resumes, prefetched as the block barrier
-  // prefetches its queue's (scheduler.hpp, resume_released).
+  // The stack resumed three switches from now, prefetched as the block
+  // barrier prefetches its queue's (scheduler.hpp, resume_released).
   const host::fiber& ahead = r.members[(index + 3) % r.members.size()];
   host::switch_fiber(self, r.main);
   for (;;) {
