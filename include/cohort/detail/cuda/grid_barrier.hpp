@@ -131,6 +131,11 @@ __device__ inline unsigned slot_index(const counter_line* lines) {
   const auto line = static_cast<unsigned>(lines - &barrier_rows[0][0].slot_line[0]);
   return line / (barrier_lines * barrier_line_stride) * barrier_line_stride + line % barrier_line_stride;
 }
+// What the block leader's handle holds for its slot where the grid runs
+// NVIDIA's protocol (at most barrier_flat_blocks blocks, or every slot taken):
+// no slot's lines and never dereferenced, but not null, since a handle's slot
+// is non-null exactly in its block's leader (grid_barrier).
+__host__ __device__ inline counter_line* no_slot() { return reinterpret_cast<counter_line*>(alignof(counter_line)); }
 __device__ inline counter_line& counter_of(counter_line* lines, unsigned counter) {
   return lines[counter * barrier_line_stride];
 }
@@ -161,10 +166,11 @@ __device__ inline unsigned grid_blocks() { return static_cast<unsigned>(dim_volu
 // "Register cost", has the forms that were cheaper there and what they cost in
 // registers). One function reads each of the four triples (the block's index
 // in the grid, the thread's in the block, and their extents); the barrier also
-// reads the launch's workspace afresh, but for the arrival's test
+// reads the launch's workspace afresh, but for its "not cooperative" tests
 // (grid_barrier::arrive; it is the grid_barrier's: held across the caller's
-// loop it took two registers, and it is a constant-bank load), and
-// each thread's rank in its block, once per barrier (grid_arrival::rank).
+// loop it took two registers, and it is a constant-bank load). The thread's
+// index it reads only in a wait on split counters, for the first warp: never
+// before the leader's add (grid_barrier says why).
 enum class fresh_triple { block_index, thread_index, grid_dim, block_dim };
 template <fresh_triple Which>
 __device__ __forceinline__ dim3 fresh() {
@@ -209,8 +215,13 @@ __device__ __forceinline__ unsigned fresh_lane_id() {
 // says it): between a block's barrier and its leader's add, the test cost
 // 0.01-0.03x NVIDIA's time (H100).
 __device__ inline bool uses_split_counters() { return grid_blocks() > barrier_flat_blocks; }
+// In 32 bits (a cooperative grid's blocks are co-resident, far fewer than
+// 2^32): every thread computes it at each wait, and the 64-bit product's
+// three more instructions measured 1.044x NVIDIA's time at 264 blocks of 1024
+// threads against 1.023x (H200).
 __device__ __forceinline__ bool fresh_split_counters() {
-  return dim_volume(fresh<fresh_triple::grid_dim>()) > barrier_flat_blocks;
+  const dim3 grid = fresh<fresh_triple::grid_dim>();
+  return grid.x * grid.y * grid.z > barrier_flat_blocks;
 }
 // A split arrival as the leader hands it to its first warp
 // (grid_arrival::seen, one shuffle): its counter's generation before the
@@ -287,16 +298,15 @@ __device__ inline counter_line* find_slot(const driver_workspace* ws, unsigned c
   return barrier_lines_of(&barrier_pool[index]);
 }
 
-// What a thread carries from its arrival to its wait: its rank in its block
-// (read once per barrier: the wait reading the thread index again let ptxas
-// keep the three raw reads live across the arrival) and, in the block's
+// What a thread carries from its arrival to its wait: whether it arrived for
+// its block (0 in the block's leader, 1 in every other thread) and, in the
 // leader, what it saw on arriving: NVIDIA's word before its add, or its split
 // arrival (flags_published). The wait finds the word and the slot's lines in
 // the barrier itself rather than in the token, which saves the leader holding
 // two more pointers from its atomic to its polls.
 struct grid_arrival {
   unsigned seen;
-  unsigned rank;
+  unsigned follower;
 };
 
 // What block `me` of `blocks` adds to its counter when block b arrives at
@@ -372,10 +382,10 @@ __device__ inline unsigned arrive_split(counter_line* slot) {
   return (before >> generation_shift) | (published ? flags_published | me % barrier_replicas << replica_shift : 0u);
 }
 
-// Called by each block's leader after the whole block has arrived; `slot` is
-// the barrier's, which only a leader on split counters holds.
+// Called by each block's leader after the whole block has arrived, with its
+// handle's slot (no_slot() on NVIDIA's protocol).
 __device__ inline unsigned arrive_at(driver_workspace& workspace, counter_line* slot) {
-  return slot ? arrive_split(slot) : arrive_flat(workspace.barrier);
+  return slot != no_slot() ? arrive_split(slot) : arrive_flat(workspace.barrier);
 }
 
 // The parity of the phase a block's leader is about to arrive at, the same in
@@ -384,11 +394,9 @@ __device__ inline unsigned arrive_at(driver_workspace& workspace, counter_line* 
 // meets the next phase's writes. It is bit 31 of NVIDIA's word, or the low bit
 // of the generation of the block's counter, which cannot change before this
 // block has arrived and equals every other counter's then. The leader reads
-// it before arriving; `slot` is the barrier's (null when it runs NVIDIA's
-// protocol for want of one).
+// it before arriving, with its handle's slot (no_slot() on NVIDIA's protocol).
 __device__ inline unsigned phase_parity(driver_workspace& workspace, counter_line* slot) {
-  if (!uses_split_counters() || !slot)
-    return device_atomic<unsigned>(workspace.barrier).load(cuda::memory_order_relaxed) >> 31;
+  if (slot == no_slot()) return device_atomic<unsigned>(workspace.barrier).load(cuda::memory_order_relaxed) >> 31;
   const unsigned counter = split_arrival_of(block_rank_in_grid(), grid_blocks()).counter;
   const unsigned value =
       device_atomic<const unsigned>(counter_of(slot, counter).counter).load(cuda::memory_order_relaxed);
@@ -476,10 +484,22 @@ __device__ inline void wait_for_counters_in_turn(counter_line* lines, unsigned s
 }
 
 // The barrier as a grid_group holds it: the launch's workspace (null outside a
-// cooperative launch) and, in the block leader's copy on a grid of split
-// counters, its slot's line 0 (barrier_lines_of). An aggregate, so that
-// thread_group can keep one in its payload union. The barrier itself reads
-// the workspace afresh (fresh_workspace): the same pointer, by construction.
+// cooperative launch) and a slot that is non-null exactly in the copy of the
+// block's leader: its slot's line 0 (barrier_lines_of) on split counters, else
+// no_slot(). An aggregate, so that thread_group can keep one in its payload
+// union. The barrier itself reads the workspace afresh (fresh_workspace): the
+// same pointer, by construction.
+//
+// The slot, which the leader's copy holds anyway, is what tells the leader
+// apart at each barrier, not the thread's index: read afresh (volatile, so
+// that no caller's loop holds them), the index's special registers cost every
+// thread of the block an S2R at each barrier, on the flat protocol's critical
+// path: 1.02x NVIDIA's time at one block of 256 threads per SM and 1.08x at
+// 264 blocks of 1024 (H200), against 0.98x and 0.99x with the plain reads,
+// which the compiler hoists out of a caller's loop; %tid.x alone still cost
+// 1.00x and 1.02x. Held plainly, though, the leader test took the CG solver
+// of cohort_bench_cuda_programs from 32 registers to 38 (3 blocks of 512
+// threads per SM instead of NVIDIA's 4), and a leader flag in the handle to 40.
 struct grid_barrier {
   driver_workspace* workspace;
   counter_line* slot;
@@ -488,37 +508,38 @@ struct grid_barrier {
 
   // Every thread of the block calls arrive() and then wait(), as __syncthreads requires.
   __device__ grid_arrival arrive() const {
-    // The handle's copy here, read afresh everywhere else: with the fresh
-    // read here too, ptxas kept the CG solver of cohort_bench_cuda_programs
-    // at 32 registers but spilled 4 bytes of it, reloaded twice an iteration.
+    // The handle's copy for the test, here and in wait(), and the fresh one
+    // for the word: tested on the fresh read, the workspace cost the CG solver
+    // of cohort_bench_cuda_programs a 4-byte spill here, reloaded twice an
+    // iteration, and in the wait three instructions of every thread's path
+    // each barrier (0.998x NVIDIA's time at one block of 256 threads per SM
+    // against 0.985x, H200; the test is hoisted out of a caller's loop).
     if (!workspace) trap_not_cooperative();
-    // Read before the block's barrier, whose wait hides their latency: read
-    // after it, they delayed every leader's add (H200, one block per SM:
-    // 1.02x NVIDIA's time against 0.97x).
-    const unsigned rank = fresh_thread_rank();
     driver_workspace* const ws = fresh_workspace();
     __syncthreads();
-    if (rank != 0) return {0, rank};
+    // The slot hidden for the test (fresh): tested plainly, it took the CG
+    // solver to 38 registers.
+    if (!fresh(slot)) return {0, 1};
     return {arrive_at(*ws, slot), 0};
   }
 
   __device__ void wait(const grid_arrival& a) const {
+    if (!workspace) trap_not_cooperative();
     driver_workspace* const ws = fresh_workspace();
-    if (!ws) trap_not_cooperative();
     if (!fresh_split_counters()) {
-      if (a.rank == 0) wait_for_flip(ws->barrier, a.seen);
+      if (!a.follower) wait_for_flip(ws->barrier, a.seen);
     } else if (dim_volume(fresh<fresh_triple::block_dim>()) >= warp_lanes) {
-      if (a.rank < warp_lanes) {
+      if (fresh_thread_rank() < warp_lanes) {
         // The leader's slot and arrival, for the whole first warp (its lane 0 is the leader).
         const auto lines =
             reinterpret_cast<counter_line*>(__shfl_sync(all_lanes, reinterpret_cast<unsigned long long>(slot), 0));
-        if (lines)
+        if (lines != no_slot())
           wait_for_counters(lines, __shfl_sync(all_lanes, a.seen, 0));
-        else if (a.rank == 0)
+        else if (!a.follower)
           wait_for_flip(fresh_workspace()->barrier, a.seen);  // no slot: NVIDIA's protocol
       }
-    } else if (a.rank == 0) {
-      if (slot)
+    } else if (!a.follower) {
+      if (slot != no_slot())
         wait_for_counters_in_turn(slot, a.seen);
       else
         wait_for_flip(fresh_workspace()->barrier, a.seen);  // no slot: NVIDIA's protocol
@@ -529,12 +550,23 @@ struct grid_barrier {
   __device__ void sync() const { wait(arrive()); }
 };
 
+// The calling thread's handle on a barrier that runs NVIDIA's protocol on the
+// driver's word whatever the grid's size, as current_grid_barrier() gives a
+// launch that finds every slot taken: the fallback path of the tests and
+// benchmarks.
+__device__ inline grid_barrier nvidia_protocol_barrier(driver_workspace* ws) {
+  return {ws, is_block_leader() ? no_slot() : nullptr};
+}
+
 // The calling thread's handle on this launch's grid barrier. Only the block
-// leader of a grid of split counters needs the slot, so only it looks it up.
+// leader of a grid of split counters needs the slot, so only it looks it up;
+// on NVIDIA's protocol the leader's handle holds no_slot().
 __device__ inline grid_barrier current_grid_barrier() {
   driver_workspace* ws = grid_workspace();
-  if (ws && is_block_leader() && uses_split_counters()) return {ws, find_slot(ws, fresh_sm_id())};
-  return {ws, nullptr};
+  if (!ws || !is_block_leader()) return {ws, nullptr};
+  if (uses_split_counters())
+    if (counter_line* const lines = find_slot(ws, fresh_sm_id())) return {ws, lines};
+  return {ws, no_slot()};
 }
 
 }  // namespace cohort::detail::gpu

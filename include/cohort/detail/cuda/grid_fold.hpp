@@ -39,7 +39,7 @@ template <unsigned words_per_block>
 __device__ unsigned* exchange_space(const grid_barrier& b) {
   if (!b.valid()) trap_not_cooperative();
   // A grid on NVIDIA's protocol has not looked its slot up.
-  const counter_line* slot = b.slot ? b.slot : find_slot(b.workspace, fresh_sm_id());
+  const counter_line* slot = b.slot != no_slot() ? b.slot : find_slot(b.workspace, fresh_sm_id());
   if (!slot)
     trap_not_cooperative();
   if (dim_volume(gridDim) * words_per_block > grid_exchange_words)
