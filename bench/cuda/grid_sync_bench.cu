@@ -33,7 +33,8 @@ __global__ void grid_sync_loop(int iterations) {
     for (int i = 0; i < iterations; ++i) cg::this_grid().sync();
   } else if constexpr (I == impl::cohort_fallback) {
     // cohort's path for a launch that found the slot pool full: NVIDIA's protocol on the driver's word.
-    const cg::detail::gpu::grid_barrier barrier{cg::detail::gpu::grid_workspace(), nullptr};
+    const cg::detail::gpu::grid_barrier barrier =
+        cg::detail::gpu::nvidia_protocol_barrier(cg::detail::gpu::grid_workspace());
     for (int i = 0; i < iterations; ++i) barrier.sync();
   } else {
     const ncg::grid_group grid = ncg::this_grid();

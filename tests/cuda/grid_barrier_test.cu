@@ -47,7 +47,7 @@ __global__ void exchange(unsigned long long* rows, unsigned* report, int rounds,
   const cg::grid_group grid = cg::this_grid();
   const cg::thread_block block = cg::this_thread_block();
   const cg::thread_group erased = grid;
-  const gpu::grid_barrier fallback{gpu::grid_workspace(), nullptr};
+  const gpu::grid_barrier fallback = gpu::nvidia_protocol_barrier(gpu::grid_workspace());
   const unsigned long long n = grid.num_blocks(), me = grid.block_rank();
   if (times && grid.thread_rank() == 0) times[0] = global_timer();
   if (!grid.is_valid() && block.thread_rank() == 0) atomicOr(&report[4], 1u);
@@ -342,8 +342,8 @@ TEST(GridBarrier, EverySlotHasLinesOfItsOwnOneKibibyteApart) {
 
 // What a launch sees: the driver's workspace, cohort's barrier handle and the pool slot.
 // Per block: the workspace, its size field, the barrier's workspace, the
-// slot a lookup finds (as grid collectives do) and the barrier's own slot,
-// which a grid on NVIDIA's protocol never looks up.
+// slot a lookup finds (as grid collectives do) and the leader's handle's slot,
+// which a grid on NVIDIA's protocol never looks up (it holds no_slot()).
 constexpr unsigned record_words = 5;
 
 __global__ void record_workspace(unsigned long long* out) {
@@ -377,7 +377,8 @@ TEST(GridBarrier, EachCooperativeLaunchSeesOneWorkspaceAndOneSlot) {
       ASSERT_EQ(r[0], got[0]) << "launch " << i << ": blocks see different workspaces";
       ASSERT_EQ(r[2], got[0]) << "launch " << i << ": the barrier does not hold the workspace";
       ASSERT_EQ(r[3], got[3]) << "launch " << i << ": blocks found different slots";
-      ASSERT_EQ(r[4], 0u) << "launch " << i << ": a grid on NVIDIA's protocol looked its slot up";
+      ASSERT_EQ(r[4], reinterpret_cast<unsigned long long>(gpu::no_slot()))
+          << "launch " << i << ": a grid on NVIDIA's protocol looked its slot up";
     }
     EXPECT_NE(got[3], 0u) << "launch " << i << " found the pool full";
     workspaces.insert(got[0]);

@@ -71,7 +71,8 @@ inline constexpr unsigned barrier_polled_blocks = 1800;
 inline constexpr unsigned barrier_counters = 8;
 inline constexpr unsigned barrier_replicas = 4;
 // Copies of a slot's owner, so that a whole grid looking its slot up at once
-// spreads its loads over this many lines.
+// spreads its loads over this many lines (a block on SM s reads copy s % 128
+// of its home slot; see find_slot).
 inline constexpr unsigned barrier_owner_copies = 128;
 // NVIDIA's word holds its arrivals in bits 0..30, zero between phases, and
 // flips bit 31 once per phase: the first block adds 2^31 - (blocks - 1),
@@ -117,12 +118,24 @@ struct barrier_row {
 };
 static __device__ barrier_row barrier_rows[barrier_pool_slots / barrier_line_stride][barrier_lines];
 
-// Line 0 of the slot's split-counter lines; line i is at
-// barrier_lines_of(slot)[i * barrier_line_stride].
+// Line 0 of the slot's split-counter lines (line i is at
+// barrier_lines_of(slot)[i * barrier_line_stride]): what find_slot returns
+// and a grid_barrier holds, so that an arrival finds its counter without
+// dividing the slot's offset in the pool by sizeof(barrier_slot).
 __device__ inline counter_line* barrier_lines_of(const barrier_slot* slot) {
   const auto index = static_cast<unsigned>(slot - barrier_pool);
   return &barrier_rows[index / barrier_line_stride][0].slot_line[index % barrier_line_stride];
 }
+// The pool index of the slot whose line 0 is `lines` (for its exchange space).
+__device__ inline unsigned slot_index(const counter_line* lines) {
+  const auto line = static_cast<unsigned>(lines - &barrier_rows[0][0].slot_line[0]);
+  return line / (barrier_lines * barrier_line_stride) * barrier_line_stride + line % barrier_line_stride;
+}
+// What the block leader's handle holds for its slot where the grid runs
+// NVIDIA's protocol (at most barrier_flat_blocks blocks, or every slot taken):
+// no slot's lines and never dereferenced, but not null, since a handle's slot
+// is non-null exactly in its block's leader (grid_barrier).
+__host__ __device__ inline counter_line* no_slot() { return reinterpret_cast<counter_line*>(alignof(counter_line)); }
 __device__ inline counter_line& counter_of(counter_line* lines, unsigned counter) {
   return lines[counter * barrier_line_stride];
 }
@@ -135,7 +148,6 @@ __device__ inline bool is_block_leader() { return (threadIdx.x | threadIdx.y | t
 __device__ inline unsigned block_rank_in_grid() { return static_cast<unsigned>(linear_index(blockIdx, gridDim)); }
 
 __device__ inline unsigned grid_blocks() { return static_cast<unsigned>(dim_volume(gridDim)); }
-
 
 // The barrier's own reads of the special registers, volatile so that the
 // compiler derives what it needs from them afresh at each barrier. From
@@ -153,7 +165,12 @@ __device__ inline unsigned grid_blocks() { return static_cast<unsigned>(dim_volu
 // leader's atomic, about 20 ns a barrier on an H100 (docs/cuda-backend.md,
 // "Register cost", has the forms that were cheaper there and what they cost in
 // registers). One function reads each of the four triples (the block's index
-// in the grid, the thread's in the block, and their extents).
+// in the grid, the thread's in the block, and their extents); the barrier also
+// reads the launch's workspace afresh, but for its "not cooperative" tests
+// (grid_barrier::arrive; it is the grid_barrier's: held across the caller's
+// loop it took two registers, and it is a constant-bank load). The thread's
+// index it reads only in a wait on split counters, for the first warp: never
+// before the leader's add (grid_barrier says why).
 enum class fresh_triple { block_index, thread_index, grid_dim, block_dim };
 template <fresh_triple Which>
 __device__ __forceinline__ dim3 fresh() {
@@ -170,6 +187,21 @@ __device__ __forceinline__ dim3 fresh() {
     asm volatile("mov.u32 %0, %%ntid.x;\n\tmov.u32 %1, %%ntid.y;\n\tmov.u32 %2, %%ntid.z;" : "=r"(x), "=r"(y), "=r"(z));
   return {x, y, z};
 }
+// grid_workspace(), read afresh.
+__device__ __forceinline__ driver_workspace* fresh_workspace() {
+  unsigned high, low;
+  asm volatile("mov.u32 %0, %%envreg1;\n\tmov.u32 %1, %%envreg2;" : "=r"(high), "=r"(low));
+  return reinterpret_cast<driver_workspace*>((static_cast<unsigned long long>(high) << 32) | low);
+}
+__device__ __forceinline__ unsigned fresh_thread_rank() {
+  return static_cast<unsigned>(linear_index(fresh<fresh_triple::thread_index>(), fresh<fresh_triple::block_dim>()));
+}
+// The SM the caller runs on (find_slot's copy).
+__device__ __forceinline__ unsigned fresh_sm_id() {
+  unsigned sm;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  return sm;
+}
 __device__ __forceinline__ unsigned fresh_lane_id() {
   unsigned lane;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
@@ -183,79 +215,109 @@ __device__ __forceinline__ unsigned fresh_lane_id() {
 // says it): between a block's barrier and its leader's add, the test cost
 // 0.01-0.03x NVIDIA's time (H100).
 __device__ inline bool uses_split_counters() { return grid_blocks() > barrier_flat_blocks; }
-// In 32 bits here and in arrive_flat's rank: a cooperative grid's blocks are
-// co-resident, so its extent fits, and the 64-bit forms' extra instructions on
-// the barrier's path cost 0.01-0.03x NVIDIA's time (H200: 1056 x 256 0.69 ->
-// 0.66, the fallback 1.02 -> 1.00).
+// In 32 bits, here and in arrive_flat's rank (a cooperative grid's blocks are
+// co-resident, far fewer than 2^32): every thread computes it at each wait,
+// and the 64-bit product's three more instructions measured 1.044x NVIDIA's
+// time at 264 blocks of 1024 threads against 1.023x (H200); on the previous
+// barrier, 32 bits took 1056 x 256 from 0.69x to 0.66x and the fallback from
+// 1.02x to 1.00x.
 __device__ __forceinline__ bool fresh_split_counters() {
   const dim3 grid = fresh<fresh_triple::grid_dim>();
   return grid.x * grid.y * grid.z > barrier_flat_blocks;
 }
+// A split arrival as the leader hands it to its first warp
+// (grid_arrival::seen, one shuffle): its counter's generation before the
+// phase in bits 0..11 (moved_on compares generations modulo 2^12) and, on a
+// grid that publishes flags, flags_published and from bit replica_shift the
+// replica that the block's rank picks for it to poll. The leader has the
+// grid's extent and its block's rank at hand; with the first warp reading
+// them again, cohort_bench_cuda's loop of grid.sync() took 17 registers
+// instead of 14.
+inline constexpr unsigned flags_published = 1u << 12;
+inline constexpr unsigned replica_shift = 13;
+
 // Whether a grid of `blocks` on split counters publishes their values on flags.
 __device__ inline bool publishes_flags(unsigned blocks) { return blocks > barrier_polled_blocks; }
 
-// The first warp's lanes that exist, and whether the caller is in that warp.
-struct barrier_warp {
-  unsigned lanes;
-  bool member;
-};
-__device__ __forceinline__ barrier_warp fresh_barrier_warp() {
-  const dim3 extent = fresh<fresh_triple::block_dim>();
-  const auto rank = static_cast<unsigned>(linear_index(fresh<fresh_triple::thread_index>(), extent));
-  return {low_bits(static_cast<unsigned>(dim_volume(extent))), rank < warp_lanes};
-}
-// The slot's address, hidden from the compiler at each barrier for the same
-// reason: the lines it derives from a known slot it would hold across the loop.
-__device__ __forceinline__ barrier_slot* fresh(barrier_slot* slot) {
-  asm volatile("" : "+l"(slot));
-  return slot;
+// The slot's lines, hidden from the compiler at each barrier for the same
+// reason: the addresses it derives from a known slot it would hold across the
+// loop.
+__device__ __forceinline__ counter_line* fresh(counter_line* lines) {
+  asm volatile("" : "+l"(lines));
+  return lines;
 }
 
 __device__ inline unsigned home_slot(unsigned long long key) {
   return static_cast<unsigned>(((key >> 3) * 0x9E3779B97F4A7C15ull) >> 32) % barrier_pool_slots;
 }
 
-// The slot this workspace owns, claiming a free one the first time; nullptr
-// when every slot belongs to another workspace.
-__device__ inline barrier_slot* find_slot(const driver_workspace* ws, unsigned block) {
-  const unsigned long long key = reinterpret_cast<unsigned long long>(ws);
-  const unsigned home = home_slot(key);
-  barrier_slot& first = barrier_pool[home];
-  if (device_atomic<unsigned long long>(first.owner_copies[block % barrier_owner_copies].owner)
-          .load(cuda::memory_order_relaxed) == key)
-    return &first;
-#pragma unroll 1
-  for (unsigned i = 0; i < barrier_pool_slots; ++i) {
-    barrier_slot& slot = barrier_pool[(home + i) % barrier_pool_slots];
-    device_atomic<unsigned long long> owner(slot.owner.owner);
-    unsigned long long seen = owner.load(cuda::memory_order_relaxed);
-    if (seen == 0 && owner.compare_exchange_strong(seen, key, cuda::memory_order_relaxed)) {
-#pragma unroll 1
-      for (owner_line& copy : slot.owner_copies)
-        device_atomic<unsigned long long>(copy.owner).store(key, cuda::memory_order_relaxed);
-      return &slot;
-    }
-    if (seen == key) return &slot;
-  }
-  return nullptr;
+// A relaxed compare-and-swap of a free owner word (0) to `key`, returning the
+// word's value before: 0 if this thread claimed it. In PTX on the global
+// space: a generic atom carries ptxas's path for local memory, two registers
+// more in the lookup below (the generic address of a __device__ variable is
+// its global address, which is how CUDA's __ldg passes its pointer too).
+__device__ inline unsigned long long claim_owner(unsigned long long& word, unsigned long long key) {
+  unsigned long long before;
+  asm volatile("atom.relaxed.gpu.global.cas.b64 %0, [%1], 0, %2;" : "=l"(before) : "l"(&word), "l"(key) : "memory");
+  return before;
 }
 
-// What a block needs to finish the phase it arrived at, as its leader leaves
-// arrive(): on NVIDIA's protocol the word to watch and its value on
-// arriving; on split counters the slot's lines (counter c at
-// counter_of(lines, c)) and the generation the leader's counter had before
-// this phase. Neither: nothing to wait for.
+// The slot this workspace owns, claiming a free one the first time, as its
+// line 0 (barrier_lines_of); nullptr when every slot belongs to another
+// workspace. The lookup first reads copy `copy` of its home slot's owner (a
+// copy is 0 or the slot's owner, which never changes, so any copy will do:
+// this_grid() passes its SM's id, which spreads a whole grid's lookups over
+// the copies as well as block ranks would). On a miss it probes the pool from
+// home, claiming the first free slot, and where that is home it fills the
+// copy of its SM for the lookups after it, reading the SM's id again rather
+// than holding `copy` across the probe (two registers more in a loop of
+// grid.sync()). The probe is unrolled, for the registers of this_grid()'s
+// callers, although it runs at most once per lookup and before the caller's
+// code: kept a loop (with or without #pragma unroll 1), ptxas gave the CG
+// solver of cohort_bench_cuda_programs 40 registers instead of 32, and the
+// whole-array grid_reduce and grid_inclusive_scan of cohort_bench_cuda_array
+// 56 and 72 instead of 32 and 63 (docs/cuda-backend.md, "Register cost").
+__device__ inline counter_line* find_slot(const driver_workspace* ws, unsigned copy) {
+  const unsigned long long key = reinterpret_cast<unsigned long long>(ws);
+  unsigned index = home_slot(key);
+  if (device_atomic<unsigned long long>(barrier_pool[index].owner_copies[copy % barrier_owner_copies].owner)
+          .load(cuda::memory_order_relaxed) != key) {
+#pragma unroll
+    for (unsigned probed = 0;; ++probed) {
+      if (probed == barrier_pool_slots) return nullptr;
+      barrier_slot& slot = barrier_pool[index];
+      unsigned long long seen = device_atomic<unsigned long long>(slot.owner.owner).load(cuda::memory_order_relaxed);
+      if (seen == 0) seen = claim_owner(slot.owner.owner, key);
+      if (seen == 0 || seen == key) {
+        if (probed == 0)
+          device_atomic<unsigned long long>(slot.owner_copies[fresh_sm_id() % barrier_owner_copies].owner)
+              .store(key, cuda::memory_order_relaxed);
+        break;
+      }
+      index = (index + 1) % barrier_pool_slots;
+    }
+  }
+  return barrier_lines_of(&barrier_pool[index]);
+}
+
+// What a thread carries from its arrival to its wait: whether it arrived for
+// its block (0 in the block's leader, 1 in every other thread) and, in the
+// leader, what it saw on arriving: NVIDIA's word before its add, or its split
+// arrival (flags_published). The wait finds the word and the slot's lines in
+// the barrier itself rather than in the token, which saves the leader holding
+// two more pointers from its atomic to its polls.
 struct grid_arrival {
-  unsigned* word;
-  counter_line* lines;
   unsigned seen;
+  unsigned follower;
 };
 
-// What a block adds to a counter of `members` arrivals that flips its high
-// bits once per phase (see phase_bit and generation_shift): the first member
-// the flip less the others' ones, every other member 1.
-__device__ inline unsigned arrival_add(bool first, unsigned members, unsigned phase_unit) {
-  return first ? phase_unit - (members - 1) : 1u;
+// What block `me` of `blocks` adds to its counter when block b arrives at
+// counter b % counters, a counter whose high bits flip once per phase (see
+// phase_bit and generation_shift): the counter's first member (me < counters)
+// the flip less the others' ones, which number (blocks - 1 - me) / counters,
+// every other member 1.
+__device__ inline unsigned arrival_add(unsigned me, unsigned blocks, unsigned counters, unsigned phase_unit) {
+  return me < counters ? phase_unit - (blocks - 1 - me) / counters : 1u;
 }
 
 // A block's arrival, in PTX so that the SASS is the measured design's
@@ -276,11 +338,10 @@ __device__ inline unsigned atomic_add_release(unsigned& word, unsigned add) {
 // loop compiles to NVIDIA's instructions but for the few of a warp-aggregated
 // atomic that ptxas adds, not knowing that only one lane adds
 // (docs/cuda-backend.md).
-__device__ inline grid_arrival arrive_flat(unsigned& word) {
+__device__ inline unsigned arrive_flat(unsigned& word) {
   const dim3 grid = fresh<fresh_triple::grid_dim>();
-  const auto rank = static_cast<unsigned>(linear_index(fresh<fresh_triple::block_index>(), grid));
-  const unsigned add = arrival_add(rank == 0, static_cast<unsigned>(dim_volume(grid)), phase_bit);
-  return {&word, nullptr, atomic_add_release(word, add)};
+  const auto me = static_cast<unsigned>(linear_index(fresh<fresh_triple::block_index>(), grid));
+  return atomic_add_release(word, arrival_add(me, static_cast<unsigned>(dim_volume(grid)), 1, phase_bit));
 }
 
 struct split_arrival {
@@ -288,11 +349,9 @@ struct split_arrival {
 };
 
 // Block `block` of `blocks` (more than barrier_counters) arrives at counter
-// block % barrier_counters, as its member of rank block / barrier_counters.
+// block % barrier_counters.
 __device__ inline split_arrival split_arrival_of(unsigned block, unsigned blocks) {
-  const unsigned counter = block % barrier_counters;
-  const unsigned members = blocks / barrier_counters + (counter < blocks % barrier_counters ? 1u : 0u);
-  return {counter, arrival_add(block < barrier_counters, members, 1u << generation_shift)};
+  return {block % barrier_counters, arrival_add(block, blocks, barrier_counters, 1u << generation_shift)};
 }
 
 // Split counters. On a grid that publishes flags, the block whose add
@@ -303,15 +362,16 @@ __device__ inline split_arrival split_arrival_of(unsigned block, unsigned blocks
 // them, made the completing block's path a round trip longer: 0.51x NVIDIA's
 // time at 2112 blocks against 0.50x on an H100, 0.44x against 0.45x on an
 // H200, and 0.35x against 0.30x at 4224 on the H100.)
-__device__ inline grid_arrival arrive_split(barrier_slot& slot) {
+__device__ inline unsigned arrive_split(counter_line* slot) {
   const dim3 grid = fresh<fresh_triple::grid_dim>();
   const auto blocks = static_cast<unsigned>(dim_volume(grid));
   const auto me = static_cast<unsigned>(linear_index(fresh<fresh_triple::block_index>(), grid));
   const auto [counter, add] = split_arrival_of(me, blocks);
-  counter_line* lines = barrier_lines_of(fresh(&slot));
+  counter_line* const lines = fresh(slot);
   const unsigned before = atomic_add_release(counter_of(lines, counter).counter, add);
   const unsigned after = before + add;
-  if (publishes_flags(blocks) && (after >> generation_shift) != (before >> generation_shift)) {
+  const bool published = publishes_flags(blocks);
+  if (published && (after >> generation_shift) != (before >> generation_shift)) {
     // From one base: written flag_of(lines, counter, r), the compiler held
     // the four addresses in registers across a grid.sync() loop (39 registers
     // instead of 32 in cohort_bench_cuda's, which fit 792 blocks of 256
@@ -321,13 +381,13 @@ __device__ inline grid_arrival arrive_split(barrier_slot& slot) {
     for (unsigned r = 0; r < barrier_replicas; ++r)
       device_atomic<unsigned>(flags[r * barrier_line_stride].counter).store(after, cuda::memory_order_relaxed);
   }
-  return {nullptr, lines, before >> generation_shift};
+  return (before >> generation_shift) | (published ? flags_published | me % barrier_replicas << replica_shift : 0u);
 }
 
-// Called by each block's leader after the whole block has arrived; `slot` is
-// the barrier's, which only a leader on split counters holds.
-__device__ inline grid_arrival arrive_at(driver_workspace& workspace, barrier_slot* slot) {
-  return slot ? arrive_split(*slot) : arrive_flat(workspace.barrier);
+// Called by each block's leader after the whole block has arrived, with its
+// handle's slot (no_slot() on NVIDIA's protocol).
+__device__ inline unsigned arrive_at(driver_workspace& workspace, counter_line* slot) {
+  return slot != no_slot() ? arrive_split(slot) : arrive_flat(workspace.barrier);
 }
 
 // The parity of the phase a block's leader is about to arrive at, the same in
@@ -336,36 +396,22 @@ __device__ inline grid_arrival arrive_at(driver_workspace& workspace, barrier_sl
 // meets the next phase's writes. It is bit 31 of NVIDIA's word, or the low bit
 // of the generation of the block's counter, which cannot change before this
 // block has arrived and equals every other counter's then. The leader reads
-// it before arriving; `slot` is the barrier's (null when it runs NVIDIA's
-// protocol for want of one).
-__device__ inline unsigned phase_parity(driver_workspace& workspace, const barrier_slot* slot) {
-  if (!uses_split_counters() || !slot)
-    return device_atomic<unsigned>(workspace.barrier).load(cuda::memory_order_relaxed) >> 31;
+// it before arriving, with its handle's slot (no_slot() on NVIDIA's protocol).
+__device__ inline unsigned phase_parity(driver_workspace& workspace, counter_line* slot) {
+  if (slot == no_slot()) return device_atomic<unsigned>(workspace.barrier).load(cuda::memory_order_relaxed) >> 31;
   const unsigned counter = split_arrival_of(block_rank_in_grid(), grid_blocks()).counter;
   const unsigned value =
-      device_atomic<const unsigned>(counter_of(barrier_lines_of(slot), counter).counter).load(cuda::memory_order_relaxed);
+      device_atomic<const unsigned>(counter_of(slot, counter).counter).load(cuda::memory_order_relaxed);
   return (value >> generation_shift) & 1u;
 }
 
 // Acquire polls, as NVIDIA's barrier's: each one invalidates the SM's L1
 // (CCTL.IVALL), which also paces the loop; relaxed polls, with or without a
 // fence after the loop or a nanosleep in it, measured slower on an H200.
-__device__ inline void wait_for_flip(const grid_arrival& a) {
-  device_atomic<unsigned> word(*a.word);
-  while (((word.load(cuda::memory_order_acquire) ^ a.seen) & phase_bit) == 0) {
+__device__ inline void wait_for_flip(unsigned& word, unsigned seen) {
+  const device_atomic<unsigned> polled(word);
+  while (((polled.load(cuda::memory_order_acquire) ^ seen) & phase_bit) == 0) {
   }
-}
-
-// From a block's replica of counter 0's flag to its replica of counter 1's.
-inline constexpr unsigned flag_stride = barrier_replicas * barrier_line_stride;
-
-// The block's replica of counter 0's flag on a grid that publishes flags
-// (its rank picks the replica), else null.
-__device__ inline counter_line* flags_to_poll(counter_line* lines) {
-  const dim3 grid = fresh<fresh_triple::grid_dim>();
-  if (!publishes_flags(static_cast<unsigned>(dim_volume(grid)))) return nullptr;
-  const auto me = static_cast<unsigned>(linear_index(fresh<fresh_triple::block_index>(), grid));
-  return &flag_of(lines, 0, me % barrier_replicas);
 }
 
 // Whether a counter's value (or its flag's) has left generation `seen`: it
@@ -385,33 +431,45 @@ __device__ inline bool moved_on(unsigned value, unsigned seen) {
 // blocks of 256 threads against these polls' 0.96-0.97x, 0.76-0.77x against
 // 0.69-0.70x at 1056, and the CG solver of cohort_bench_cuda_programs 1.04x
 // against 1.01x.)
-__device__ inline bool counter_complete(counter_line* lines, counter_line* flags, unsigned c, unsigned seen) {
-  if (flags && !moved_on(device_atomic<unsigned>(flags[c * flag_stride].counter).load(cuda::memory_order_relaxed), seen))
+__device__ inline bool counter_complete(counter_line& counter, counter_line& flag, unsigned seen) {
+  if (seen & flags_published && !moved_on(device_atomic<unsigned>(flag.counter).load(cuda::memory_order_relaxed), seen))
     return false;
-  return moved_on(device_atomic<unsigned>(counter_of(lines, c).counter).load(cuda::memory_order_acquire), seen);
+  return moved_on(device_atomic<unsigned>(counter.counter).load(cuda::memory_order_acquire), seen);
 }
 
-// The first warp's lanes wait for one counter each (several each in a block
-// of fewer threads), so that the polls overlap.
-__device__ inline void wait_for_counters(counter_line* lines, unsigned seen, unsigned lanes) {
-  counter_line* const flags = flags_to_poll(lines);
-  const unsigned width = __popc(lanes), lane = fresh_lane_id();
-  if (lanes == all_lanes) {
-    // A whole warp: a lane per counter and a vote. The general loop below
-    // does the same work, but on full warps it measured 0.92x NVIDIA's time
-    // at 1056 blocks against this form's 0.71x (H200).
-    bool done = lane >= barrier_counters;
-    const unsigned mine = done ? 0 : lane;
-    while (!__all_sync(all_lanes, done))
-      if (!done) done = counter_complete(lines, flags, mine, seen);
-    return;
-  }
-  unsigned pending = 0;
-  for (unsigned c = lane; c < barrier_counters; c += width) pending |= 1u << c;
-  while (__any_sync(lanes, pending != 0)) {
-    for (unsigned left = pending; left != 0; left &= left - 1) {
-      const unsigned c = __ffs(static_cast<int>(left)) - 1;
-      if (counter_complete(lines, flags, c, seen)) pending &= ~(1u << c);
+// The first warp's lanes wait for one counter each and vote until all have,
+// so that the polls overlap (a loop in which each lane polled several
+// counters in turn, one vote per pass, measured 0.92x NVIDIA's time at 1056
+// blocks on full warps against this form's 0.71x, H200). Every lane forms its
+// flag's address (lanes beyond the counters that of counter 0's), and polls it
+// only where flags are published.
+__device__ inline void wait_for_counters(counter_line* lines, unsigned seen) {
+  const unsigned lane = fresh_lane_id();
+  unsigned done = lane >= barrier_counters;
+  const unsigned mine = done ? 0 : lane;
+  counter_line& counter = counter_of(lines, mine);
+  counter_line& flag = flag_of(lines, mine, seen >> replica_shift);
+  while (!__all_sync(all_lanes, done))
+    if (!done) done = counter_complete(counter, flag, seen);
+}
+
+// A block of fewer threads than a warp (rare: a grid of more than
+// barrier_flat_blocks such blocks): its leader alone waits for the counters
+// in turn, each first on its flag where flags are published (relaxed polls),
+// then on the counter itself (acquire polls, as counter_complete's). The
+// partial warp's lanes sharing the counters, with a vote per pass over their
+// pending ones, kept cohort_bench_cuda's loop of grid.sync() at 16 registers
+// instead of 14; the price is a round trip per counter for such grids.
+__device__ inline void wait_for_counters_in_turn(counter_line* lines, unsigned seen) {
+#pragma unroll 1
+  for (unsigned c = 0; c < barrier_counters; ++c) {
+    if (seen & flags_published) {
+      const device_atomic<unsigned> flag(flag_of(lines, c, seen >> replica_shift).counter);
+      while (!moved_on(flag.load(cuda::memory_order_relaxed), seen)) {
+      }
+    }
+    const device_atomic<unsigned> counter(counter_of(lines, c).counter);
+    while (!moved_on(counter.load(cuda::memory_order_acquire), seen)) {
     }
   }
 }
@@ -428,36 +486,65 @@ __device__ inline void wait_for_counters(counter_line* lines, unsigned seen, uns
 }
 
 // The barrier as a grid_group holds it: the launch's workspace (null outside a
-// cooperative launch) and, in the block leader's copy on a grid of split
-// counters, its slot. An aggregate, so that thread_group can keep one in its
-// payload union.
+// cooperative launch) and a slot that is non-null exactly in the copy of the
+// block's leader: its slot's line 0 (barrier_lines_of) on split counters, else
+// no_slot(). An aggregate, so that thread_group can keep one in its payload
+// union. The barrier itself reads the workspace afresh (fresh_workspace): the
+// same pointer, by construction.
+//
+// The slot, which the leader's copy holds anyway, is what tells the leader
+// apart at each barrier, not the thread's index: read afresh (volatile, so
+// that no caller's loop holds them), the index's special registers cost every
+// thread of the block an S2R at each barrier, on the flat protocol's critical
+// path: 1.02x NVIDIA's time at one block of 256 threads per SM and 1.08x at
+// 264 blocks of 1024 (H200), against 0.98x and 0.99x with the plain reads,
+// which the compiler hoists out of a caller's loop; %tid.x alone still cost
+// 1.00x and 1.02x. Held plainly, though, the leader test took the CG solver
+// of cohort_bench_cuda_programs from 32 registers to 38 (3 blocks of 512
+// threads per SM instead of NVIDIA's 4), and a leader flag in the handle to 40.
 struct grid_barrier {
   driver_workspace* workspace;
-  barrier_slot* slot;
+  counter_line* slot;
 
   __device__ bool valid() const { return workspace != nullptr; }
 
   // Every thread of the block calls arrive() and then wait(), as __syncthreads requires.
   __device__ grid_arrival arrive() const {
+    // The handle's copy for the test, here and in wait(), and the fresh one
+    // for the word: tested on the fresh read, the workspace cost the CG solver
+    // of cohort_bench_cuda_programs a 4-byte spill here, reloaded twice an
+    // iteration, and in the wait three instructions of every thread's path
+    // each barrier (0.998x NVIDIA's time at one block of 256 threads per SM
+    // against 0.985x, H200; the test is hoisted out of a caller's loop).
     if (!workspace) trap_not_cooperative();
+    driver_workspace* const ws = fresh_workspace();
     __syncthreads();
-    if (!is_block_leader()) return {nullptr, nullptr, 0};
-    return arrive_at(*workspace, slot);
+    // The slot hidden for the test (fresh): tested plainly, it took the CG
+    // solver to 38 registers.
+    if (!fresh(slot)) return {0, 1};
+    return {arrive_at(*ws, slot), 0};
   }
 
   __device__ void wait(const grid_arrival& a) const {
     if (!workspace) trap_not_cooperative();
+    driver_workspace* const ws = fresh_workspace();
     if (!fresh_split_counters()) {
-      if (is_block_leader()) wait_for_flip(a);
-    } else if (const barrier_warp warp = fresh_barrier_warp(); warp.member) {
-      // The leader's arrival, for the whole first warp (its lane 0 is the leader).
-      const unsigned lanes = warp.lanes;
-      const auto lines = reinterpret_cast<counter_line*>(
-          __shfl_sync(lanes, reinterpret_cast<unsigned long long>(a.lines), 0));
-      if (lines)
-        wait_for_counters(lines, __shfl_sync(lanes, a.seen, 0), lanes);
-      else if (is_block_leader())
-        wait_for_flip(a);  // no slot: NVIDIA's protocol
+      if (!a.follower) wait_for_flip(ws->barrier, a.seen);
+    } else if (dim_volume(fresh<fresh_triple::block_dim>()) >= warp_lanes) {
+      if (fresh_thread_rank() < warp_lanes) {
+        // The leader's slot and arrival, for the whole first warp (its lane 0 is the leader).
+        const auto lines =
+            reinterpret_cast<counter_line*>(__shfl_sync(all_lanes, reinterpret_cast<unsigned long long>(slot), 0));
+        if (lines != no_slot())
+          wait_for_counters(lines, __shfl_sync(all_lanes, a.seen, 0));
+        else if (!a.follower)
+          wait_for_flip(fresh_workspace()->barrier, a.seen);  // no slot: NVIDIA's protocol
+      }
+    } else if (!a.follower) {
+      if (slot != no_slot())
+        wait_for_counters_in_turn(slot, a.seen);
+      else
+        wait_for_flip(fresh_workspace()->barrier, a.seen);  // no slot: NVIDIA's protocol
     }
     __syncthreads();
   }
@@ -465,13 +552,32 @@ struct grid_barrier {
   __device__ void sync() const { wait(arrive()); }
 };
 
+// The calling thread's handle on a barrier that runs NVIDIA's protocol on the
+// driver's word whatever the grid's size, as current_grid_barrier() gives a
+// launch that finds every slot taken: the fallback path of the tests and
+// benchmarks.
+__device__ inline grid_barrier nvidia_protocol_barrier(driver_workspace* ws) {
+  return {ws, is_block_leader() ? no_slot() : nullptr};
+}
+
 // The calling thread's handle on this launch's grid barrier. Only the block
-// leader of a grid of split counters needs the slot, so only it looks it up.
+// leader of a grid of split counters needs the slot, so only it looks it up;
+// on NVIDIA's protocol the leader's handle holds no_slot(). The marker comes
+// first and the lookup's condition tests it last, so that a loop making a
+// handle per call (this_grid().sync()) keeps of this function only a select
+// and a branch on one hoisted predicate: the leader's own branch, which read
+// the grid's extent in warp 0 alone at every call, took that loop to 1.060x
+// NVIDIA's time at a block of 256 threads per SM against 1.016x (main 1.001x,
+// H200), and the marker tested before the extent let ptxas spill 4 bytes in
+// the CG solver of cohort_bench_cuda_programs (1.033x against 1.002x).
 __device__ inline grid_barrier current_grid_barrier() {
   driver_workspace* ws = grid_workspace();
-  barrier_slot* slot =
-      ws && is_block_leader() && uses_split_counters() ? find_slot(ws, block_rank_in_grid()) : nullptr;
-  return {ws, slot};
+  counter_line* const flat = is_block_leader() ? no_slot() : nullptr;
+  if (ws && uses_split_counters() && flat) {
+    counter_line* const lines = find_slot(ws, fresh_sm_id());
+    return {ws, lines ? lines : no_slot()};
+  }
+  return {ws, flat};
 }
 
 }  // namespace cohort::detail::gpu

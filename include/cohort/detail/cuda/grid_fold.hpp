@@ -39,12 +39,12 @@ template <unsigned words_per_block>
 __device__ unsigned* exchange_space(const grid_barrier& b) {
   if (!b.valid()) trap_not_cooperative();
   // A grid on NVIDIA's protocol has not looked its slot up.
-  const barrier_slot* slot = b.slot ? b.slot : find_slot(b.workspace, block_rank_in_grid());
+  const counter_line* slot = b.slot != no_slot() ? b.slot : find_slot(b.workspace, fresh_sm_id());
   if (!slot)
     trap_not_cooperative();
   if (dim_volume(gridDim) * words_per_block > grid_exchange_words)
     trap_not_cooperative();
-  return grid_exchange_pool<>[slot - barrier_pool][phase_parity(*b.workspace, b.slot)];
+  return grid_exchange_pool<>[slot_index(slot)][phase_parity(*b.workspace, b.slot)];
 }
 
 // Every thread of the block calls this; the leader publishes `value` as the
