@@ -58,7 +58,7 @@ if [ "${COHORT_SANITIZE:-0}" = 1 ] && [ -x "$build/tests/cuda/cohort_cuda_tests"
   status_sanitize=ok
   # The launch, memory and query tests and every grid barrier shape, so that each of the
   # barrier's three regimes (NVIDIA's protocol, polled counters, published flags) runs under each
-  # tool: about half a minute on an H200, racecheck the slowest.
+  # tool: about a minute on an H200 for the three, racecheck the slowest.
   filter='Launch.*:Devices.*:Memory.*:Shapes/OracleQueries.*:Shapes/OracleGridSync.*:Sizes/GridBarrierShapes.*'
   for tool in memcheck racecheck synccheck; do
     if timeout 300 compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 99 \
