@@ -58,8 +58,8 @@ __global__ void group_sync_kernel(unsigned* mismatches, unsigned iterations) {
 template <class Groups>
 __global__ void grid_sync_kernel(unsigned* stamps, unsigned* mismatches, unsigned iterations) {
   const auto grid = Groups::grid();
-  const unsigned long long b = grid.block_rank();
-  const unsigned long long blocks = grid.num_blocks();
+  const auto b = static_cast<unsigned>(grid.block_rank());
+  const auto blocks = static_cast<unsigned>(grid.num_blocks());
   const bool leader = Groups::block().thread_rank() == 0;
   unsigned wrong = 0;
   for (unsigned it = 1; it <= iterations; ++it) {
