@@ -527,9 +527,8 @@ struct grid_barrier {
 
   __device__ void wait(const grid_arrival& a) const {
     if (!workspace) trap_not_cooperative();
-    driver_workspace* const ws = fresh_workspace();
     if (!fresh_split_counters()) {
-      if (!a.follower) wait_for_flip(ws->barrier, a.seen);
+      if (!a.follower) wait_for_flip(fresh_workspace()->barrier, a.seen);
     } else if (dim_volume(fresh<fresh_triple::block_dim>()) >= warp_lanes) {
       if (fresh_thread_rank() < warp_lanes) {
         // The leader's slot and arrival, for the whole first warp (its lane 0 is the leader).
