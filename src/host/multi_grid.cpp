@@ -85,7 +85,7 @@ void launch_multi_device(const grid_launch* grids, unsigned count) {
   }
   mg.first_block.push_back(blocks);
   mg.first_thread.push_back(threads);
-  mg.barrier.configure(&mg.aborted, false);
+  mg.barrier.configure(&mg.aborted, every_block_has_a_core(blocks));
   mg.barrier.reset(blocks);
   mg.slots.resize(count);
   std::vector<std::optional<error>> errors(count);

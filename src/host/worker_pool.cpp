@@ -1,6 +1,7 @@
 #include "worker_pool.hpp"
 
 #include "cohort/detail/host/parallel_parts.hpp"
+#include "cpu_pin.hpp"
 #include "cohort/errors.hpp"
 
 #include <algorithm>
@@ -102,86 +103,148 @@ class pool {
 
 }  // namespace
 
-// A thread waiting for a core, or asleep in a sleepers list.
+// An OS thread waiting for a core, or asleep in a sleepers list: one per
+// thread, living as long as it, so that whoever serves it may wake it after
+// leaving the pool's lock (the waiter cannot have gone before it is woken).
 struct core_waiter {
-  std::condition_variable granted;
-  bool served = false;
+  // The waker's signal. A lock and condition of its own rather than a
+  // std::binary_semaphore, whose wait spins on sched_yield first (libstdc++):
+  // the yields kept a thread about to be moved to its core's CPU running, and
+  // moving a running thread costs far more than moving a sleeping one.
+  std::mutex mutex;
+  std::condition_variable woken;
+  bool granted = false;
+  cpu_pin pin;
+  unsigned core = 0;       // the core it holds, or was served
   bool lent_core = false;  // sleepers only: it gets a core back before it wakes
 };
 
 namespace {
 
-// A counting semaphore that serves its waiters in order and wakes only the
-// one it serves: a block that lends its core and claims it back queues
-// behind the blocks already waiting, so none is starved, and a release wakes
-// one thread, not all the blocks waiting at a barrier. Its lock also guards
-// every sleepers list (below), so that a sleeper's lent core and its place
-// in the queue change hands in one step.
+core_waiter& this_waiter() {
+  thread_local core_waiter self;
+  return self;
+}
+
+void wait_for_grant(core_waiter& w) {
+  std::unique_lock lock(w.mutex);
+  w.woken.wait(lock, [&w] { return w.granted; });
+  w.granted = false;
+}
+
+void grant(core_waiter& w) {
+  {
+    const std::lock_guard lock(w.mutex);
+    w.granted = true;
+  }
+  w.woken.notify_one();
+}
+
+// A counting semaphore over numbered cores that serves its waiters in order
+// and wakes only the one it serves: a block that lends its core and claims it
+// back queues behind the blocks already waiting, so none is starved, and a
+// release wakes one thread, not all the blocks waiting at a barrier. Its
+// lock also guards every sleepers list (below), so that a sleeper's lent core
+// and its place in the queue change hands in one step. Waiters are woken
+// after the lock is left, so that a woken thread does not wake only to wait
+// for the lock. Each core keeps to a CPU of its own (cpu_pin.hpp), so that a
+// core handed from one thread to the next is handed on the CPU both run on,
+// and two cores never share a CPU while another CPU idles.
 class core_pool {
  public:
   using waiter = core_waiter;
 
-  explicit core_pool(unsigned cores) : free_(cores) {}
+  explicit core_pool(unsigned cores) : cpus_(cpu_pin::spread(cores)) {
+    for (unsigned c = cores; c-- > 0;) free_.push_back(c);
+  }
 
   void acquire() {
-    std::unique_lock lock(mutex_);
-    if (take_free_core()) return;
-    waiter self;
-    queue_.push_back(&self);
-    self.granted.wait(lock, [&self] { return self.served; });
+    waiter& self = this_waiter();
+    bool queued = false;
+    {
+      const std::lock_guard lock(mutex_);
+      queued = !take_free_core(self);
+      if (queued) queue_.push_back(&self);
+    }
+    if (queued)
+      wait_for_grant(self);  // confined to its core's CPU by the thread that served it
+    else
+      self.pin.confine_to(cpus_[self.core]);
   }
   void release() {
-    const std::lock_guard lock(mutex_);
-    release_locked();
+    waiter* next = nullptr;
+    {
+      const std::lock_guard lock(mutex_);
+      next = release_locked(this_waiter());
+    }
+    if (next != nullptr) serve(*next);
   }
 
   // The caller sleeps in `list` unless `done()`, evaluated under the lock,
   // already holds; its core, if it holds one, goes to the queue meanwhile.
   void sleep(std::vector<waiter*>& list, bool holds_core, const std::function<bool()>& done) {
-    std::unique_lock lock(mutex_);
-    if (done()) return;
-    waiter self;
-    self.lent_core = holds_core;
-    list.push_back(&self);
-    if (holds_core) release_locked();
-    self.granted.wait(lock, [&self] { return self.served; });
+    waiter& self = this_waiter();
+    waiter* next = nullptr;
+    {
+      const std::lock_guard lock(mutex_);
+      if (done()) return;
+      self.lent_core = holds_core;
+      list.push_back(&self);
+      if (holds_core) next = release_locked(self);
+    }
+    if (next != nullptr) serve(*next);
+    wait_for_grant(self);
   }
   // Wakes every sleeper of `list`: those that lent a core queue for one in
   // the order they slept, and only those a free core serves wake now.
   void wake(std::vector<waiter*>& list) {
-    const std::lock_guard lock(mutex_);
-    for (waiter* w : list) {
-      if (!w->lent_core || take_free_core())
-        serve(w);
-      else
-        queue_.push_back(w);
+    std::vector<waiter*> woken;
+    {
+      const std::lock_guard lock(mutex_);
+      for (waiter* w : list) {
+        if (!w->lent_core || take_free_core(*w))
+          woken.push_back(w);
+        else
+          queue_.push_back(w);
+      }
+      list.clear();
     }
-    list.clear();
+    for (waiter* w : woken) {
+      if (w->lent_core)
+        serve(*w);
+      else
+        grant(*w);
+    }
   }
 
  private:
-  // A free core, unless others already queue for one.
-  bool take_free_core() {
-    if (free_ == 0 || !queue_.empty()) return false;
-    --free_;
+  // A free core for `w`, unless others already queue for one.
+  bool take_free_core(waiter& w) {
+    if (free_.empty() || !queue_.empty()) return false;
+    w.core = free_.back();
+    free_.pop_back();
     return true;
   }
-  void release_locked() {
+  // Frees `holder`'s core, or gives it to the next waiter, returned.
+  waiter* release_locked(const waiter& holder) {
     if (queue_.empty()) {
-      ++free_;
-      return;
+      free_.push_back(holder.core);
+      return nullptr;
     }
     waiter* next = queue_.front();
     queue_.pop_front();
-    serve(next);
+    next->core = holder.core;
+    return next;
   }
-  static void serve(waiter* w) {
-    w->served = true;
-    w->granted.notify_one();  // under the lock: `w` lives until its owner sees `served`
+  // Wakes `w`, which has been given a core, on that core's CPU.
+  void serve(waiter& w) {
+    w.pin.confine_to(cpus_[w.core]);
+    grant(w);
   }
 
+  const std::vector<int> cpus_;  // each core's CPU
   std::mutex mutex_;
-  unsigned free_;
+  std::vector<unsigned> free_;
   std::deque<waiter*> queue_;
 };
 
@@ -234,6 +297,7 @@ core_claim::core_claim() {
 core_claim::~core_claim() {
   holds_core = false;
   cores().release();
+  this_waiter().pin.release();
 }
 
 core_lent::core_lent() : lent_(holds_core) {

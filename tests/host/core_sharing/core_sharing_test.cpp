@@ -4,14 +4,21 @@
 // block waiting for others (at grid.sync, at a cluster barrier, spinning on
 // another block's flag) lets the others run: the grids complete with the
 // right results and the diagnostics of barriers no block can complete fire.
+// Each core keeps to a CPU of its own while a block holds it, and every
+// thread gets its CPUs back when its block ends.
 #include <gmock/gmock.h>
 
 #include <atomic>
 #include <chrono>
 #include <cohort/cohort.hpp>
 #include <cstdlib>
+#include <set>
 #include <thread>
 #include <vector>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 #include "host_support.hpp"
 #include "test_support.hpp"
@@ -134,5 +141,87 @@ TEST(CoreSharing, ClustersWiderThanTheWorkersComplete) {
   const std::vector<int> got = out.to_host();
   for (unsigned b = 0; b < blocks; ++b) EXPECT_EQ(got[b], static_cast<int>(b / 4 * 4 + (b % 4 + 1) % 4)) << b;
 }
+
+#if defined(__linux__)
+
+bool same_cpus(const cpu_set_t& a, const cpu_set_t& b) { return CPU_EQUAL(&a, &b); }
+
+cpu_set_t own_cpus() {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  EXPECT_EQ(sched_getaffinity(0, sizeof cpus, &cpus), 0);
+  return cpus;
+}
+
+// What each block's thread may run on, recorded by its first thread.
+std::vector<cpu_set_t> block_cpus;
+
+__global__ void record_cpus_at_grid_barriers(int rounds) {
+  for (int r = 0; r < rounds; ++r) {
+    if (threadIdx.x == 0) block_cpus[blockIdx.x + r * gridDim.x] = own_cpus();
+    cg::this_grid().sync();
+  }
+}
+
+__global__ void record_cpus() {
+  if (threadIdx.x == 0) block_cpus[blockIdx.x] = own_cpus();
+}
+
+// The CPUs core k keeps to: the process's, in turn.
+std::vector<int> cpus_of_cores(const cpu_set_t& process, unsigned cores) {
+  std::vector<int> each;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &process)) each.push_back(c);
+  std::vector<int> cores_cpus;
+  for (unsigned k = 0; k < cores; ++k) cores_cpus.push_back(each[k % each.size()]);
+  return cores_cpus;
+}
+
+TEST(CoreSharing, ABlockHoldingACoreKeepsToThatCoresCpu) {
+  const unsigned blocks = 24;
+  const int rounds = 3;
+  const cpu_set_t process = own_cpus();
+  const std::vector<int> expected = cpus_of_cores(process, workers());
+  block_cpus.assign(blocks * rounds, cpu_set_t{});
+  cg::launch_cooperative(record_cpus_at_grid_barriers, {dim3(blocks), dim3(32)}, rounds);
+  std::set<int> seen;
+  for (const cpu_set_t& cpus : block_cpus) {
+    ASSERT_EQ(CPU_COUNT(&cpus), 1);
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &cpus)) seen.insert(c);
+  }
+  EXPECT_EQ(seen, std::set<int>(expected.begin(), expected.end()));
+}
+
+TEST(CoreSharing, ThreadsGetTheirCpusBackWhenTheirBlocksEnd) {
+  const cpu_set_t before = own_cpus();
+  block_cpus.assign(24, cpu_set_t{});
+  cg::launch_cooperative(record_cpus_at_grid_barriers, {dim3(24), dim3(32)}, 1);
+  EXPECT_TRUE(same_cpus(own_cpus(), before)) << "the launching thread's CPUs";
+  // An ordinary launch runs on the same pool of OS threads, unconfined.
+  const unsigned blocks = 64;
+  block_cpus.assign(blocks, cpu_set_t{});
+  cg::launch(record_cpus, {dim3(blocks), dim3(32)});
+  for (unsigned b = 0; b < blocks; ++b) EXPECT_TRUE(same_cpus(block_cpus[b], before)) << "block " << b;
+}
+
+// A launching thread that its program confined keeps to its CPUs: a core on a
+// CPU it may not run on leaves it where it is, and afterwards it still has
+// its one CPU alone.
+TEST(CoreSharing, AThreadTheProgramConfinedStaysConfined) {
+  const cpu_set_t process = own_cpus();
+  int first = 0;
+  while (!CPU_ISSET(first, &process)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  block_cpus.assign(12, cpu_set_t{});
+  cg::launch_cooperative(record_cpus_at_grid_barriers, {dim3(12), dim3(32)}, 1);
+  EXPECT_TRUE(same_cpus(own_cpus(), one));
+  ASSERT_EQ(sched_setaffinity(0, sizeof process, &process), 0);
+}
+
+#endif
 
 }  // namespace
