@@ -1,5 +1,7 @@
 #include "cpu_pin.hpp"
 
+#include <algorithm>
+
 #if defined(__linux__)
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -19,11 +21,17 @@ std::vector<int> cpu_pin::spread(unsigned cores) {
   if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
     for (int c = 0; c < CPU_SETSIZE; ++c)
       if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+  // From the CPU the caller runs on: processes that share a machine, each
+  // with fewer workers than it has CPUs, then start from different CPUs.
+  const auto here = std::find(cpus.begin(), cpus.end(), sched_getcpu());
+  if (here != cpus.end()) std::rotate(cpus.begin(), here, cpus.end());
   std::vector<int> each(cores, -1);
   if (!cpus.empty())
     for (unsigned k = 0; k < cores; ++k) each[k] = cpus[k % cpus.size()];
   return each;
 }
+
+int cpu_pin::current_cpu() { return sched_getcpu(); }
 
 void cpu_pin::confine_to(int cpu) {
   if (cpu == cpu_) return;
@@ -50,6 +58,7 @@ void cpu_pin::release() {
 
 cpu_pin::cpu_pin() = default;
 std::vector<int> cpu_pin::spread(unsigned cores) { return std::vector<int>(cores, -1); }
+int cpu_pin::current_cpu() { return -1; }
 void cpu_pin::confine_to(int) {}
 void cpu_pin::release() {}
 

@@ -27,8 +27,11 @@ class cpu_pin {
  public:
   cpu_pin();
   // A CPU for each of `cores` cores: the CPUs the calling thread may run on,
-  // in turn (-1 each, "any", where they cannot be known).
+  // in turn from the one it runs on (-1 each, "any", where they cannot be
+  // known).
   static std::vector<int> spread(unsigned cores);
+  // The CPU the caller runs on, or -1 where that cannot be known.
+  static int current_cpu();
   // Confines the thread to `cpu`, where it may run there; else (or for a cpu
   // of -1) gives it back the CPUs it had.
   void confine_to(int cpu);

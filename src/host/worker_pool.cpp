@@ -116,6 +116,7 @@ struct core_waiter {
   bool granted = false;
   cpu_pin pin;
   unsigned core = 0;       // the core it holds, or was served
+  int last_cpu = -1;       // where it ran when it began to wait
   bool lent_core = false;  // sleepers only: it gets a core back before it wakes
 };
 
@@ -160,6 +161,7 @@ class core_pool {
 
   void acquire() {
     waiter& self = this_waiter();
+    self.last_cpu = cpu_pin::current_cpu();
     bool queued = false;
     {
       const std::lock_guard lock(mutex_);
@@ -184,6 +186,7 @@ class core_pool {
   // already holds; its core, if it holds one, goes to the queue meanwhile.
   void sleep(std::vector<waiter*>& list, bool holds_core, const std::function<bool()>& done) {
     waiter& self = this_waiter();
+    self.last_cpu = cpu_pin::current_cpu();
     waiter* next = nullptr;
     {
       const std::lock_guard lock(mutex_);
@@ -218,11 +221,15 @@ class core_pool {
   }
 
  private:
-  // A free core for `w`, unless others already queue for one.
+  // A free core for `w`, unless others already queue for one: the one on
+  // the CPU `w` last ran on if that one is free (moving a thread to another
+  // CPU costs a cross-CPU interrupt), else the last freed.
   bool take_free_core(waiter& w) {
     if (free_.empty() || !queue_.empty()) return false;
-    w.core = free_.back();
-    free_.pop_back();
+    auto taken = std::find_if(free_.begin(), free_.end(), [&](unsigned c) { return cpus_[c] == w.last_cpu; });
+    if (taken == free_.end()) taken = free_.end() - 1;
+    w.core = *taken;
+    free_.erase(taken);
     return true;
   }
   // Frees `holder`'s core, or gives it to the next waiter, returned.
