@@ -95,27 +95,29 @@ std::string unreachable_barrier(const block_runtime& rt, const barrier_level& le
 
 std::optional<bool> resolve_level_stall(block_runtime& rt, const barrier_level& level) {
   level_part& part = rt.barriers.*level.part;
-  if (part.waiters.empty()) return std::nullopt;
-  const auto oldest = std::min_element(part.waiters.begin(), part.waiters.end(),
-                                       [](auto* a, auto* b) { return a->wait_phase < b->wait_phase; });
-  const std::uint64_t phase = (*oldest)->wait_phase;
+  std::vector<level_part::waiter>& waiters = part.waiters;
+  if (waiters.empty()) return std::nullopt;
+  const auto oldest =
+      std::min_element(waiters.begin(), waiters.end(), [](const auto& a, const auto& b) { return a.phase < b.phase; });
+  const std::uint64_t phase = oldest->phase;
   if (phase >= part.phases_arrived) return std::nullopt;  // the block itself has not arrived: a deadlock
   switch (part.shared->wait_past(phase)) {
     case level_barrier::outcome::released: {
       part.phases_released = part.shared->generation();
-      std::vector<thread_record*> released;
-      std::erase_if(part.waiters, [&](thread_record* t) {
-        if (t->wait_phase >= part.phases_released) return false;
-        released.push_back(t);
-        return true;
+      const auto released = [&](const level_part::waiter& w) { return w.phase < part.phases_released; };
+      // Woken in the order they parked, straight from the array.
+      const auto count = static_cast<unsigned>(std::count_if(waiters.begin(), waiters.end(), released));
+      rt.wake(count, [&](auto&& queue) {
+        for (const level_part::waiter& w : waiters)
+          if (released(w)) queue(*w.thread);
       });
-      rt.wake(released);
+      std::erase_if(waiters, released);
       return true;
     }
     case level_barrier::outcome::aborted:
       return false;
     case level_barrier::outcome::unreachable:
-      rt.launch->fail(errc::unreachable_barrier, unreachable_barrier(rt, level, **oldest), block_linear_rank());
+      rt.launch->fail(errc::unreachable_barrier, unreachable_barrier(rt, level, *oldest->thread), block_linear_rank());
       return false;
   }
   return false;
@@ -252,7 +254,7 @@ std::uint64_t level_arrive(block_runtime& rt, const barrier_level& level, std::s
 void level_wait(block_runtime& rt, const barrier_level& level, std::uint64_t phase, std::source_location where) {
   level_part& part = rt.barriers.*level.part;
   if (phase < part.phases_released) return;
-  part.waiters.push_back(current_thread);
+  part.waiters.push_back({current_thread, phase});
   park(rt, *current_thread, level.waiting, where, phase);
 }
 

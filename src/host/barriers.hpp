@@ -46,7 +46,14 @@ struct level_part {
   std::uint64_t phases_released = 0;
   std::source_location site{};
   const thread_record* first = nullptr;
-  std::vector<thread_record*> waiters;
+  // The block's threads waiting at the level, with the phase each waits for,
+  // kept here too so that finding the released ones reads this array alone,
+  // not a record per thread (cold by then in a grid of more blocks than cores).
+  struct waiter {
+    thread_record* thread;
+    std::uint64_t phase;
+  };
+  std::vector<waiter> waiters;
 
   void start(level_barrier* barrier, unsigned long long entry);
 };
