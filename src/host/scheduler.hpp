@@ -147,12 +147,6 @@ struct scheduled_block : block_record {
     if (shuffling) std::shuffle(ready.begin() + static_cast<std::ptrdiff_t>(from), ready.end(), *shuffle);
     update_attention();
   }
-  void wake(std::vector<thread_record*>& waiters) {
-    wake(static_cast<unsigned>(waiters.size()), [&waiters](auto&& queue) {
-      for (thread_record* t : waiters) queue(*t);
-    });
-    waiters.clear();
-  }
   // Releases the threads waiting at the block barrier's current phase.
   void release_barrier() {
     parked -= static_cast<unsigned>(barrier.tail - barrier.parked);
