@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -38,19 +40,49 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
 // and a 1x1x1 cluster are refused with cudaErrorNotSupported.
 cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request);
 
+// A kernel known by its address launches through these, which know its parameter types.
 using args_launcher = cudaError_t (*)(const void* kernel, const launch_request& request, void** args);
-void register_kernel(const void* kernel, args_launcher launcher);
+using multi_device_launcher = cudaError_t (*)(const void* kernel, const cudaLaunchParams* list, unsigned count);
+void register_kernel(const void* kernel, args_launcher launcher, multi_device_launcher multi_device);
+
+// Runs a cudaLaunchCooperativeKernelMultiDevice as CUDA reports it (see
+// run_launch): checks the list, gives `body` each grid's device and shape.
+using multi_device_body = void (*)(void* context, std::span<const cohort::device_launch> grids);
+cudaError_t run_multi_device_launch(const cudaLaunchParams* list, unsigned count, multi_device_body body,
+                                    void* context);
 
 namespace detail {
 
 template <class... P>
 cudaError_t launch_from_args(const void* kernel, const launch_request& request, void** args);
+template <class... P>
+cudaError_t launch_multi_device_from_args(const void* kernel, const cudaLaunchParams* list, unsigned count);
 
 template <class... P>
 const void* remember(void (*kernel)(P...)) {
   const void* address = reinterpret_cast<const void*>(kernel);
-  register_kernel(address, &launch_from_args<P...>);
+  register_kernel(address, &launch_from_args<P...>, &launch_multi_device_from_args<P...>);
   return address;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// An argument as the kernel's parameter takes it. `k<<<g, b>>>(0)` and
+// `(NULL)` pass an integer by the time the launch sees it: for a pointer
+// parameter that is the null pointer (nvcc accepts only a null pointer
+// constant there, so any other integer is a mistake the launch reports).
+template <class P, class A>
+P kernel_argument(A&& argument) {
+  if constexpr (std::is_pointer_v<P> && std::is_integral_v<std::remove_cvref_t<A>>) {
+    if (argument != 0)
+      throw cohort::error(cohort::errc::invalid_argument,
+                          "an integer other than 0 passed for a kernel's pointer parameter; pass a pointer");
+    return nullptr;
+  } else {
+    return std::forward<A>(argument);
+  }
 }
 
 }  // namespace detail
@@ -61,7 +93,7 @@ cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&
   detail::remember(kernel);
   auto body = [&](const cohort::launch_config& config) {
     cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_remedy_api,
-                                   std::forward<A>(args)...);
+                                   detail::kernel_argument<P>(std::forward<A>(args))...);
   };
   using body_type = decltype(body);
   return run_launch(
@@ -81,6 +113,26 @@ template <class... P>
 cudaError_t launch_from_args(const void* kernel, const launch_request& request, void** args) {
   auto typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(kernel));
   return launch_unpacked(typed, request, args, std::index_sequence_for<P...>{});
+}
+
+template <class... P, std::size_t... I>
+std::tuple<std::remove_cvref_t<P>...> arguments_of(void** args, std::index_sequence<I...>) {
+  return {*static_cast<std::remove_cvref_t<P>*>(args[I])...};
+}
+
+template <class... P>
+cudaError_t launch_multi_device_from_args(const void* kernel, const cudaLaunchParams* list, unsigned count) {
+  auto typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(kernel));
+  auto body = [&](std::span<const cohort::device_launch> grids) {
+    cohort::launch_cooperative_multi_device(typed, grids, [&](std::size_t i) {
+      return arguments_of<P...>(list[i].args, std::index_sequence_for<P...>{});
+    });
+  };
+  using body_type = decltype(body);
+  return run_multi_device_launch(
+      list, count,
+      [](void* context, std::span<const cohort::device_launch> grids) { (*static_cast<body_type*>(context))(grids); },
+      &body);
 }
 
 }  // namespace detail
@@ -104,12 +156,18 @@ chevron_launch<P...> chevron(void (*kernel)(P...), dim3 grid, dim3 block, std::s
   return {kernel, {grid, block, shared_bytes, stream, false}};
 }
 
-// `kernel<<<...>>>(args...)` where kernel is a function template named without
-// its template arguments: cohort-cxx passes a generic thunk that calls it, and
-// the thunk's instance for the arguments' types is the kernel, so the template
-// arguments are deduced from the arguments as nvcc deduces them.
+// `kernel<<<...>>>(args...)` where the call must be completed as nvcc does: a
+// function template named without (all) its template arguments, or a kernel
+// with default arguments. cohort-cxx passes a generic thunk that calls it, and
+// the thunk's instance for the arguments is the kernel, so that template
+// arguments are deduced and default arguments supplied by the call in the
+// thunk. For a kernel that is not a template, Signature is its type, and the
+// given arguments take the types of its leading parameters first.
+template <class Thunk, class Signature>
+struct deduced_launch;
+
 template <class Thunk>
-struct deduced_launch {
+struct deduced_launch<Thunk, void> {
   launch_request request;
   template <class... A>
   void operator()(A&&... args) const {
@@ -118,9 +176,26 @@ struct deduced_launch {
   }
 };
 
-template <class Thunk>
-deduced_launch<Thunk> chevron_deduced(Thunk, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
-                                      cudaStream_t stream = nullptr) {
+template <class Thunk, class... P>
+struct deduced_launch<Thunk, void (*)(P...)> {
+  launch_request request;
+  template <class... A>
+  void operator()(A&&... args) const {
+    static_assert(sizeof...(A) <= sizeof...(P), "more arguments than the kernel has parameters");
+    launch_leading(std::index_sequence_for<A...>{}, std::forward<A>(args)...);
+  }
+
+ private:
+  template <std::size_t... I, class... A>
+  void launch_leading(std::index_sequence<I...>, A&&... args) const {
+    void (*kernel)(std::tuple_element_t<I, std::tuple<P...>>...) = Thunk{};
+    launch_typed(kernel, request, std::forward<A>(args)...);
+  }
+};
+
+template <class Signature = void, class Thunk>
+deduced_launch<Thunk, Signature> chevron_deduced(Thunk, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
+                                                 cudaStream_t stream = nullptr) {
   return {{grid, block, shared_bytes, stream, false}};
 }
 
