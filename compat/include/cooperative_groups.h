@@ -4,11 +4,11 @@
 #pragma once
 #define _COOPERATIVE_GROUPS_H_  // NVIDIA's include guard: programs test it
 
+#include "cuda_runtime.h"  // first: it sets how cohort's headers answer (COHORT_NVIDIA_TILE_SIZES)
+
 #include <cstddef>
 #include <functional>
 #include <utility>
-
-#include "cuda_runtime.h"  // first: it sets how cohort's headers answer (COHORT_NVIDIA_TILE_SIZES)
 
 #include <cohort/cohort.hpp>
 

@@ -4,6 +4,8 @@
 #pragma once
 #define __CUDA_RUNTIME_H__  // NVIDIA's include guard: programs test it
 
+#include "cohort_compat/std_names.hpp"  // before anything includes <cmath>
+
 #include <cstddef>
 
 // A tile's num_threads() and size() are NVIDIA's (Size, in a block's partial

@@ -3,7 +3,9 @@
 // that host code may shadow, as with nvcc), a parameter called blockIdx,
 // cudaDeviceProp::warpSize and cudaLaunchConfig_t::gridDim, NVIDIA's include
 // guards (helper headers test __DRIVER_TYPES_H__ and __CUDA_RUNTIME_H__),
-// cudaComputeMode, error names of CUDA 13 and a dim3 comparison of the program's own (NVIDIA's dim3 has none).
+// cudaComputeMode, error names of CUDA 13, a dim3 comparison and a lerp of
+// the program's own (NVIDIA's dim3 has none; helper_math.h defines lerp, which
+// C++20's <math.h> would also export).
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +25,10 @@ static void check(cudaError_t e, const char* what, int line) {
 #error "<cuda_runtime.h> defines __CUDA_RUNTIME_H__"
 #endif
 
+#include <math.h>
+
 bool operator==(const dim3& a, const dim3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+inline __host__ __device__ float lerp(float a, float b, float t) { return a + t * (b - a); }
 
 __global__ void record(int* out) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -48,6 +53,7 @@ int main() {
   dim3 gridDim(2, 1);
   dim3 blockDim(64);
   if (!(gridDim == dim3(2, 1, 1))) ++failures;
+  if (lerp(1.0f, 3.0f, 0.25f) != 1.5f) ++failures;
   int* d = nullptr;
   const int n = blocks_of(gridDim) * static_cast<int>(blockDim.x);
   CHECK(cudaMalloc(&d, n * sizeof(int)));
