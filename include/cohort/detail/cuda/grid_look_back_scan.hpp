@@ -1,0 +1,134 @@
+// grid_*_scan inside a user's cooperative kernel, in one pass: the decoupled
+// look-back of the device scan (array_scan.hpp) run by the user's resident
+// grid over the tiles in rounds. Block b scans tiles b, b + G, b + 2G, ...;
+// its last warp looks back over its tile's predecessors while the other warps
+// load, scan and store the tile's elements (the device scan's block shape:
+// 256 threads are 7 data warps and a look-back warp), and the records it
+// reads are the grid's (grid_scan_records.hpp). Each element is read once
+// and written once, against twice and once for reduce-then-scan, whose three
+// passes over the array's bytes bounded it at two thirds of CUB's speed.
+#pragma once
+
+#include <cstddef>
+
+#include "cohort/detail/cuda/array_tiles.hpp"
+#include "cohort/detail/cuda/grid_scan_records.hpp"
+#include "cohort/detail/cuda/tile_status.hpp"
+#include "cohort/detail/partial_value.hpp"
+#include "cohort/groups/grid_group.hpp"
+
+namespace cohort::detail::gpu {
+
+// The prefix of everything before tile t = round * G + block (t > 0), as
+// look_back's (tile_status.hpp): 32 predecessors at a time, nearest first,
+// until one has its inclusive total, but never further back than tile
+// t - G + 1: below it `carry`, the inclusive total of the block's previous
+// tile t - G, stands in for the records (in round 0 tile 0 is inclusive).
+template <class T, class Op>
+__device__ T grid_look_back(const grid_records<T>& records, unsigned round, unsigned block, const T& carry, Op op) {
+  const unsigned lane = lane_id();
+  const unsigned blocks = records.blocks;
+  // Tile indices relative to round - 1's first tile, so that they stay non-negative.
+  const long long from = round > 0 ? blocks : 0;
+  const long long tile = from + block, lowest = round > 0 ? tile - blocks + 1 : 0;
+  T prefix = carry;
+  bool have = false;
+  for (long long end = tile;; end -= 32) {
+    const long long index = end - 1 - lane;
+    tile_record<T> r{false, false, carry};
+    if (index < lowest) r = {true, round > 0, carry};  // round 0: before tile 0, which stops the fold first
+    for (;;) {
+      if (!r.ready)
+        r = index >= from ? records.read(round, static_cast<unsigned>(index - from), carry)
+                          : records.read(round - 1, static_cast<unsigned>(index), carry);
+      if (!__any_sync(all_lanes, !r.ready)) break;
+      __nanosleep(look_back_pause_ns);
+    }
+    const unsigned inclusive = __ballot_sync(all_lanes, r.inclusive);
+    const unsigned stop = inclusive ? __ffs(inclusive) - 1 : 31;
+    T v = r.value;
+#pragma unroll
+    for (unsigned d = 1; d < 32; d *= 2) {
+      const T older = shfl_down(all_lanes, v, d);
+      if (lane + d <= stop) v = op(older, v);
+    }
+    const T window = shfl_idx(all_lanes, v, 0);
+    prefix = have ? op(window, prefix) : window;
+    have = true;
+    if (inclusive) return prefix;
+  }
+}
+
+// The data warps' barrier (named barrier 1), of `threads` threads.
+struct grid_data_warps_barrier {
+  unsigned threads;
+  __device__ void operator()() const { asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory"); }
+};
+
+// Whether the grid takes the look-back scan: 1-D blocks of at least two
+// whole warps (a look-back warp and data warps), records for every block, and
+// epochs for every round.
+__device__ __forceinline__ bool grid_takes_look_back(std::size_t rounds) {
+  return blockDim.y == 1 && blockDim.z == 1 && blockDim.x % 32 == 0 && blockDim.x >= 64 &&
+         grid_records_fit(grid_blocks()) && rounds < last_epoch / 2;
+}
+
+template <bool Inclusive, class T, class Op>
+__device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T* out, std::size_t n,
+                                    partial<T> init, Op op, std::size_t tiles, unsigned rounds) {
+  __shared__ tile_exchange<T> shared;
+  const unsigned warps = blockDim.x / 32 - 1;  // data warps
+  const unsigned blocks = grid_blocks(), me = block_rank_in_grid();
+  const std::size_t tile = tile_items<T>(warps);
+  const bool look_back_warp = threadIdx.x / 32 == warps;
+  const bool vector = vector_aligned(in) && vector_aligned(out);
+  const lifted<Op> lift{op};
+  lane_items<T> items;
+  const auto load = [&](std::size_t t) {
+    if (!look_back_warp) load_tile(items, in, t * tile, n, (t + 1) * tile <= n, vector);
+  };
+  // Round 0's loads are in flight while the grid agrees on the records' epochs.
+  const grid_records<T> records = open_grid_records<T>(barrier, rounds, [&] {
+    if (me < tiles) load(me);
+  });
+  if (look_back_warp) {
+    T carry{};  // the inclusive total of the block's previous tile
+    for (unsigned r = 0; r < rounds; ++r) {
+      const std::size_t t = static_cast<std::size_t>(r) * blocks + me;
+      if (t >= tiles) break;
+      const partial<T> before = t > 0 ? partial<T>{grid_look_back(records, r, me, carry, op), true} : absent<T>();
+      asm volatile("bar.sync 2, 64;" ::: "memory");  // the tile's total is in
+      const partial<T> inclusive = lift(before, shared.tile_total);
+      carry = inclusive.value;
+      if (lane_id() == 0) {
+        if (t > 0 && t + 1 < tiles) records.publish(r, me, inclusive.value, true);
+        shared.tile_prefix = lift(init, before);
+      }
+      __syncwarp();
+      asm volatile("bar.arrive 3, %0;" ::"r"(blockDim.x) : "memory");
+    }
+    return;
+  }
+  for (unsigned r = 0; r < rounds; ++r) {
+    const std::size_t t = static_cast<std::size_t>(r) * blocks + me;
+    if (t >= tiles) break;
+    if (r > 0) load(t);
+    scan_tile<Inclusive>(items, shared, op, [&](partial<T> total) {
+      if (threadIdx.x < 32) {
+        if (threadIdx.x == 0) {
+          // The aggregate, for tiles whose look-back passes this one before
+          // its inclusive total is known; tile 0's total is its inclusive total.
+          if (t + 1 < tiles) records.publish(r, me, total.value, t == 0);
+          shared.tile_total = total;
+        }
+        __syncwarp();
+        asm volatile("bar.arrive 2, 64;" ::: "memory");
+      }
+      asm volatile("bar.sync 3, %0;" ::"r"(blockDim.x) : "memory");  // the prefix is in
+      return shared.tile_prefix;
+    }, warps, grid_data_warps_barrier{warps * 32});
+    store_tile(items, out, t * tile, n, (t + 1) * tile <= n, vector);
+  }
+}
+
+}  // namespace cohort::detail::gpu
