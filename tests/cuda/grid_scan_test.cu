@@ -4,7 +4,7 @@
 // through each block's three records), several scans back to back in one
 // launch and across launches (each call's epochs), two such kernels at once
 // on two streams (each with its slot's records), the restart of the epochs
-// when they run out, and grids too large for the records (reduce-then-scan).
+// when they run out, and grids larger than the records hold.
 // A non-commutative operator, so that any fold out of index order shows.
 #include <gtest/gtest.h>
 
@@ -129,8 +129,8 @@ TEST(GridScan, EpochsRestartWhenTheyRunOut) {
   run.check();
 }
 
-// More blocks than the records hold take reduce-then-scan; still exact.
-TEST(GridScan, GridsTooLargeForTheRecords) {
+// More blocks than the records hold: the first 1365 scan, the others only start.
+TEST(GridScan, GridsLargerThanTheRecords) {
   const unsigned blocks = static_cast<unsigned>(cg::max_cooperative_grid(int_scan, 64));
   if (blocks <= cg::detail::gpu::grid_record_lines / cg::detail::gpu::grid_record_rounds)
     GTEST_SKIP() << "the device holds only " << blocks << " blocks of 64 threads";

@@ -45,8 +45,8 @@ __device__ void grid_array_reduce_into(const grid_group& grid, const T* in, std:
   store_from_grid_leader(grid, grid_array_reduce(grid, in, n, op), out, op);
 }
 
-// One pass with a look-back where the grid fits its records
-// (grid_look_back_scan.hpp), else reduce-then-scan (array_scan.hpp).
+// One pass with a look-back (grid_look_back_scan.hpp) where the blocks have
+// two warps or more, else reduce-then-scan (array_scan.hpp).
 template <bool Inclusive, class T, class Op>
 __device__ void grid_array_scan(const grid_group& grid, const T* in, T* out, std::size_t n, partial<T> init, Op op) {
   if (n == 0) return;
@@ -57,14 +57,19 @@ __device__ void grid_array_scan(const grid_group& grid, const T* in, T* out, std
   if (blockDim.x >= 64) {
     const std::size_t tile = gpu::tile_items<T>(blockDim.x / 32 - 1);
     const std::size_t tiles = (n + tile - 1) / tile;
-    const std::size_t rounds = (tiles + gpu::grid_blocks() - 1) / gpu::grid_blocks();
-    if (gpu::grid_takes_look_back(rounds)) {
+    const unsigned blocks = gpu::grid_scan_blocks();
+    const std::size_t rounds = (tiles + blocks - 1) / blocks;
+    if (rounds < gpu::last_epoch / 2) {
       gpu::look_back_grid_scan<Inclusive>(group_access::state(grid), in, out, n, init, op, tiles,
                                           static_cast<unsigned>(rounds));
       return;
     }
   }
+#ifdef COHORT_LAB_NO_FALLBACK
+  chunked_scan<Inclusive>(grid, in, out, n, init, op);
+#else
   gpu::tiled_grid_scan<Inclusive>(grid, in, out, n, init, op);
+#endif
 }
 
 }  // namespace cohort::detail

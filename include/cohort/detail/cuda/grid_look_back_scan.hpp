@@ -19,43 +19,75 @@
 
 namespace cohort::detail::gpu {
 
+// Windows of 32 records read per round trip, and the pause between polls of
+// records not yet written. In a round every block loads its tile at about
+// the same time, so the predecessors a look-back finds are mostly
+// aggregates, back to the previous round's inclusive totals: up to G - 1
+// records, 17 windows at 528 blocks.
+#ifndef COHORT_LAB_GRID_WINDOWS
+#define COHORT_LAB_GRID_WINDOWS 4
+#endif
+#ifndef COHORT_LAB_GRID_PAUSE
+#define COHORT_LAB_GRID_PAUSE 1000
+#endif
+inline constexpr unsigned grid_look_back_windows = COHORT_LAB_GRID_WINDOWS;
+inline constexpr unsigned grid_look_back_pause_ns = COHORT_LAB_GRID_PAUSE;
+
 // The prefix of everything before tile t = round * G + block (t > 0), as
 // look_back's (tile_status.hpp): 32 predecessors at a time, nearest first,
 // until one has its inclusive total, but never further back than tile
 // t - G + 1: below it `carry`, the inclusive total of the block's previous
 // tile t - G, stands in for the records (in round 0 tile 0 is inclusive).
-template <class T, class Op>
+template <unsigned Windows, class T, class Op>
 __device__ T grid_look_back(const grid_records<T>& records, unsigned round, unsigned block, const T& carry, Op op) {
-  const unsigned lane = lane_id();
-  const unsigned blocks = records.blocks;
-  // Tile indices relative to round - 1's first tile, so that they stay non-negative.
-  const long long from = round > 0 ? blocks : 0;
-  const long long tile = from + block, lowest = round > 0 ? tile - blocks + 1 : 0;
+  const int lane = static_cast<int>(lane_id());
+  // Tile indices relative to round - 1's first tile, so that they stay
+  // non-negative: from + block is the caller's tile, `lowest` the first it
+  // reads (records.blocks <= 1365, so 32 bits hold them).
+  const int blocks = static_cast<int>(records.blocks);
+  const int from = round > 0 ? blocks : 0;
+  const int lowest = round > 0 ? block + 1 : 0;
   T prefix = carry;
   bool have = false;
-  for (long long end = tile;; end -= 32) {
-    const long long index = end - 1 - lane;
-    tile_record<T> r{false, false, carry};
-    if (index < lowest) r = {true, round > 0, carry};  // round 0: before tile 0, which stops the fold first
-    for (;;) {
-      if (!r.ready)
-        r = index >= from ? records.read(round, static_cast<unsigned>(index - from), carry)
-                          : records.read(round - 1, static_cast<unsigned>(index), carry);
-      if (!__any_sync(all_lanes, !r.ready)) break;
-      __nanosleep(look_back_pause_ns);
-    }
-    const unsigned inclusive = __ballot_sync(all_lanes, r.inclusive);
-    const unsigned stop = inclusive ? __ffs(inclusive) - 1 : 31;
-    T v = r.value;
+  for (int end = from + static_cast<int>(block);; end -= 32 * Windows) {
+    T value[Windows];
+    unsigned ready = 0, inclusive = 0;  // bit w: window w's record
 #pragma unroll
-    for (unsigned d = 1; d < 32; d *= 2) {
-      const T older = shfl_down(all_lanes, v, d);
-      if (lane + d <= stop) v = op(older, v);
+    for (unsigned w = 0; w < Windows; ++w) {
+      value[w] = carry;
+      // Below `lowest`: the carry, inclusive (round 0: before tile 0, which stops the fold first).
+      if (end - 1 - lane - 32 * static_cast<int>(w) < lowest) ready |= 1u << w, inclusive |= (round > 0 ? 1u : 0u) << w;
     }
-    const T window = shfl_idx(all_lanes, v, 0);
-    prefix = have ? op(window, prefix) : window;
-    have = true;
-    if (inclusive) return prefix;
+    for (;;) {
+#pragma unroll
+      for (unsigned w = 0; w < Windows; ++w) {
+        const int index = end - 1 - lane - 32 * static_cast<int>(w);
+        if (!(ready >> w & 1)) {
+          const tile_record<T> r = index >= from ? records.read(round, static_cast<unsigned>(index - from), carry)
+                                                 : records.read(round - 1, static_cast<unsigned>(index), carry);
+          value[w] = r.value;
+          ready |= (r.ready ? 1u : 0u) << w;
+          inclusive |= (r.inclusive ? 1u : 0u) << w;
+        }
+      }
+      if (__all_sync(all_lanes, ready == (1u << Windows) - 1)) break;
+      __nanosleep(grid_look_back_pause_ns);
+    }
+#pragma unroll
+    for (unsigned w = 0; w < Windows; ++w) {
+      const unsigned lanes_inclusive = __ballot_sync(all_lanes, inclusive >> w & 1);
+      const unsigned stop = lanes_inclusive ? __ffs(lanes_inclusive) - 1 : 31;
+      T v = value[w];
+#pragma unroll
+      for (unsigned d = 1; d < 32; d *= 2) {
+        const T older = shfl_down(all_lanes, v, d);
+        if (static_cast<unsigned>(lane) + d <= stop) v = op(older, v);
+      }
+      const T window = shfl_idx(all_lanes, v, 0);
+      prefix = have ? op(window, prefix) : window;
+      have = true;
+      if (lanes_inclusive) return prefix;
+    }
   }
 }
 
@@ -65,12 +97,11 @@ struct grid_data_warps_barrier {
   __device__ void operator()() const { asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory"); }
 };
 
-// Whether the grid takes the look-back scan: 1-D blocks of at least two
-// whole warps (a look-back warp and data warps), records for every block, and
-// epochs for every round.
-__device__ __forceinline__ bool grid_takes_look_back(std::size_t rounds) {
-  return blockDim.y == 1 && blockDim.z == 1 && blockDim.x % 32 == 0 && blockDim.x >= 64 &&
-         grid_records_fit(grid_blocks()) && rounds < last_epoch / 2;
+// The blocks that scan tiles: all of them where the grid's records fit in
+// its slot; on larger grids the first grid_record_lines / 3 (1365), the
+// others only take part in the start.
+__device__ __forceinline__ unsigned grid_scan_blocks() {
+  return min(grid_blocks(), grid_record_lines / grid_record_rounds);
 }
 
 template <bool Inclusive, class T, class Op>
@@ -78,7 +109,7 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
                                     partial<T> init, Op op, std::size_t tiles, unsigned rounds) {
   __shared__ tile_exchange<T> shared;
   const unsigned warps = blockDim.x / 32 - 1;  // data warps
-  const unsigned blocks = grid_blocks(), me = block_rank_in_grid();
+  const unsigned blocks = grid_scan_blocks(), me = block_rank_in_grid();
   const std::size_t tile = tile_items<T>(warps);
   const bool look_back_warp = threadIdx.x / 32 == warps;
   const bool vector = vector_aligned(in) && vector_aligned(out);
@@ -88,15 +119,16 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
     if (!look_back_warp) load_tile(items, in, t * tile, n, (t + 1) * tile <= n, vector);
   };
   // Round 0's loads are in flight while the grid agrees on the records' epochs.
-  const grid_records<T> records = open_grid_records<T>(barrier, rounds, [&] {
-    if (me < tiles) load(me);
+  const grid_records<T> records = open_grid_records<T>(barrier, blocks, rounds, [&] {
+    if (me < tiles && me < blocks) load(me);
   });
+  if (me >= blocks) return;
   if (look_back_warp) {
     T carry{};  // the inclusive total of the block's previous tile
     for (unsigned r = 0; r < rounds; ++r) {
       const std::size_t t = static_cast<std::size_t>(r) * blocks + me;
       if (t >= tiles) break;
-      const partial<T> before = t > 0 ? partial<T>{grid_look_back(records, r, me, carry, op), true} : absent<T>();
+      const partial<T> before = t > 0 ? partial<T>{grid_look_back<grid_look_back_windows>(records, r, me, carry, op), true} : absent<T>();
       asm volatile("bar.sync 2, 64;" ::: "memory");  // the tile's total is in
       const partial<T> inclusive = lift(before, shared.tile_total);
       carry = inclusive.value;
@@ -109,10 +141,17 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
     }
     return;
   }
+#ifdef COHORT_LAB_GRID_PREFETCH
+  lane_items<T> next;
+#endif
   for (unsigned r = 0; r < rounds; ++r) {
     const std::size_t t = static_cast<std::size_t>(r) * blocks + me;
     if (t >= tiles) break;
+#ifdef COHORT_LAB_GRID_PREFETCH
+    if (r > 0) items = next;
+#else
     if (r > 0) load(t);
+#endif
     scan_tile<Inclusive>(items, shared, op, [&](partial<T> total) {
       if (threadIdx.x < 32) {
         if (threadIdx.x == 0) {
@@ -124,6 +163,9 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
         __syncwarp();
         asm volatile("bar.arrive 2, 64;" ::: "memory");
       }
+#ifdef COHORT_LAB_GRID_PREFETCH
+      if (t + blocks < tiles) load_tile(next, in, (t + blocks) * tile, n, (t + blocks + 1) * tile <= n, vector);
+#endif
       asm volatile("bar.sync 3, %0;" ::"r"(blockDim.x) : "memory");  // the prefix is in
       return shared.tile_prefix;
     }, warps, grid_data_warps_barrier{warps * 32});

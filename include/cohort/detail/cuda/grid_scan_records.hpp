@@ -47,9 +47,9 @@
 namespace cohort::detail::gpu {
 
 inline constexpr unsigned grid_record_rounds = 3;
-// Records per slot: grids of up to 1365 blocks take the look-back scan
-// (1056 blocks of 256 threads fill an H200 at 8 an SM); larger grids scan
-// by reduce-then-scan. 256 KiB per slot, 8 MiB in all, as the exchange pool.
+// Records per slot: up to 1365 blocks scan tiles (1056 blocks of 256 threads
+// fill an H200 at 8 an SM); in larger grids the others wait. 256 KiB per
+// slot, 8 MiB in all, as the exchange pool.
 inline constexpr unsigned grid_record_lines = 4096;
 
 struct alignas(64) grid_record_line {
@@ -63,9 +63,6 @@ static __device__ grid_record_line grid_record_pool[barrier_pool_slots][grid_rec
 // The last epoch each slot gave out (0: none yet).
 template <int = 0>
 static __device__ unsigned grid_record_epochs[barrier_pool_slots];
-
-// Whether a grid of `blocks` fits its records in a slot.
-__device__ __forceinline__ bool grid_records_fit(unsigned blocks) { return blocks * grid_record_rounds <= grid_record_lines; }
 
 template <class T>
 struct grid_records {
@@ -126,9 +123,11 @@ struct grid_records {
 // Every thread of the grid calls this at the start of a scan of `rounds`
 // rounds (rounds < last_epoch); while_waiting() runs between the block's
 // arrival at the grid barrier and its wait, so that the first tile's loads
-// overlap the barrier. The grid must fit its records (grid_records_fit).
+// overlap the barrier; the first `scanning_blocks` blocks scan tiles
+// (3 records each must fit in grid_record_lines).
 template <class T, class WhileWaiting>
-__device__ grid_records<T> open_grid_records(const grid_barrier& b, unsigned rounds, WhileWaiting&& while_waiting) {
+__device__ grid_records<T> open_grid_records(const grid_barrier& b, unsigned scanning_blocks, unsigned rounds,
+                                            WhileWaiting&& while_waiting) {
   __shared__ unsigned slot_of_block;
   __shared__ const unsigned* handed_over;
   const unsigned blocks = grid_blocks();
@@ -161,7 +160,7 @@ __device__ grid_records<T> open_grid_records(const grid_barrier& b, unsigned rou
       lines[i].header = 0;
     b.sync();
   }
-  return {lines, blocks, word & 0x7FFFFFFFu};
+  return {lines, scanning_blocks, word & 0x7FFFFFFFu};
 }
 
 }  // namespace cohort::detail::gpu
