@@ -65,9 +65,11 @@ __device__ T grid_look_back(const grid_records<T>& records, unsigned round, unsi
         if (!(ready >> w & 1)) {
           const tile_record<T> r = index >= from ? records.read(round, static_cast<unsigned>(index - from), carry)
                                                  : records.read(round - 1, static_cast<unsigned>(index), carry);
-          value[w] = r.value;
-          ready |= (r.ready ? 1u : 0u) << w;
-          inclusive |= (r.inclusive ? 1u : 0u) << w;
+          if (r.ready) {  // a record of another epoch says nothing, inclusive flag included
+            value[w] = r.value;
+            ready |= 1u << w;
+            inclusive |= (r.inclusive ? 1u : 0u) << w;
+          }
         }
       }
       if (__all_sync(all_lanes, ready == (1u << Windows) - 1)) break;
