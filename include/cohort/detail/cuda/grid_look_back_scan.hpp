@@ -25,7 +25,7 @@ namespace cohort::detail::gpu {
 // aggregates, back to the previous round's inclusive totals: up to G - 1
 // records, 17 windows at 528 blocks.
 #ifndef COHORT_LAB_GRID_WINDOWS
-#define COHORT_LAB_GRID_WINDOWS 4
+#define COHORT_LAB_GRID_WINDOWS 1
 #endif
 #ifndef COHORT_LAB_GRID_PAUSE
 #define COHORT_LAB_GRID_PAUSE 1000

@@ -52,7 +52,10 @@ inline constexpr unsigned grid_record_rounds = 3;
 // slot, 8 MiB in all, as the exchange pool.
 inline constexpr unsigned grid_record_lines = 4096;
 
-struct alignas(64) grid_record_line {
+#ifndef COHORT_LAB_RECORD_BYTES
+#define COHORT_LAB_RECORD_BYTES 64
+#endif
+struct alignas(COHORT_LAB_RECORD_BYTES) grid_record_line {
   unsigned long long header;
   unsigned words[14];  // values of more than 4 bytes: aggregate in 0..6, inclusive in 7..13
 };
