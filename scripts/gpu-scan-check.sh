@@ -7,6 +7,7 @@
 #
 # Usage: scripts/gpu-scan-check.sh [OLD_TREE] (googletest's sources in .deps/googletest)
 # Environment: OUT (logs; default /tmp/gpu-scan-out), ROUNDS (bench pairs, 2), NCU=0 skips Nsight Compute,
+#              NCU_BUILDS (default "old new"),
 #              TESTS=0 skips the tests, EXTRA_TARGETS (more CMake targets to build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -55,7 +56,7 @@ done
 if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
   sections=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy
             --section LaunchStats --section SchedulerStats)
-  for which in old new; do
+  for which in ${NCU_BUILDS:-old new}; do
     bin=$new; [ $which = old ] && bin=/tmp/old_array
     [ -x "$bin" ] || continue
     # 1M then 16M, 3 warm-ups and 1 timed launch each: the 5th launch of each kernel is 16M's first.

@@ -45,8 +45,9 @@ __device__ void grid_array_reduce_into(const grid_group& grid, const T* in, std:
   store_from_grid_leader(grid, grid_array_reduce(grid, in, n, op), out, op);
 }
 
-// One pass with a look-back (grid_look_back_scan.hpp) where the blocks have
-// two warps or more, else reduce-then-scan (array_scan.hpp).
+// One pass (grid_look_back_scan.hpp) on 1-D blocks of two whole warps or
+// more, reduce-then-scan (array_scan.hpp) on blocks of one warp, else each
+// thread's run of consecutive elements.
 template <bool Inclusive, class T, class Op>
 __device__ void grid_array_scan(const grid_group& grid, const T* in, T* out, std::size_t n, partial<T> init, Op op) {
   if (n == 0) return;
@@ -65,11 +66,7 @@ __device__ void grid_array_scan(const grid_group& grid, const T* in, T* out, std
       return;
     }
   }
-#ifdef COHORT_LAB_NO_FALLBACK
-  chunked_scan<Inclusive>(grid, in, out, n, init, op);
-#else
   gpu::tiled_grid_scan<Inclusive>(grid, in, out, n, init, op);
-#endif
 }
 
 }  // namespace cohort::detail
