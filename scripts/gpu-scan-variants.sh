@@ -3,7 +3,8 @@
 # argument is NAME=FLAGS, built from this tree with nvcc and those flags (the
 # lab's -D knobs), all in parallel; then every variant's scan bench runs in
 # turn, ROUNDS times, and the grid scan's rows are printed last.
-# Usage: scripts/gpu-scan-variants.sh 'w1=-DCOHORT_LAB_GRID_WINDOWS=1' 'w4=-DCOHORT_LAB_GRID_WINDOWS=4' ...
+# Usage: scripts/gpu-scan-variants.sh 'base=' 'knob=-DSOME_KNOB=4' ... (knobs: whatever -D macros the
+# tree under test reads; the shipped tree has none, the lab adds them for a call)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/gpu-scan-out}

@@ -51,11 +51,7 @@ __global__ void cohort_grid_reduce_kernel(const float* in, std::size_t n, float*
   cg::grid_reduce(cg::this_grid(), in, n, out, cg::plus<float>());
 }
 
-#ifdef COHORT_LAB_BENCH_BOUNDS
-__global__ void __launch_bounds__(256, COHORT_LAB_BENCH_BOUNDS) cohort_grid_scan_kernel(const int* in, int* out, std::size_t n) {
-#else
 __global__ void cohort_grid_scan_kernel(const int* in, int* out, std::size_t n) {
-#endif
   cg::grid_inclusive_scan(cg::this_grid(), in, out, n, cg::plus<int>());
 }
 

@@ -31,7 +31,8 @@
 // before the header, which is stored with release semantics. Lines 64 bytes
 // apart measured within 2% of 128 for the device scan's records (their
 // neighbours are written by other SMs and polled by the look-backs after
-// them), packed 8-byte ones 15-19% slower (docs/algorithms.md).
+// them), packed 8-byte ones 15-19% slower (docs/algorithms.md); here 128
+// measured alike (0.84-0.89x CUB's speed at 16M ints against 0.84-0.85x).
 #pragma once
 
 #include <cuda/atomic>
@@ -52,10 +53,7 @@ inline constexpr unsigned grid_record_rounds = 3;
 // slot, 8 MiB in all, as the exchange pool.
 inline constexpr unsigned grid_record_lines = 4096;
 
-#ifndef COHORT_LAB_RECORD_BYTES
-#define COHORT_LAB_RECORD_BYTES 64
-#endif
-struct alignas(COHORT_LAB_RECORD_BYTES) grid_record_line {
+struct alignas(64) grid_record_line {
   unsigned long long header;
   unsigned words[14];  // values of more than 4 bytes: aggregate in 0..6, inclusive in 7..13
 };
