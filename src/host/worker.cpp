@@ -450,9 +450,8 @@ void run_from(worker_context& w, launch_state& launch, unsigned long long linear
       launch.fail(errc::assertion_failed, assertion_message(launch, rt, *current_thread, w.assertion), rt.linear);
     else if (w.fault_kind == stack_overflow_escape)
       launch.fail(errc::stack_overflow,
-                  "fiber stack overflow " + position(launch, rt, *current_thread) +
-                      ": the thread needed more than " + std::to_string(stack_pool::stack_size()) +
-                      " bytes of stack; set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=1M)",
+                  "fiber stack overflow " + position(launch, rt, *current_thread) + ": " +
+                      stack_pool::overflow_advice(),
                   rt.linear);
     else
       launch.fail(errc::memory_fault, memory_fault_message(launch, rt, *current_thread, w.fault_address),

@@ -30,13 +30,18 @@ inline T observed(const void* address, T value, std::source_location where) {
   thread_record* const t = b->threads + thread_rank();
   std::uint64_t bits = 0;
   std::memcpy(&bits, &value, sizeof(T) < sizeof bits ? sizeof(T) : sizeof bits);
-  if (address == t->poll_address && bits == t->poll_value) {
+  // A record serves the same rank of every block its worker runs, launch
+  // after launch: polls count in a row only within one block (its serial),
+  // or a fence per block would add up to a "spin" across 64 blocks.
+  if (address == t->poll_address && bits == t->poll_value && t->poll_block == b->serial) {
     if (++t->poll_count % Every == 0) [[unlikely]]
       spin_yield(where);
   } else {
     t->poll_address = address;
     t->poll_value = bits;
     t->poll_count = 0;
+    t->poll_block = b->serial;
+    t->poll_since = 0;
   }
   return value;
 }

@@ -53,8 +53,8 @@ struct alignas(64) thread_record : thread_position {
   const void* poll_address = nullptr;
   std::uint64_t poll_value = 0;
   unsigned poll_count = 0;
-  std::uint64_t poll_block = 0;  // the block (its serial) and time the spin's streak began
-  std::int64_t poll_since = 0;
+  std::uint64_t poll_block = 0;  // the block (its serial) whose thread made those atomics
+  std::int64_t poll_since = 0;   // when the streak first yielded (0: it has not yet)
   std::source_location poll_site{};
 };
 
