@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cohort/detail/host/launch.hpp"
+#include "cohort/detail/host/state.hpp"
 #include "runtime_state.hpp"
 
 namespace cohort::compat::detail {
@@ -130,6 +131,14 @@ mapped map_kind(cohort::errc kind) {
 }
 
 }  // namespace
+
+void refuse_in_kernel(const char* call) {
+  if (cohort::detail::host::current_block == nullptr) return;
+  throw cohort::error(cohort::errc::invalid_argument,
+                      std::string(call) +
+                          " called in a kernel: the host backend has no device-side runtime API (dynamic "
+                          "parallelism); call it from host code");
+}
 
 cudaError_t sticky() {
   const cudaError_t e = sticky_error.load(std::memory_order_acquire);

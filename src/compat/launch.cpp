@@ -42,7 +42,7 @@ cudaError_t launch_by_address(const char* call, const void* func, const launch_r
                             " is unknown to cohort's runtime, so its parameter types are too: compile its file "
                             "with cohort-cxx (which registers every __global__ function that is not a template) or "
                             "pass the kernel itself rather than a void* to it");
-  return launcher(func, request, args);
+  return launcher(call, func, request, args);
 }
 
 // What the runtime checks of a launch from the host before cohort's launch checks the rest.
@@ -65,6 +65,14 @@ cudaError_t check_request(const launch_request& request) {
 
 }  // namespace
 
+cudaError_t null_kernel_arguments(const char* call, const void* kernel, std::size_t parameters, long index) {
+  const std::string what = index < 0 ? std::string("args is null") : "args[" + std::to_string(index) + "] is null";
+  return detail::fail(cudaErrorInvalidValue,
+                      std::string(call) + ": " + what + ", but the kernel at " + detail::address(kernel) +
+                          " takes " + std::to_string(parameters) + (parameters == 1 ? " parameter" : " parameters") +
+                          ": pass an array with a pointer to each argument");
+}
+
 void register_kernel(const void* kernel, args_launcher launcher) {
   std::lock_guard lock(registry().mutex);
   registry().launchers.emplace(kernel, launcher);
@@ -79,6 +87,9 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
   if (!from_kernel)
     if (const cudaError_t e = check_request(request)) return e;
   try {
+    // A grid barrier in a launch that is not cooperative is told to use the CUDA runtime's call.
+    const cohort::detail::host::cooperative_launch_named remedy(
+        "cudaLaunchCooperativeKernel (or cudaLaunchKernelEx with cudaLaunchAttributeCooperative)");
     body(context, cohort::launch_config{request.grid, request.block, request.shared_bytes, {}});
   } catch (const cohort::error& e) {
     if (from_kernel) throw;

@@ -91,6 +91,8 @@ inline bool has_exited(const block_record& block, unsigned rank, const thread_re
   return rank < block.next_unstarted && t.waiting == wait_kind::none && &t != running;
 }
 [[noreturn]] void fail_member_exited(const block_runtime& rt, const rendezvous_record& rec, const thread_record& gone);
+[[noreturn]] void fail_mask_mismatch(const block_runtime& rt, const rendezvous_record& rec, const thread_record& gone,
+                                     std::uint64_t its_lanes);
 [[noreturn]] void fail_mismatch(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call);
 [[noreturn]] void fail_non_uniform(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call);
 

@@ -6,6 +6,7 @@
 #include "worker.hpp"
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 
 #include <algorithm>
@@ -32,9 +33,10 @@ namespace cohort::detail::host {
 [[gnu::used]] thread_local constinit std::byte shared_spacer[4096]{};
 thread_local constinit block_record* current_block = nullptr;
 thread_local constinit thread_record* current_thread = nullptr;
-thread_local constinit const block_coordinates* current_coordinates = nullptr;
+constinit outside_kernel_page no_kernel{};
+thread_local constinit const block_coordinates* current_coordinates = &no_kernel.coordinates;
 thread_local constinit block_coordinates running_block_coordinates{};
-thread_local constinit const thread_position* current_position = nullptr;
+thread_local constinit const thread_position* current_position = &no_kernel.position;
 thread_local constinit thread_position streak_position{};
 
 struct worker_context {
@@ -116,7 +118,9 @@ void on_segv(int sig, siginfo_t* info, void* ucontext) {
     w->fault_address = info->si_addr;
     escape_to_worker(*w, *b, overflow ? stack_overflow_escape : memory_fault_escape);
   }
-  if (!b && reinterpret_cast<std::uintptr_t>(info->si_addr) < 4096) outside_kernel_fault();
+  const auto* at = static_cast<const char*>(info->si_addr);
+  const auto* page = reinterpret_cast<const char*>(&no_kernel);
+  if (at >= page && at < page + sizeof no_kernel) outside_kernel_fault();
   sigaction(sig, &previous_segv_action, nullptr);  // the fault recurs and takes its usual course
 }
 
@@ -133,9 +137,11 @@ void install_overflow_handler() {
 }
 
 // Kernel-side state read outside a kernel (threadIdx in host code) is a read
-// through a null record: said plainly before the process dies of it. Installed
-// when the program starts, so that it is there before any launch.
-[[gnu::used]] const bool handler_at_startup = (install_overflow_handler(), true);
+// of the inaccessible page no_kernel: said plainly before the process dies of
+// it. Installed when the program starts, so that it is there before any
+// launch; the page is closed then too.
+[[gnu::used]] const bool handler_at_startup =
+    (install_overflow_handler(), mprotect(&no_kernel, sizeof no_kernel, PROT_NONE), true);
 
 }  // namespace
 
@@ -332,8 +338,8 @@ void finish_block(worker_context& w) {
   finish_barriers(rt);
   current_block = nullptr;
   current_thread = nullptr;
-  current_coordinates = nullptr;
-  current_position = nullptr;
+  current_coordinates = &no_kernel.coordinates;
+  current_position = &no_kernel.position;
   w.fibers_started += rt.fibers_used;
 }
 

@@ -38,13 +38,20 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
 // and a 1x1x1 cluster are refused with cudaErrorNotSupported.
 cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request);
 
-using args_launcher = cudaError_t (*)(const void* kernel, const launch_request& request, void** args);
+// `call`: the runtime call that launches by address, for its errors.
+using args_launcher = cudaError_t (*)(const char* call, const void* kernel, const launch_request& request,
+                                      void** args);
 void register_kernel(const void* kernel, args_launcher launcher);
+// Refuses a launch by address whose `args` is null, or whose entry `index`
+// is (index < 0: args itself), for a kernel of `parameters` parameters:
+// cudaErrorInvalidValue, as CUDA's runtime returns (rather than a crash
+// reading through it).
+cudaError_t null_kernel_arguments(const char* call, const void* kernel, std::size_t parameters, long index);
 
 namespace detail {
 
 template <class... P>
-cudaError_t launch_from_args(const void* kernel, const launch_request& request, void** args);
+cudaError_t launch_from_args(const char* call, const void* kernel, const launch_request& request, void** args);
 
 template <class... P>
 const void* remember(void (*kernel)(P...)) {
@@ -78,7 +85,12 @@ cudaError_t launch_unpacked(void (*kernel)(P...), const launch_request& request,
 }
 
 template <class... P>
-cudaError_t launch_from_args(const void* kernel, const launch_request& request, void** args) {
+cudaError_t launch_from_args(const char* call, const void* kernel, const launch_request& request, void** args) {
+  if constexpr (sizeof...(P) > 0) {
+    if (args == nullptr) return null_kernel_arguments(call, kernel, sizeof...(P), -1);
+    for (std::size_t i = 0; i < sizeof...(P); ++i)
+      if (args[i] == nullptr) return null_kernel_arguments(call, kernel, sizeof...(P), static_cast<long>(i));
+  }
   auto typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(kernel));
   return launch_unpacked(typed, request, args, std::index_sequence_for<P...>{});
 }

@@ -97,14 +97,23 @@ extern thread_local constinit thread_record* current_thread;
 // from each thread's record, and a thread of a streak costs one store. blockIdx & co. are read through
 // current_coordinates, a copy of the block's that the loop never writes, so
 // that the compiler keeps them in registers across it. A switch to a thread
-// costs two stores. Outside a kernel both pointers are null: host code
-// reading threadIdx & co. faults, and the fault handler says why.
+// costs two stores. Outside a kernel both pointers point into a page that no
+// access may touch (outside_kernel_page): host code reading threadIdx & co.
+// faults there, and the fault handler, which tells that page from address 0
+// (a null pointer of the program's own is an ordinary crash), says why.
 struct block_coordinates {
   uint3 block_index;
   dim3 block_dim;
   dim3 grid_dim;
   unsigned warp_size;
 };
+// One page (of the largest page size, 64 KiB), made inaccessible when the
+// program starts, that the two pointers point into outside a kernel.
+struct alignas(65536) outside_kernel_page {
+  thread_position position;
+  block_coordinates coordinates;
+};
+extern constinit outside_kernel_page no_kernel;
 extern thread_local constinit const block_coordinates* current_coordinates;
 extern thread_local constinit block_coordinates running_block_coordinates;
 extern thread_local constinit const thread_position* current_position;
