@@ -56,6 +56,10 @@ struct alignas(64) thread_record : thread_position {
   std::uint64_t poll_block = 0;  // the block (its serial) whose thread made those atomics
   std::int64_t poll_since = 0;   // when the streak first yielded (0: it has not yet)
   std::source_location poll_site{};
+  // Where this thread last got a group from coalesced_threads(), and in which
+  // block (its serial): a lane back at that site is in a loop (converge.cpp).
+  std::source_location converged_at{};
+  std::uint64_t converged_block = 0;
 };
 
 // The part of a block's record that inline kernel-side code reads; the
