@@ -154,10 +154,12 @@ void collective_state::start_block(block_record& record) {
     scratch.resize(record.thread_count);
   }
   record.slots = slots.get();
-  // The intrinsics' masks of the last block that used collectives (any
-  // intrinsic opens a record) must not be taken for this block's.
+  // The intrinsics' masks of the last block, if it used collectives (any
+  // intrinsic opens a record), must not be taken for this block's: its
+  // threads' slots are cleared (a block that used none wrote none).
   if (used)
-    for (unsigned r = 0; r < slot_capacity; ++r) slots[r].mask_site = {};
+    for (unsigned r = 0; r < last_block_threads; ++r) slots[r].mask_site = {};
+  last_block_threads = record.thread_count;
   const unsigned warps = warp_of(record, record.thread_count + record.warp_size - 1);
   if (used) {  // a failed block may have left records open and lanes converging
     for (rendezvous_record*& head : open)
