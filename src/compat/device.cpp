@@ -192,9 +192,13 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 }
 
 // Launches and copies have completed when they return: nothing to wait for.
-cudaError_t cudaDeviceSynchronize() { return sticky(); }
+cudaError_t cudaDeviceSynchronize() {
+  refuse_in_kernel("cudaDeviceSynchronize");
+  return sticky();
+}
 
 cudaError_t cudaDeviceReset() {
+  refuse_in_kernel("cudaDeviceReset");
   release_device_regions();
   clear_errors();
   return cudaSuccess;

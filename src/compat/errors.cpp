@@ -83,6 +83,14 @@ mapped map_kind(cohort::errc kind) {
 
 }  // namespace
 
+void refuse_in_kernel(const char* call) {
+  if (!cohort::host::inside_kernel()) return;
+  throw cohort::error(cohort::errc::invalid_argument,
+                      std::string(call) +
+                          " called in a kernel: the host backend has no device-side runtime API (dynamic "
+                          "parallelism); call it from host code");
+}
+
 cudaError_t sticky() {
   const cudaError_t e = sticky_error.load(std::memory_order_acquire);
   if (e != cudaSuccess) last_error = e;

@@ -51,7 +51,7 @@ const kernel_launchers* launchers_of(const char* call, const void* func) {
 cudaError_t launch_by_address(const char* call, const void* func, const launch_request& request, void** args) {
   if (const cudaError_t e = detail::sticky()) return e;
   const kernel_launchers* launchers = launchers_of(call, func);
-  return launchers == nullptr ? cudaErrorInvalidDeviceFunction : launchers->one_grid(func, request, args);
+  return launchers == nullptr ? cudaErrorInvalidDeviceFunction : launchers->one_grid(call, func, request, args);
 }
 
 // What the runtime checks of a launch from the host before cohort's launch checks the rest.
@@ -74,6 +74,14 @@ cudaError_t check_request(const launch_request& request) {
 
 }  // namespace
 
+cudaError_t null_kernel_arguments(const char* call, const void* kernel, std::size_t parameters, long index) {
+  const std::string what = index < 0 ? std::string("args is null") : "args[" + std::to_string(index) + "] is null";
+  return detail::fail(cudaErrorInvalidValue,
+                      std::string(call) + ": " + what + ", but the kernel at " + detail::address(kernel) +
+                          " takes " + std::to_string(parameters) + (parameters == 1 ? " parameter" : " parameters") +
+                          ": pass an array with a pointer to each argument");
+}
+
 void register_kernel(const void* kernel, args_launcher launcher, multi_device_launcher multi_device) {
   std::lock_guard lock(registry().mutex);
   registry().launchers.emplace(kernel, kernel_launchers{launcher, multi_device});
@@ -88,6 +96,9 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
   if (!from_kernel)
     if (const cudaError_t e = check_request(request)) return e;
   try {
+    // A grid barrier in a launch that is not cooperative is told to use the CUDA runtime's call.
+    const cohort::detail::host::cooperative_launch_named remedy(
+        "cudaLaunchCooperativeKernel (or cudaLaunchKernelEx with cudaLaunchAttributeCooperative)");
     body(context, cohort::launch_config{request.grid, request.block, request.shared_bytes, {}});
   } catch (const cohort::error& e) {
     if (from_kernel) throw;

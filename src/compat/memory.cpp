@@ -88,6 +88,7 @@ cudaError_t check_host_side(const std::string& what, const char* side, const voi
 
 cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
                  cudaStream_t stream) {
+  refuse_in_kernel(call);
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream(call, stream);
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
@@ -118,6 +119,7 @@ cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count
 // A copy between two devices' memory: each pointer must lie in device memory of the device named with it.
 cudaError_t peer_copy(const char* call, void* dst, int dst_device, const void* src, int src_device, std::size_t count,
                       cudaStream_t stream) {
+  refuse_in_kernel(call);
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream(call, stream);
   for (const int d : {dst_device, src_device})
@@ -149,6 +151,7 @@ cudaError_t peer_copy(const char* call, void* dst, int dst_device, const void* s
 // The whole extent of each device side is checked first, so a bad copy changes nothing.
 cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                     std::size_t width, std::size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+  refuse_in_kernel(call);
   if (const cudaError_t e = copy(call, dst, src, 0, kind, stream)) return e;  // sticky, stream and kind
   if (width > dpitch || width > spitch)
     return fail(cudaErrorInvalidPitchValue, std::string(call) + ": a row of " + std::to_string(width) +
@@ -169,6 +172,7 @@ cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void*
 }
 
 cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaStream_t stream) {
+  refuse_in_kernel(call);
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream(call, stream);
   if (count == 0) return cudaSuccess;
@@ -178,6 +182,7 @@ cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaSt
 }
 
 cudaError_t allocate(const char* call, void** p, std::size_t bytes, memory_kind kind) {
+  refuse_in_kernel(call);
   if (const cudaError_t e = sticky()) return e;
   if (p == nullptr) return fail(cudaErrorInvalidValue, std::string(call) + ": the pointer to store into is null");
   *p = nullptr;
@@ -315,6 +320,7 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
 }
 
 cudaError_t cudaFree(void* devPtr) {
+  refuse_in_kernel("cudaFree");
   if (const cudaError_t e = sticky()) return e;
   if (devPtr == nullptr) return cudaSuccess;
   region r;
@@ -335,6 +341,7 @@ cudaError_t cudaFree(void* devPtr) {
 }
 
 cudaError_t cudaFreeHost(void* ptr) {
+  refuse_in_kernel("cudaFreeHost");
   if (const cudaError_t e = sticky()) return e;
   if (ptr == nullptr) return cudaSuccess;
   region r;
@@ -443,6 +450,7 @@ cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t 
 }
 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  refuse_in_kernel("cudaMemset2D");
   if (const cudaError_t e = sticky()) return e;
   if (width > pitch)
     return fail(cudaErrorInvalidPitchValue, "cudaMemset2D: a row of " + std::to_string(width) +
@@ -461,6 +469,7 @@ cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
 }
 
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
+  refuse_in_kernel("cudaFreeAsync");
   if (!valid_stream(stream)) return bad_stream("cudaFreeAsync", stream);
   return cudaFree(devPtr);
 }

@@ -17,6 +17,12 @@ namespace cohort::compat::detail {
 // call that CUDA would refuse after a fault starts with it, and the fault it
 // returns becomes the calling thread's last error again, as in CUDA.
 cudaError_t sticky();
+// A host-side call made by kernel code (the device runtime API of dynamic
+// parallelism, which the host backend does not have): not a code the kernel
+// could ignore and the host never see, but an error thrown on the kernel's
+// thread, which fails the launch that ran it (a sticky cudaErrorLaunchFailure
+// naming `call`), as a launch from a kernel does. Returns in host code.
+void refuse_in_kernel(const char* call);
 // Records `code` as the calling thread's last error (and as the sticky error
 // when `is_sticky`), keeps `message` for cudaGetErrorString, returns `code`.
 cudaError_t fail(cudaError_t code, const std::string& message, bool is_sticky = false);

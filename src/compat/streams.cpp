@@ -69,6 +69,7 @@ bool valid_stream(cudaStream_t stream) {
 using namespace cohort::compat::detail;
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
+  refuse_in_kernel("cudaStreamCreate");
   if (const cudaError_t e = sticky()) return e;
   if (stream == nullptr) return fail(cudaErrorInvalidValue, "cudaStreamCreate: null stream");
   *stream = new CUstream_st{flags, priority, cohort::get_device()};
@@ -84,6 +85,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  refuse_in_kernel("cudaStreamDestroy");
   if (const cudaError_t e = sticky()) return e;
   {
     std::lock_guard lock(handles_mutex);
@@ -94,6 +96,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  refuse_in_kernel("cudaStreamSynchronize");
   if (const cudaError_t e = sticky()) return e;
   return valid_stream(stream) ? cudaSuccess : bad_stream("cudaStreamSynchronize", stream);
 }
@@ -123,6 +126,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+  refuse_in_kernel("cudaEventCreate");
   if (const cudaError_t e = sticky()) return e;
   if (event == nullptr) return fail(cudaErrorInvalidValue, "cudaEventCreate: null event");
   *event = new CUevent_st{flags, std::nullopt};
@@ -144,6 +148,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  refuse_in_kernel("cudaEventRecord");
   if (const cudaError_t e = sticky()) return e;
   if (!valid_event(event)) return bad_event("cudaEventRecord", event);
   if (!valid_stream(stream)) return bad_stream("cudaEventRecord", stream);
@@ -152,6 +157,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  refuse_in_kernel("cudaEventSynchronize");
   if (const cudaError_t e = sticky()) return e;
   return valid_event(event) ? cudaSuccess : bad_event("cudaEventSynchronize", event);
 }

@@ -179,6 +179,8 @@ std::uint64_t block_arrive(std::source_location where) {
 void block_wait(std::uint64_t phase, std::source_location where) {
   require_kernel("thread_block::barrier_wait", where);
   block_runtime& rt = current_runtime();
+  if (phase == spent_arrival_token) [[unlikely]]
+    fail_spent_token(rt, "block barrier", where);
   if (rt.barriers.block.phase == phase) park_at_block_barrier(rt, *current_thread, where);
 }
 namespace {
@@ -252,6 +254,8 @@ std::uint64_t level_arrive(block_runtime& rt, const barrier_level& level, std::s
 }
 
 void level_wait(block_runtime& rt, const barrier_level& level, std::uint64_t phase, std::source_location where) {
+  if (phase == spent_arrival_token) [[unlikely]]
+    fail_spent_token(rt, (std::string(level.name) + " barrier").c_str(), where);
   level_part& part = rt.barriers.*level.part;
   if (phase < part.phases_released) return;
   part.waiters.push_back({current_thread, phase});
@@ -320,6 +324,14 @@ std::optional<bool> resolve_barrier_stall(block_runtime& rt) {
   for (const barrier_level* level : {&cluster_level, &multi_grid_level, &grid_level})
     if (const auto resolved = resolve_level_stall(rt, *level)) return resolved;
   return std::nullopt;
+}
+
+void fail_spent_token(const block_runtime& rt, const char* barrier, std::source_location where) {
+  fail_block(errc::barrier_mismatch,
+             std::string("barrier_wait on an arrival token already waited on, at the ") + barrier + " " +
+                 position(*rt.launch, rt, *current_thread) + ", at " + site(where) +
+                 ": a token is good for one barrier_wait (a second wait would not wait at all); call "
+                 "barrier_arrive() again for the next phase");
 }
 
 }  // namespace cohort::detail::host

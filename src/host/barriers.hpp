@@ -87,6 +87,8 @@ extern const barrier_level grid_level, cluster_level, multi_grid_level;
 // A level's barrier, its phases counted per block.
 std::uint64_t level_arrive(block_runtime& rt, const barrier_level& level, std::source_location where);
 void level_wait(block_runtime& rt, const barrier_level& level, std::uint64_t phase, std::source_location where);
+// A barrier_wait on a token an earlier wait spent (sync_points.hpp).
+[[noreturn, gnu::cold]] void fail_spent_token(const block_runtime& rt, const char* barrier, std::source_location where);
 // A level collective's exchange: a phase of the level's barrier whose arrival
 // carries `value` (at most max_exchange_bytes). Made by one thread for the
 // block, while every other thread of the block waits in the collective.

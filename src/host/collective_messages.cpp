@@ -110,6 +110,17 @@ void fail_member_exited(const block_runtime& rt, const rendezvous_record& rec, c
   fail_block(errc::unreachable_barrier, s.str());
 }
 
+void fail_mask_mismatch(const block_runtime& rt, const rendezvous_record& rec, const thread_record& gone,
+                        std::uint64_t its_lanes) {
+  std::ostringstream s;
+  s << "lanes of one warp call `" << rec.op->name << "` at " << site(rec.site) << " with different masks "
+    << position(*rt.launch, rt, *rec.first) << ": " << thread_text(*rec.first) << " waits with mask 0x" << std::hex
+    << rec.members.lanes << ", which names " << thread_text(gone) << ", and that thread called it with mask 0x"
+    << its_lanes << std::dec << " and exited; every lane a mask names must call the intrinsic with the same mask "
+    << "(CUDA leaves the result undefined, and here each mask's lanes would get a partial result)";
+  fail_block(errc::collective_mismatch, s.str());
+}
+
 void fail_mismatch(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call) {
   std::ostringstream s;
   s << "members of one group call different collectives " << position(*rt.launch, rt, *current_thread) << ": "

@@ -73,6 +73,25 @@ std::size_t stack_pool::stack_size() {
 // page of a larger frame in order, so no frame jumps the guard.
 std::size_t stack_pool::guard_size() { return std::max<std::size_t>(64 * 1024, page_size()); }
 
+namespace {
+
+// A byte count as COHORT_STACK_SIZE takes it: 256K, 8M, or bytes.
+std::string size_text(std::size_t bytes) {
+  constexpr std::size_t kib = 1024, mib = 1024 * 1024;
+  if (bytes % mib == 0) return std::to_string(bytes / mib) + "M";
+  if (bytes % kib == 0) return std::to_string(bytes / kib) + "K";
+  return std::to_string(bytes);
+}
+
+}  // namespace
+
+std::string stack_pool::overflow_advice() {
+  const std::size_t size = stack_size();
+  return "the thread needed more than its " + std::to_string(size) + " bytes of stack (COHORT_STACK_SIZE=" +
+         size_text(size) + "); set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=" +
+         size_text(2 * size) + ")";
+}
+
 bool stack_area::overflowed_unguarded(std::uintptr_t sp) const {
   return sp >= reinterpret_cast<std::uintptr_t>(base) && sp < reinterpret_cast<std::uintptr_t>(base + guard);
 }

@@ -68,6 +68,10 @@ class stack_pool {
   void trim();
   static std::size_t stack_size();
   static std::size_t guard_size();
+  // "the thread needed more than <size> of stack (COHORT_STACK_SIZE=...); set
+  // COHORT_STACK_SIZE to a larger size (e.g. <twice the size>)": the advice
+  // of a stack overflow's message, from the size in force.
+  static std::string overflow_advice();
   // Why the last acquire() failed: the mapping limit or memory, with the numbers.
   std::string failure() const;
 

@@ -16,6 +16,7 @@
 #include "cohort/errors.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
+#include "diagnostics.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"
 #include "memory_check.hpp"
@@ -89,6 +90,7 @@ unsigned worker_count(unsigned long long blocks) {
 }
 
 thread_local cohort::host::launch_statistics last_statistics;
+thread_local const char* cooperative_call = "cohort::launch_cooperative(...)";
 
 void run_grid(launch_state& launch) {
   if (launch.clusters.active()) return run_clusters(launch);
@@ -136,6 +138,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   launch.entry = &entry;
   launch.config = cfg;
   launch.cooperative = cooperative;
+  launch.cooperative_call = cooperative_call;
   launch.multi_grid = multi_grid;
   launch.grid_rank = grid_rank;
   launch.warp_size = static_cast<unsigned>(p.warp_size);
@@ -156,6 +159,18 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
 }
 
 }  // namespace
+
+cooperative_launch_named::cooperative_launch_named(const char* call) : previous_(cooperative_call) {
+  cooperative_call = call;
+}
+cooperative_launch_named::~cooperative_launch_named() { cooperative_call = previous_; }
+
+void parameters_too_large(const void* kernel, std::size_t bytes) {
+  throw error(errc::invalid_argument,
+              "kernel `" + kernel_name(kernel) + "` takes " + std::to_string(bytes) +
+                  " bytes of parameters, more than CUDA's limit of " + std::to_string(max_parameter_bytes) +
+                  " bytes (nvcc refuses such a kernel): pass large data through device memory and a pointer");
+}
 
 void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative) {
   run_launch(entry, cfg, cooperative, nullptr, 0);

@@ -27,6 +27,7 @@ struct launch_state {
   const kernel_entry* entry = nullptr;
   launch_config config;
   bool cooperative = false;
+  const char* cooperative_call = "cohort::launch_cooperative(...)";  // what diagnostics name (cooperative_launch_named)
   unsigned warp_size = 32;
   unsigned long long block_count = 0;
   std::optional<std::uint64_t> shuffle_seed;       // COHORT_SCHEDULE=shuffle:SEED

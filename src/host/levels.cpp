@@ -129,7 +129,7 @@ std::uint64_t grid_arrive(std::source_location where) {
     fail_block(errc::not_cooperative,
                "grid barrier at " + site(where) + " " + position(*rt.launch, rt, *current_thread) +
                    ": the kernel was not launched cooperatively, so its blocks need not be co-resident and the "
-                   "barrier could hang; launch it with cohort::launch_cooperative(...) (grid_group::is_valid() "
+                   "barrier could hang; launch it with " + rt.launch->cooperative_call + " (grid_group::is_valid() "
                    "tells a kernel which launch it got)");
   }
   return level_arrive(rt, grid_level, where);
@@ -149,7 +149,7 @@ void require_cooperative(const char* collective, std::source_location where) {
              "grid collective `" + std::string(collective) + "` at " + site(where) + " " +
                  position(*rt.launch, rt, *current_thread) +
                  ": the kernel was not launched cooperatively, so its blocks need not be co-resident and the "
-                 "collective could hang; launch it with cohort::launch_cooperative(...) (grid_group::is_valid() "
+                 "collective could hang; launch it with " + rt.launch->cooperative_call + " (grid_group::is_valid() "
                  "tells a kernel which launch it got)");
 }
 

@@ -7,10 +7,21 @@
 #include <bit>
 
 #include "block_runtime.hpp"
+#include "diagnostics.hpp"
 
 namespace cohort::detail::host {
 
 namespace {
+
+// A lane an intrinsic's mask names is excused once it has exited (PTX),
+// unless it called the intrinsic at the same site with another mask: then the
+// lanes disagree on the mask, and each group would get a partial result.
+void check_exit_excused(const block_runtime& rt, const rendezvous_record& rec, const thread_record& gone) {
+  if (rec.members.is_span()) return;
+  const collective_slot& s = rt.slots[gone.rank];
+  if (s.mask_lanes != rec.members.lanes && same_site(s.mask_site, rec.site))
+    fail_mask_mismatch(rt, rec, gone, s.mask_lanes);
+}
 
 bool contains(const member_set& m, unsigned rank, unsigned warp_size) {
   if (rank < m.base) return false;
@@ -59,6 +70,7 @@ rendezvous_record* find_open(const collective_state& cs, unsigned list, const me
       const thread_record& t = b.threads[r];
       if (t.waiting != wait_kind::none || &t == &self) return;
       if (!rec->excuse_exited) fail_member_exited(rt, *rec, t);
+      check_exit_excused(rt, *rec, t);
       --rec->expected;
     };
     if (m.is_span()) {
@@ -125,6 +137,7 @@ void release_from_list(block_runtime& rt, unsigned list, const thread_record& go
     rendezvous_record* next = rec->next;  // completing frees rec
     if (contains(rec->members, gone.rank, rt.warp_size)) {
       if (!rec->excuse_exited) fail_member_exited(rt, *rec, gone);
+      check_exit_excused(rt, *rec, gone);
       if (rec->arrived == --rec->expected) complete(rt, *rec, nullptr);
     }
     rec = next;
@@ -141,6 +154,12 @@ void collective_state::start_block(block_record& record) {
     scratch.resize(record.thread_count);
   }
   record.slots = slots.get();
+  // The intrinsics' masks of the last block, if it used collectives (any
+  // intrinsic opens a record), must not be taken for this block's: its
+  // threads' slots are cleared (a block that used none wrote none).
+  if (used)
+    for (unsigned r = 0; r < last_block_threads; ++r) slots[r].mask_site = {};
+  last_block_threads = record.thread_count;
   const unsigned warps = warp_of(record, record.thread_count + record.warp_size - 1);
   if (used) {  // a failed block may have left records open and lanes converging
     for (rendezvous_record*& head : open)

@@ -51,6 +51,8 @@ struct collective_state {
   // the warp was last found present; while it holds, none of them has exited.
   std::vector<unsigned> present_at_exits;
   unsigned converging_total = 0;
+  std::uint64_t converge_arrivals = 0;
+  unsigned last_block_threads = 0;  // the thread count of the block before, whose slots start_block may clear  // counts arrivals in coalesced_threads(): a waiting lane's wait_phase
   std::vector<unsigned> who, scratch;  // for the combine
   bool used = false;  // the block opened a record or formed a coalesced group
 
@@ -91,6 +93,8 @@ inline bool has_exited(const block_record& block, unsigned rank, const thread_re
   return rank < block.next_unstarted && t.waiting == wait_kind::none && &t != running;
 }
 [[noreturn]] void fail_member_exited(const block_runtime& rt, const rendezvous_record& rec, const thread_record& gone);
+[[noreturn]] void fail_mask_mismatch(const block_runtime& rt, const rendezvous_record& rec, const thread_record& gone,
+                                     std::uint64_t its_lanes);
 [[noreturn]] void fail_mismatch(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call);
 [[noreturn]] void fail_non_uniform(const block_runtime& rt, const rendezvous_record& rec, const collective_call& call);
 

@@ -70,12 +70,10 @@ fiber* add_runner(scheduled_block& b) {
 }
 
 void overflowed_unguarded(scheduled_block& b) {
-  fail_block(errc::stack_overflow, "fiber stack overflow " + position(*b.launch, b, *current_thread) +
-                                       ": the thread needed more than " + std::to_string(stack_pool::stack_size()) +
-                                       " bytes of stack (found at its next switch: this stack, one of more than " +
-                                       std::to_string(stacks_in_use().guarded) +
-                                       " in use, has no guard page); set COHORT_STACK_SIZE to a larger size (e.g. "
-                                       "COHORT_STACK_SIZE=1M)");
+  fail_block(errc::stack_overflow, "fiber stack overflow " + position(*b.launch, b, *current_thread) + ": " +
+                                       stack_pool::overflow_advice() +
+                                       " (found at its next switch: this stack, one of more than " +
+                                       std::to_string(stacks_in_use().guarded) + " in use, has no guard page)");
 }
 
 void check_unguarded_stack(scheduled_block& b, const fiber& self) {
@@ -169,6 +167,8 @@ std::int64_t steady_now() { return std::chrono::steady_clock::now().time_since_e
     << ": for " << seconds << " s its atomics";
   if (t.poll_address == &fence_poll)
     s << " and fences saw nothing change";
+  else if (t.poll_address == &sleep_poll)
+    s << " and __nanosleep calls saw nothing change";
   else
     s << " at " << t.poll_address << " returned the same value (" << t.poll_value << ")";
   s << "; the thread it waits for may be parked at a barrier this one never reaches, or in a block that is not "
@@ -177,22 +177,30 @@ std::int64_t steady_now() { return std::chrono::steady_clock::now().time_since_e
   fail_block(errc::deadlock, s.str());
 }
 
-// Lets the block's other threads run: those released and queued first, else a
-// fresh runner for threads not started yet. With neither, the thread waits on
-// something outside its block and the OS thread is offered to others.
+// Lets the block's other threads run: those queued, else those released from
+// the block barrier or a collective, else a fresh runner for threads not
+// started yet. With none, the thread waits on something outside its block and
+// the OS thread is offered to others. The thread to resume is chosen before
+// the spinning one joins the ready queue: chosen after, it could be the
+// spinning thread itself (the queue empty, released threads waiting), and a
+// fiber switching to itself resumes from a context saved at its previous
+// switch, with the stack that frame saw long gone.
 void yield_thread(scheduled_block& b, thread_record& t) {
-  const bool others_ready = b.others_ready();
-  const bool unstarted = b.next_unstarted < b.thread_count;
-  if (!others_ready && !unstarted) {
+  fiber& self = *b.running;
+  if (b.unguarded_stacks) check_unguarded_stack(b, self);
+  thread_record* const next = b.take_ready();
+  const bool released = next == nullptr && b.barrier.has_released();
+  if (next == nullptr && !released && b.next_unstarted == b.thread_count) {
     yield_core();
     return;
   }
-  fiber& self = *b.running;
   t.home = &self;
   t.waiting = wait_kind::runnable;
   b.make_ready(t);
-  if (others_ready) {
-    switch_away(b);
+  if (next != nullptr) {
+    resume_ready(b, self, *next);
+  } else if (released) {
+    resume_released(b, self);
   } else {
     fiber* runner = start_runner(b);
     if (!runner) abandon_block();
@@ -211,8 +219,7 @@ void spin_yield(std::source_location where) {
   scheduled_block& b = current_scheduled();
   thread_record* const t = current_thread;
   const std::int64_t now = steady_now();
-  if (t->poll_block != b.serial || t->poll_count <= 64) {
-    t->poll_block = b.serial;
+  if (t->poll_since == 0) {  // the streak's first yield (observed() starts a streak afresh)
     t->poll_since = now;
     t->poll_site = where;
   } else if (b.launch->watchdog.count() != 0 && now - t->poll_since > b.launch->watchdog.count()) {

@@ -95,8 +95,19 @@ device_properties default_virtual_device() {
   p.max_blocks_per_multiprocessor = static_cast<int>(detail::host::env_integer("COHORT_MAX_BLOCKS_PER_SM", 32, 1, 1024));
   p.shared_memory_per_multiprocessor = detail::host::env_bytes("COHORT_SHARED_PER_SM", 228 * 1024, 1024);
   p.shared_memory_per_block_optin = p.shared_memory_per_multiprocessor - p.reserved_shared_memory_per_block;
+  // A default above what a block may opt in to is refused, not cut down to it unsaid.
   p.shared_memory_per_block =
-      std::min(p.shared_memory_per_block_optin, detail::host::env_bytes("COHORT_SHARED_PER_BLOCK", 48 * 1024, 0));
+      std::min(p.shared_memory_per_block_optin, std::size_t{48 * 1024});
+  if (const auto asked = detail::host::env_string("COHORT_SHARED_PER_BLOCK")) {
+    p.shared_memory_per_block = detail::host::env_bytes("COHORT_SHARED_PER_BLOCK", 0, 0);
+    if (p.shared_memory_per_block > p.shared_memory_per_block_optin)
+      detail::host::bad_env_value(
+          "COHORT_SHARED_PER_BLOCK", *asked,
+          "expected at most " + std::to_string(p.shared_memory_per_block_optin) +
+              " bytes, the most a block may opt in to (COHORT_SHARED_PER_SM, " +
+              std::to_string(p.shared_memory_per_multiprocessor) + " bytes, less the " +
+              std::to_string(p.reserved_shared_memory_per_block) + " reserved per block)");
+  }
   // Each virtual device's own memory: by default the machine's, shared out among the devices.
   const std::size_t machine = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   p.total_global_memory = detail::host::env_bytes(

@@ -6,6 +6,7 @@
 #include "worker.hpp"
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 
 #include <algorithm>
@@ -32,7 +33,8 @@ namespace cohort::detail::host {
 [[gnu::used]] thread_local constinit std::byte shared_spacer[4096]{};
 thread_local constinit block_record* current_block = nullptr;
 thread_local constinit thread_record* current_thread = nullptr;
-thread_local constinit const thread_position* current_position = nullptr;
+constinit outside_kernel_page no_kernel{};
+thread_local constinit const thread_position* current_position = &no_kernel.position;
 thread_local constinit thread_position streak_position{};
 
 }  // namespace cohort::detail::host
@@ -124,7 +126,9 @@ void on_segv(int sig, siginfo_t* info, void* ucontext) {
     w->fault_address = info->si_addr;
     escape_to_worker(*w, *b, overflow ? stack_overflow_escape : memory_fault_escape);
   }
-  if (!b && reinterpret_cast<std::uintptr_t>(info->si_addr) < 4096) outside_kernel_fault();
+  const auto* at = static_cast<const char*>(info->si_addr);
+  const auto* page = reinterpret_cast<const char*>(&no_kernel);
+  if (at >= page && at < page + sizeof no_kernel) outside_kernel_fault();
   sigaction(sig, &previous_segv_action, nullptr);  // the fault recurs and takes its usual course
 }
 
@@ -140,10 +144,12 @@ void install_overflow_handler() {
   (void)installed;
 }
 
-// Kernel-side state read outside a kernel (a warp intrinsic in host code) is a read
-// through a null record: said plainly before the process dies of it. Installed
-// when the program starts, so that it is there before any launch.
-[[gnu::used]] const bool handler_at_startup = (install_overflow_handler(), true);
+// Kernel-side state read outside a kernel (a warp intrinsic or a group in host
+// code) is a read of the inaccessible page no_kernel: said plainly before the
+// process dies of it. Installed when the program starts, so that it is there
+// before any launch; the page is closed then too.
+[[gnu::used]] const bool handler_at_startup =
+    (install_overflow_handler(), mprotect(&no_kernel, sizeof no_kernel, PROT_NONE), true);
 
 }  // namespace
 
@@ -343,7 +349,7 @@ void finish_block(worker_context& w) {
   finish_barriers(rt);
   current_block = nullptr;
   current_thread = nullptr;
-  current_position = nullptr;
+  current_position = &no_kernel.position;
   w.fibers_started += rt.fibers_used;
 }
 
@@ -460,9 +466,8 @@ void run_from(worker_context& w, launch_state& launch, unsigned long long linear
       launch.fail(errc::assertion_failed, assertion_message(launch, rt, *current_thread, w.assertion), rt.linear);
     else if (w.fault_kind == stack_overflow_escape)
       launch.fail(errc::stack_overflow,
-                  "fiber stack overflow " + position(launch, rt, *current_thread) +
-                      ": the thread needed more than " + std::to_string(stack_pool::stack_size()) +
-                      " bytes of stack; set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=1M)",
+                  "fiber stack overflow " + position(launch, rt, *current_thread) + ": " +
+                      stack_pool::overflow_advice(),
                   rt.linear);
     else
       launch.fail(errc::memory_fault, memory_fault_message(launch, rt, *current_thread, w.fault_address),

@@ -94,6 +94,12 @@ TEST_F(Cudart, KernelFaultIsStickyUntilReset) {
   const std::string printed = testing::internal::GetCapturedStderr();
   EXPECT_EQ(printed.rfind("cohort: kernel fault (cudaErrorLaunchFailure): ", 0), 0u) << printed;
   EXPECT_NE(printed.find("cooperative"), std::string::npos) << printed;
+  // The remedy is the CUDA runtime's call, which the program knows, not cohort's.
+  EXPECT_NE(printed.find("launch it with cudaLaunchCooperativeKernel (or cudaLaunchKernelEx with "
+                         "cudaLaunchAttributeCooperative)"),
+            std::string::npos)
+      << printed;
+  EXPECT_EQ(printed.find("cohort::launch_cooperative"), std::string::npos) << printed;
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
   // Reading the last error resets it, as in CUDA 13; every call that meets the fault sets it again.
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);

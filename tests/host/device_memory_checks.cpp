@@ -4,7 +4,10 @@
 #include <gmock/gmock.h>
 
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -155,6 +158,38 @@ TEST(KernelSideCallsFromHostCodeDeathTest, IntrinsicsSayWhy) {
       "used outside a kernel|null pointer of type '(const )?(struct )?(cohort::(host|detail::host)::)?"
       "(thread_record|thread_position|block_record)'";
   EXPECT_DEATH({ [[maybe_unused]] volatile int v = __shfl_sync(0xffffffffu, 1, 0); }, says);
+}
+
+// A null pointer of the host code's own, in a program that has launched
+// kernels, is an ordinary crash: not blamed on threadIdx & co., whose reads
+// outside a kernel fault on a page of their own. In a child process (fork:
+// the crash must not take the test with it), whose stderr is read back.
+std::string stderr_of_near_null_write() {
+  int out[2];
+  if (pipe(out) != 0) return "pipe failed";
+  const pid_t child = fork();
+  if (child == 0) {
+    dup2(out[1], 2);
+    *reinterpret_cast<volatile int*>(std::uintptr_t{8}) = 1;
+    _exit(0);
+  }
+  close(out[1]);
+  std::string text;
+  char buffer[512];
+  for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+  close(out[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  const bool crashed = WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);  // sanitizers exit
+  return crashed ? text : "the child did not crash";
+}
+
+TEST(KernelSideCallsFromHostCode, ANullPointerOfTheHostCodeIsNotBlamedOnKernelState) {
+  cg::device_buffer<int> out(1);
+  cg::launch(write_at, {dim3(1), dim3(8)}, out.data(), 0L);
+  const std::string printed = stderr_of_near_null_write();
+  EXPECT_NE(printed, "the child did not crash");
+  EXPECT_THAT(printed, ::testing::Not(HasSubstr("outside a kernel")));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <cohort/cohort.hpp>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "host_support.hpp"
@@ -107,6 +108,40 @@ __global__ void huge_alloca(int* out) {
   if (threadIdx.x == 0) data[index] = 1;
 }
 __global__ void bad_partition(int*) { (void)cg::tiled_partition(cg::this_thread_block(), 48); }
+// A token is good for one wait: the second wait on it waited for nothing.
+__global__ void block_token_waited_twice(int*) {
+  auto block = cg::this_thread_block();
+  auto token = block.barrier_arrive();
+  block.barrier_wait(std::move(token));
+  block.barrier_wait(std::move(token));
+}
+__global__ void grid_token_waited_twice(int*) {
+  auto grid = cg::this_grid();
+  auto token = grid.barrier_arrive();
+  grid.barrier_wait(std::move(token));
+  grid.barrier_wait(std::move(token));
+}
+__global__ void cluster_token_waited_twice(int*) {
+  auto cluster = cg::this_cluster();
+  auto token = cluster.barrier_arrive();
+  cluster.barrier_wait(std::move(token));
+  cluster.barrier_wait(std::move(token));
+}
+// Each half of the warp passes a different mask at one call site.
+__global__ void ballot_masks_differ(int* out) {
+  const unsigned lane = threadIdx.x % 32;
+  out[threadIdx.x] = static_cast<int>(__ballot_sync(lane < 16 ? 0xffffffffu : 0xffff0000u, 1));
+}
+__global__ void misaligned_int_atomic(int* data) {
+  atomicAdd(reinterpret_cast<int*>(reinterpret_cast<char*>(data) + 2), 1);
+}
+__global__ void misaligned_double_atomic(int* data) {
+  atomicAdd(reinterpret_cast<double*>(reinterpret_cast<char*>(data) + 4), 1.0);
+}
+struct oversized_parameter {
+  char bytes[32768];
+};
+__global__ void takes_too_many_parameter_bytes(oversized_parameter p, int* out) { out[0] = p.bytes[0]; }
 
 struct misuse {
   const char* name;
@@ -208,6 +243,34 @@ std::vector<misuse> catalogue() {
          cg::launch(noop, {dim3(1), dim3(1)}, d);
        },
        cg::errc::invalid_argument, "COHORT_SCHEDULE=random"},
+      {"a block's arrival token waited on twice", [d] { cg::launch(block_token_waited_twice, {dim3(1), dim3(32)}, d); },
+       cg::errc::barrier_mismatch, "barrier_wait on an arrival token already waited on, at the block barrier"},
+      {"a grid arrival token waited on twice",
+       [d] { cg::launch_cooperative(grid_token_waited_twice, {dim3(2), dim3(32)}, d); }, cg::errc::barrier_mismatch,
+       "barrier_wait on an arrival token already waited on, at the grid barrier"},
+      {"a cluster arrival token waited on twice",
+       [d] {
+         cg::launch_config config{dim3(2), dim3(32)};
+         config.cluster = dim3(2);
+         cg::launch(cluster_token_waited_twice, config, d);
+       },
+       cg::errc::barrier_mismatch, "barrier_wait on an arrival token already waited on, at the cluster barrier"},
+      {"halves of a warp passing different masks to one __ballot_sync",
+       [d] { cg::launch(ballot_masks_differ, {dim3(1), dim3(32)}, d); }, cg::errc::collective_mismatch,
+       "lanes of one warp call `__ballot_sync` at"},
+      {"atomicAdd on a misaligned int", [d] { cg::launch(misaligned_int_atomic, {dim3(1), dim3(1)}, d); },
+       cg::errc::memory_fault, "misaligned atomic: atomicAdd at"},
+      {"atomicAdd on a misaligned double", [d] { cg::launch(misaligned_double_atomic, {dim3(1), dim3(1)}, d); },
+       cg::errc::memory_fault, "which is not a multiple of 8 (the operand's size); a GPU faults on it"},
+      {"kernel parameters over CUDA's 32,764 bytes",
+       [d] { cg::launch(takes_too_many_parameter_bytes, {dim3(1), dim3(1)}, oversized_parameter{}, d); },
+       cg::errc::invalid_argument, "takes 32776 bytes of parameters, more than CUDA's limit of 32764 bytes"},
+      {"COHORT_SHARED_PER_BLOCK over what a block may opt in to",
+       [] {
+         const scoped_env shared("COHORT_SHARED_PER_BLOCK", "1G");
+         cohort::host::reset_virtual_device();
+       },
+       cg::errc::invalid_argument, "COHORT_SHARED_PER_BLOCK=1G is not valid: expected at most 232448 bytes"},
       {"a bad COHORT_CHECK",
        [d] {
          const scoped_env check("COHORT_CHECK", "everything");

@@ -72,6 +72,74 @@ TEST(SpinWaits, AtomicRefLoadsAndFencesYieldToo) {
   EXPECT_EQ(out.to_host()[0], 2);
 }
 
+// Thread 0 waits for thread 1 right after a barrier, which released thread 1
+// without resuming it yet: the yield must resume thread 1, not thread 0
+// itself (whose switch to itself resumed a stale context: faults, wild jumps,
+// false stack overflows). More spins in tests/host/spin_after_collectives.
+__global__ void waits_right_after_a_barrier(int* flags, int* out) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    while (atomicAdd(&flags[blockIdx.x], 0) == 0) {
+    }
+    out[blockIdx.x] = 1;
+  } else if (threadIdx.x == 1) {
+    atomicExch(&flags[blockIdx.x], 1);
+  }
+}
+
+TEST(SpinWaits, AThreadSpinningRightAfterABarrierLetsTheReleasedThreadsRun) {
+  const unsigned blocks = 8;
+  cg::device_buffer<int> flags(std::vector<int>(blocks, 0)), out(std::vector<int>(blocks, 0));
+  cg::launch(waits_right_after_a_barrier, {dim3(blocks), dim3(64)}, flags.data(), out.data());
+  EXPECT_EQ(out.to_host(), std::vector<int>(blocks, 1));
+}
+
+// One fence (or one atomic that reads the same value) per thread and block is
+// no spin: the count of polls in a row starts afresh in every block, though a
+// worker's thread records serve block after block and launch after launch.
+// (Counted across blocks, every 64th block's thread yielded right after the
+// barrier, which the yield above got wrong: 63 blocks passed, 100 failed
+// with a false "fiber stack overflow".)
+__global__ void fences_after_a_barrier(int* out) {
+  __syncthreads();
+  __threadfence();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = static_cast<int>(blockIdx.x);
+}
+__global__ void same_atomic_after_a_barrier(int* counter, int* out) {
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = atomicAdd(counter, 0);
+}
+
+TEST(SpinWaits, AFencePerBlockInManyBlocksIsNotASpin) {
+  const unsigned blocks = 100, threads = 2;
+  std::vector<int> expected(blocks * threads);
+  for (unsigned i = 0; i < expected.size(); ++i) expected[i] = static_cast<int>(i / threads);
+  cg::device_buffer<int> out(blocks * threads);
+  for (int launch = 0; launch < 3; ++launch) {
+    cg::launch(fences_after_a_barrier, {dim3(blocks), dim3(threads)}, out.data());
+    EXPECT_EQ(out.to_host(), expected) << "launch " << launch;
+  }
+  cg::device_buffer<int> counter(std::vector<int>{7});
+  cg::launch(same_atomic_after_a_barrier, {dim3(blocks), dim3(threads)}, counter.data(), out.data());
+  EXPECT_EQ(out.to_host(), std::vector<int>(blocks * threads, 7));
+}
+
+// __nanosleep yields at every call: the first launch's sleeps must leave
+// nothing behind that breaks the next launch's.
+__global__ void sleeps_after_a_barrier(int* out) {
+  __syncthreads();
+  __nanosleep(10);
+  out[threadIdx.x] += 1;
+}
+
+TEST(SpinWaits, ASleepAfterABarrierWorksLaunchAfterLaunch) {
+  const unsigned threads = 64;
+  cg::device_buffer<int> out(std::vector<int>(threads, 0));
+  for (int launch = 0; launch < 4; ++launch)
+    cg::launch(sleeps_after_a_barrier, {dim3(1), dim3(threads)}, out.data());
+  EXPECT_EQ(out.to_host(), std::vector<int>(threads, 4));
+}
+
 // Misuse: warp 0 spins on a flag warp 1 sets only after a barrier that warp 0
 // never reaches.
 constexpr int stalled_spin_line = __LINE__ + 3;

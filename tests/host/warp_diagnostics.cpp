@@ -3,7 +3,9 @@
 // site, never a hang.
 #include <gmock/gmock.h>
 
+#include <algorithm>
 #include <cohort/cohort.hpp>
+#include <vector>
 
 #include "host_support.hpp"
 #include "test_support.hpp"
@@ -270,6 +272,54 @@ TEST(WarpDiagnostics, AMemberOfACoalescedGroupThatExited) {
               AllOf(HasSubstr("collective `shfl` at"), HasSubstr(at_line(coalesced_exit_line)),
                     HasSubstr("thread (6,0,0) exited without reaching it"),
                     HasSubstr("the 16 threads at lanes 0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30 of warp 0")));
+}
+
+// The two halves of a warp pass __ballot_sync different masks at one call
+// site, and the half whose mask leaves out the other completes and exits:
+// the other half's full mask named lanes that called with another mask, not
+// lanes that had exited without calling. Each half got a partial ballot, no
+// error; whichever half runs first (the shuffled schedule), it is one now.
+constexpr int ballot_masks_line = __LINE__ + 3;
+__global__ void halves_pass_different_masks(unsigned* out) {
+  const unsigned lane = threadIdx.x % 32;
+  out[threadIdx.x] = __ballot_sync(lane < 16 ? 0xffffffffu : 0xffff0000u, 1);
+}
+
+TEST(WarpDiagnostics, LanesPassingDifferentMasksToOneIntrinsic) {
+  cg::device_buffer<unsigned> out(32);
+  for (const char* schedule : {"ordered", "shuffle:1", "shuffle:2", "shuffle:3"}) {
+    const cohort_test::scoped_env order("COHORT_SCHEDULE", schedule);
+    const cg::error e = launch_error([&] { cg::launch(halves_pass_different_masks, {dim3(1), dim3(32)}, out.data()); });
+    EXPECT_EQ(e.kind(), cg::errc::collective_mismatch) << schedule;
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("lanes of one warp call `__ballot_sync` at"), HasSubstr(at_line(ballot_masks_line)),
+                                HasSubstr("with different masks in kernel `(anonymous namespace)::halves_pass_different_masks"),
+                                HasSubstr(" waits with mask 0xffffffff, which names thread ("),
+                                HasSubstr("called it with mask 0xffff0000 and exited")))
+        << schedule;
+  }
+}
+
+// Not the same: lanes that exit after an intrinsic elsewhere, or before any,
+// are excused from a later one whose mask names them (PTX's rule for exited
+// lanes).
+__global__ void half_votes_then_leaves(unsigned* out) {
+  const unsigned lane = threadIdx.x % 32;
+  if (lane >= 16) {
+    out[threadIdx.x] = __ballot_sync(0xffff0000u, 1);
+    return;
+  }
+  out[threadIdx.x] = __ballot_sync(0xffffffffu, 1);
+}
+
+TEST(WarpDiagnostics, LanesThatExitAfterAnotherIntrinsicAreExcused) {
+  cg::device_buffer<unsigned> out(32);
+  for (const char* schedule : {"ordered", "shuffle:1", "shuffle:2"}) {
+    const cohort_test::scoped_env order("COHORT_SCHEDULE", schedule);
+    cg::launch(half_votes_then_leaves, {dim3(1), dim3(32)}, out.data());
+    std::vector<unsigned> expected(32, 0xffff0000u);  // the upper half's own ballot
+    std::fill(expected.begin(), expected.begin() + 16, 0x0000ffffu);  // the full mask's, less the lanes gone
+    EXPECT_EQ(out.to_host(), expected) << schedule;
+  }
 }
 
 // After an error the runtime runs the next launch normally.

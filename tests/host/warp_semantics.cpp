@@ -169,6 +169,41 @@ TEST(CoalescedRule, LanesAtOneCallSiteGroupWhileTheRestWaitElsewhere) {
   for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(out.to_host()[t], t % 32 < 8 ? 8u : 0u) << t;
 }
 
+// A loop whose trip count differs by lane, with coalesced_threads() (or
+// __activemask()) inside: the lanes that leave it first wait after it while
+// the others go round, and the warp regroups after the loop whole, as a GPU
+// reconverges there. (Every site's group formed at once grouped the lanes
+// after the loop by trip count, 8 and 8, though docs/warp-level.md said such
+// code reconverges.) Inside, each round's group is the lanes still looping.
+__global__ void regroups_after_a_divergent_loop(unsigned* out, unsigned* inside) {
+  const unsigned lane = threadIdx.x % 32;
+  for (unsigned i = 0; i < lane % 4; ++i) {
+    const cg::coalesced_group round = cg::coalesced_threads();
+    inside[threadIdx.x * 3 + i] = round.num_threads();
+    round.sync();
+  }
+  out[threadIdx.x] = cg::coalesced_threads().num_threads();
+}
+__global__ void active_mask_after_a_divergent_loop(unsigned* out) {
+  const unsigned lane = threadIdx.x % 32;
+  for (unsigned i = 0; i < lane % 8; ++i) __syncwarp(static_cast<unsigned>(__activemask()));
+  out[threadIdx.x] = static_cast<unsigned>(__popc(static_cast<unsigned>(__activemask())));
+}
+
+TEST(CoalescedRule, AWarpRegroupsWholeAfterADivergentLoop) {
+  cg::device_buffer<unsigned> out(64), inside(std::vector<unsigned>(64 * 3, 0));
+  for (const char* schedule : {"ordered", "shuffle:1", "shuffle:2"}) {
+    const cohort_test::scoped_env order("COHORT_SCHEDULE", schedule);
+    cg::launch(regroups_after_a_divergent_loop, {dim3(1), dim3(64)}, out.data(), inside.data());
+    EXPECT_EQ(out.to_host(), std::vector<unsigned>(64, 32u)) << schedule;
+    const auto rounds = inside.to_host();
+    for (unsigned t = 0; t < 64; ++t)
+      for (unsigned i = 0; i < t % 32 % 4; ++i) EXPECT_EQ(rounds[t * 3 + i], 8u * (3 - i)) << schedule << " " << t;
+    cg::launch(active_mask_after_a_divergent_loop, {dim3(1), dim3(64)}, out.data());
+    EXPECT_EQ(out.to_host(), std::vector<unsigned>(64, 32u)) << schedule;
+  }
+}
+
 // Lanes are ranked by their linear rank in the block, whatever its shape.
 __global__ void groups_in_a_3d_block(unsigned* out) {
   const unsigned t = cg::this_thread_block().thread_rank();

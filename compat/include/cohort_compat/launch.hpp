@@ -40,8 +40,10 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
 // and a 1x1x1 cluster are refused with cudaErrorNotSupported.
 cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request);
 
-// A kernel known by its address launches through these, which know its parameter types.
-using args_launcher = cudaError_t (*)(const void* kernel, const launch_request& request, void** args);
+// A kernel known by its address launches through these, which know its
+// parameter types; `call`: the runtime call that launches by address, for its errors.
+using args_launcher = cudaError_t (*)(const char* call, const void* kernel, const launch_request& request,
+                                      void** args);
 using multi_device_launcher = cudaError_t (*)(const void* kernel, const cudaLaunchParams* list, unsigned count);
 void register_kernel(const void* kernel, args_launcher launcher, multi_device_launcher multi_device);
 
@@ -50,11 +52,16 @@ void register_kernel(const void* kernel, args_launcher launcher, multi_device_la
 using multi_device_body = void (*)(void* context, std::span<const cohort::device_launch> grids);
 cudaError_t run_multi_device_launch(const cudaLaunchParams* list, unsigned count, multi_device_body body,
                                     void* context);
+// Refuses a launch by address whose `args` is null, or whose entry `index`
+// is (index < 0: args itself), for a kernel of `parameters` parameters:
+// cudaErrorInvalidValue, as CUDA's runtime returns (rather than a crash
+// reading through it).
+cudaError_t null_kernel_arguments(const char* call, const void* kernel, std::size_t parameters, long index);
 
 namespace detail {
 
 template <class... P>
-cudaError_t launch_from_args(const void* kernel, const launch_request& request, void** args);
+cudaError_t launch_from_args(const char* call, const void* kernel, const launch_request& request, void** args);
 template <class... P>
 cudaError_t launch_multi_device_from_args(const void* kernel, const cudaLaunchParams* list, unsigned count);
 
@@ -110,7 +117,12 @@ cudaError_t launch_unpacked(void (*kernel)(P...), const launch_request& request,
 }
 
 template <class... P>
-cudaError_t launch_from_args(const void* kernel, const launch_request& request, void** args) {
+cudaError_t launch_from_args(const char* call, const void* kernel, const launch_request& request, void** args) {
+  if constexpr (sizeof...(P) > 0) {
+    if (args == nullptr) return null_kernel_arguments(call, kernel, sizeof...(P), -1);
+    for (std::size_t i = 0; i < sizeof...(P); ++i)
+      if (args[i] == nullptr) return null_kernel_arguments(call, kernel, sizeof...(P), static_cast<long>(i));
+  }
   auto typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(kernel));
   return launch_unpacked(typed, request, args, std::index_sequence_for<P...>{});
 }

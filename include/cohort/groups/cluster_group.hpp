@@ -34,7 +34,7 @@ class cluster_group : public thread_group {
     return {detail::impl::cluster_arrive(where)};
   }
   COHORT_DEVICE void barrier_wait(arrival_token&& token, call_site where = call_site::current()) const {
-    detail::impl::cluster_wait(token.phase, where);
+    detail::impl::cluster_barrier_wait(token.phase, where);
   }
 
   COHORT_DEVICE static unsigned block_rank() { return detail::impl::cluster_block_rank(); }

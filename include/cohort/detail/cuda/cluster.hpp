@@ -38,6 +38,10 @@ __device__ __forceinline__ void cluster_wait(std::uint64_t, call_site) {
 }
 
 __device__ __forceinline__ void cluster_sync(call_site where) { cluster_wait(cluster_arrive(where), where); }
+// cluster_group::barrier_wait (the host backend spends the token, to catch a second wait on it).
+__device__ __forceinline__ void cluster_barrier_wait(std::uint64_t& token, call_site where) {
+  cluster_wait(token, where);
+}
 
 __device__ __forceinline__ void* map_shared(void* addr, int rank, call_site) {
 #if COHORT_CLUSTERS

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <source_location>
@@ -30,13 +31,18 @@ inline T observed(const void* address, T value, std::source_location where) {
   thread_record* const t = b->threads + thread_rank();
   std::uint64_t bits = 0;
   std::memcpy(&bits, &value, sizeof(T) < sizeof bits ? sizeof(T) : sizeof bits);
-  if (address == t->poll_address && bits == t->poll_value) {
+  // A record serves the same rank of every block its worker runs, launch
+  // after launch: polls count in a row only within one block (its serial),
+  // or a fence per block would add up to a "spin" across 64 blocks.
+  if (address == t->poll_address && bits == t->poll_value && t->poll_block == b->serial) {
     if (++t->poll_count % Every == 0) [[unlikely]]
       spin_yield(where);
   } else {
     t->poll_address = address;
     t->poll_value = bits;
     t->poll_count = 0;
+    t->poll_block = b->serial;
+    t->poll_since = 0;
   }
   return value;
 }
@@ -45,15 +51,25 @@ inline T observed(const void* address, T value, std::source_location where) {
 inline constexpr char fence_poll = 0;
 inline constexpr char sleep_poll = 0;
 
+// An atomic at an address not aligned to its size: a GPU faults
+// (cudaErrorMisalignedAddress), where std::atomic_ref's behaviour is undefined
+// (x86 silently locks across two cache lines). Fails the launch naming the
+// call, in kernel code; throws in host code.
+[[noreturn, gnu::cold]] void misaligned_atomic(const char* name, const void* address, std::size_t alignment,
+                                               std::source_location where);
+
 template <class T>
-std::atomic_ref<T> atomic_at(T* address) {
+std::atomic_ref<T> atomic_at(T* address, const char* name, std::source_location where) {
+  constexpr std::size_t alignment = std::atomic_ref<T>::required_alignment;
+  if (reinterpret_cast<std::uintptr_t>(address) % alignment != 0) [[unlikely]]
+    misaligned_atomic(name, address, alignment, where);
   return std::atomic_ref<T>(*address);
 }
 
 // Read-modify-write through compare-exchange, for the operations atomic_ref lacks.
 template <class T, class F>
-T atomic_update(T* address, F next) {
-  auto ref = atomic_at(address);
+T atomic_update(T* address, F next, const char* name, std::source_location where) {
+  auto ref = atomic_at(address, name, where);
   T old = ref.load(std::memory_order_relaxed);
   while (!ref.compare_exchange_weak(old, next(old), std::memory_order_seq_cst, std::memory_order_relaxed)) {
   }
@@ -65,57 +81,57 @@ T atomic_update(T* address, F next) {
 template <class T>
 inline T atomicAdd(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).fetch_add(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicAdd", where).fetch_add(value), where);
 }
 template <class T>
 inline T atomicSub(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).fetch_sub(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicSub", where).fetch_sub(value), where);
 }
 template <class T>
 inline T atomicExch(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).exchange(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicExch", where).exchange(value), where);
 }
 template <class T>
 inline T atomicMin(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_update(address, [value](T old) { return value < old ? value : old; }),
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_update(address, [value](T old) { return value < old ? value : old; }, "atomicMin", where),
       where);
 }
 template <class T>
 inline T atomicMax(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_update(address, [value](T old) { return old < value ? value : old; }),
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_update(address, [value](T old) { return old < value ? value : old; }, "atomicMax", where),
       where);
 }
 template <class T>
 inline T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> value,
                    std::source_location where = std::source_location::current()) {
-  ::cohort::detail::host::atomic_at(address).compare_exchange_strong(compare, value);
+  ::cohort::detail::host::atomic_at(address, "atomicCAS", where).compare_exchange_strong(compare, value);
   return ::cohort::detail::host::observed(address, compare, where);  // the old value, exchanged or not
 }
 template <class T>
 inline T atomicAnd(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).fetch_and(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicAnd", where).fetch_and(value), where);
 }
 template <class T>
 inline T atomicOr(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).fetch_or(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicOr", where).fetch_or(value), where);
 }
 template <class T>
 inline T atomicXor(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address).fetch_xor(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicXor", where).fetch_xor(value), where);
 }
 // ((old >= limit) ? 0 : old + 1), as CUDA defines it.
 inline unsigned atomicInc(unsigned* address, unsigned limit,
                           std::source_location where = std::source_location::current()) {
   return ::cohort::detail::host::observed(
       address,
-      ::cohort::detail::host::atomic_update(address, [limit](unsigned old) { return old >= limit ? 0u : old + 1; }),
+      ::cohort::detail::host::atomic_update(address, [limit](unsigned old) { return old >= limit ? 0u : old + 1; }, "atomicInc", where),
       where);
 }
 // (((old == 0) || (old > limit)) ? limit : old - 1), as CUDA defines it.
@@ -124,7 +140,8 @@ inline unsigned atomicDec(unsigned* address, unsigned limit,
   return ::cohort::detail::host::observed(
       address,
       ::cohort::detail::host::atomic_update(
-          address, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; }),
+          address, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; }, "atomicDec",
+          where),
       where);
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <source_location>
 
+#include "cohort/detail/host/sync_points.hpp"
 #include "cohort/detail/host/vector_types.hpp"
 
 namespace cohort::detail::host {
@@ -15,6 +16,10 @@ namespace cohort::detail::host {
 std::uint64_t cluster_arrive(std::source_location where);
 void cluster_wait(std::uint64_t phase, std::source_location where);
 void cluster_sync(std::source_location where);
+// cluster_group::barrier_wait: spends the token (sync_points.hpp).
+inline void cluster_barrier_wait(std::uint64_t& token, std::source_location where) {
+  cluster_wait(spend(token), where);
+}
 
 unsigned cluster_block_rank();
 unsigned cluster_block_count();

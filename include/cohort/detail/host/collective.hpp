@@ -32,6 +32,13 @@ struct alignas(64) collective_slot {
   std::byte in[max_exchange_bytes];
   std::uint64_t arg;   // source rank, delta, lane mask, predicate, label, or an address every member must pass
   const void* params;  // reductions and scans: the operator and target, on the member's stack
+  // The thread's last __*_sync intrinsic in this block: where, and the lanes
+  // its mask named. A lane that exits while a call at that site with another
+  // mask waits for it called the intrinsic with a different mask (an error),
+  // where an exited lane the mask names is otherwise excused. Cleared for each
+  // block (collective_state::start_block).
+  std::source_location mask_site{};
+  std::uint64_t mask_lanes;
   alignas(64) std::byte out[max_result_bytes];
 };
 

@@ -35,7 +35,7 @@ inline dim3 this_cluster_grid_dim() { return cluster_grid_dim(); }
 using block_arrival_token = std::uint64_t;
 inline void block_barrier_sync(call_site where) { block_sync(where); }
 inline block_arrival_token block_barrier_arrive(call_site where) { return block_arrive(where); }
-inline void block_barrier_wait(block_arrival_token phase, call_site where) { block_wait(phase, where); }
+inline void block_barrier_wait(block_arrival_token& token, call_site where) { block_wait(spend(token), where); }
 
 // The grid barrier lives in the launch, so a grid_group carries nothing.
 struct grid_state {};
@@ -44,7 +44,9 @@ inline grid_state this_grid_state() { return {}; }
 inline bool grid_barrier_valid(grid_state) { return block().cooperative; }
 inline void grid_barrier_sync(grid_state, call_site where) { grid_sync(where); }
 inline grid_arrival_token grid_barrier_arrive(grid_state, call_site where) { return grid_arrive(where); }
-inline void grid_barrier_wait(grid_state, grid_arrival_token phase, call_site where) { grid_wait(phase, where); }
+inline void grid_barrier_wait(grid_state, grid_arrival_token& token, call_site where) {
+  grid_wait(spend(token), where);
+}
 
 // The launch's dynamic_shared_bytes, aligned to 16 bytes as extern __shared__ is on CUDA.
 inline unsigned char* dynamic_shared_memory() { return current_block->dynamic_shared; }

@@ -36,6 +36,21 @@ struct kernel_entry {
   const void* kernel;  // identifies the kernel: its name in messages, its attributes
 };
 
+// How diagnostics name the call that makes a launch cooperative, for the
+// launches this thread makes while one lives: cohort's launch_cooperative by
+// default; the CUDA runtime on the host (src/compat) names
+// cudaLaunchCooperativeKernel, the call its programs know.
+class cooperative_launch_named {
+ public:
+  explicit cooperative_launch_named(const char* call);
+  ~cooperative_launch_named();
+  cooperative_launch_named(const cooperative_launch_named&) = delete;
+  cooperative_launch_named& operator=(const cooperative_launch_named&) = delete;
+
+ private:
+  const char* previous_;
+};
+
 // Runs a launch whose configuration has been checked (detail/launch_checks.hpp).
 void launch_kernel(const kernel_entry& entry, const launch_config& cfg, bool cooperative);
 int active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared_bytes);
@@ -69,9 +84,25 @@ void run_static(const void* payload) {
     run_threads([args = p.args] { std::apply([](const auto&... a) { Kernel(a...); }, args); });
 }
 
+// The bytes of a kernel's parameters as CUDA lays them out (each at its
+// alignment, one after another), and CUDA's limit on them (since CUDA 12.1;
+// nvcc refuses a kernel over it at compile time).
+template <class... P>
+constexpr std::size_t parameter_bytes() {
+  std::size_t bytes = 0;
+  ((bytes = (bytes + alignof(std::decay_t<P>) - 1) / alignof(std::decay_t<P>) * alignof(std::decay_t<P>) +
+            sizeof(std::decay_t<P>)),
+   ...);
+  return bytes;
+}
+inline constexpr std::size_t max_parameter_bytes = 32764;
+// Refuses a launch whose parameters take more than max_parameter_bytes.
+[[noreturn]] void parameters_too_large(const void* kernel, std::size_t bytes);
+
 template <class... P, class... A>
 void launch_with(void (*run)(const void*), void (*kernel)(P...), const launch_config& cfg, bool cooperative,
                  A&&... args) {
+  if constexpr (parameter_bytes<P...>() > max_parameter_bytes) parameters_too_large(kernel_address(kernel), parameter_bytes<P...>());
   // Each argument converted once, straight into the launch's copy (arguments_fit has checked that it converts).
   const kernel_payload<P...> payload{kernel, {std::forward<A>(args)...}};
   launch_kernel(kernel_entry{run, &payload, kernel_address(kernel)}, cfg, cooperative);

@@ -53,9 +53,13 @@ struct alignas(64) thread_record : thread_position {
   const void* poll_address = nullptr;
   std::uint64_t poll_value = 0;
   unsigned poll_count = 0;
-  std::uint64_t poll_block = 0;  // the block (its serial) and time the spin's streak began
-  std::int64_t poll_since = 0;
+  std::uint64_t poll_block = 0;  // the block (its serial) whose thread made those atomics
+  std::int64_t poll_since = 0;   // when the streak first yielded (0: it has not yet)
   std::source_location poll_site{};
+  // Where this thread last got a group from coalesced_threads(), and in which
+  // block (its serial): a lane back at that site is in a loop (converge.cpp).
+  std::source_location converged_at{};
+  std::uint64_t converged_block = 0;
 };
 
 // The part of a block's record that inline kernel-side code reads; the
@@ -94,7 +98,16 @@ extern thread_local constinit thread_record* current_thread;
 // whose row the loop writes from its own counters (threadIdx, below, holds
 // the index), so that in a kernel that never waits threadIdx.x is the loop
 // variable rather than a load from each thread's record, and a thread of a
-// streak costs one store. Outside a kernel the pointer is null.
+// streak costs one store. Outside a kernel it points into a page that no
+// access may touch (outside_kernel_page): a warp intrinsic or a group in host
+// code faults there, and the fault handler, which tells that page from
+// address 0 (a null pointer of the program's own is an ordinary crash), says why.
+// One page (of the largest page size, 64 KiB), made inaccessible when the
+// program starts.
+struct alignas(65536) outside_kernel_page {
+  thread_position position;
+};
+extern constinit outside_kernel_page no_kernel;
 extern thread_local constinit const thread_position* current_position;
 extern thread_local constinit thread_position streak_position;
 

@@ -31,15 +31,24 @@ inline member_set mask_members(const collective_op& op, unsigned long long mask,
   return {warp_base(), lanes == existing ? present : lane_count(lanes), lanes};
 }
 
+// The call, its mask noted in the caller's slot (collective_slot::mask_site).
+inline collective_call mask_call(const collective_op& op, unsigned long long mask, std::source_location where) {
+  const member_set members = mask_members(op, mask, where);
+  collective_slot& slot = own_slot();
+  slot.mask_site = where;
+  slot.mask_lanes = members.lanes;
+  return {members, &op, where, true, false};
+}
+
 template <class R>
 R warp_collective(const collective_op& op, unsigned long long mask, std::uint64_t arg, std::source_location where) {
-  return collective<R>({mask_members(op, mask, where), &op, where, true, false}, arg);
+  return collective<R>(mask_call(op, mask, where), arg);
 }
 
 template <class R, class T>
 R warp_collective(const collective_op& op, unsigned long long mask, const T& value, std::uint64_t arg,
                   std::source_location where) {
-  return collective<R>({mask_members(op, mask, where), &op, where, true, false}, value, arg);
+  return collective<R>(mask_call(op, mask, where), value, arg);
 }
 
 // shfl.sync reads only the low bits of its lane operand, as many as name a
