@@ -151,6 +151,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   prepare_clusters(launch, worker_count(launch.block_count));
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load()};
+  if (launch.exit_request) carry_out_exit(*launch.exit_request);
   if (launch.first_error) throw kernel_error(*launch.first_error);
   if (modes.memory) check_redzones_after(launch);
 }

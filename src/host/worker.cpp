@@ -20,7 +20,9 @@
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "copy_guard.hpp"
 #include "diagnostics.hpp"
+#include "kernel_abort.hpp"
 #include "kernel_assert.hpp"
+#include "kernel_exit.hpp"
 #include "launch_state.hpp"
 
 namespace cohort::detail::host {
@@ -54,6 +56,8 @@ struct worker_context {
   volatile sig_atomic_t fault_kind = 0;  // what the escape leaves for (escape_reason)
   const void* volatile fault_address = nullptr;
   failed_assertion assertion;  // the escape's, for a failed assert()
+  int exit_status = 0;         // the escape's, for exit() in kernel code
+  const void* exit_caller = nullptr;
   void* signal_stack = nullptr;  // ours, when the thread had no alternate signal stack
 
   worker_context();
@@ -71,7 +75,7 @@ struct worker_context {
 namespace {
 
 // Why kernel code escaped to the worker's own stack (worker_context::escape).
-enum escape_reason : sig_atomic_t { stack_overflow_escape = 1, memory_fault_escape, assertion_escape };
+enum escape_reason : sig_atomic_t { stack_overflow_escape = 1, memory_fault_escape, assertion_escape, exit_escape };
 
 struct sigaction previous_segv_action;
 
@@ -127,6 +131,7 @@ void install_overflow_handler() {
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
     sigaction(SIGSEGV, &action, &previous_segv_action);
+    install_abort_report();
     return true;
   }();
   (void)installed;
@@ -145,6 +150,22 @@ void escape_failed_assertion(const failed_assertion& a) {
   if (!w) return;
   w->assertion = a;
   escape_to_worker(*w, *b, assertion_escape);
+}
+
+bool in_kernel_thread() {
+  auto* b = static_cast<block_runtime*>(current_block);
+  return armed_worker(b) && b->running->stack.base;
+}
+
+void escape_kernel_exit(int status, const void* caller) {
+  auto* b = static_cast<block_runtime*>(current_block);
+  worker_context* w = armed_worker(b);
+  // Only a kernel thread's own fiber: the worker's stack, waiting for other
+  // blocks, is host code (a signal handler calling exit() there).
+  if (!w || !b->running->stack.base) return;
+  w->exit_status = status;
+  w->exit_caller = caller;
+  escape_to_worker(*w, *b, exit_escape);
 }
 
 namespace {
@@ -401,6 +422,11 @@ worker_context::worker_context() {
 }
 
 worker_context::~worker_context() {
+  // Destroyed by exit() on a thread that is inside a block (a signal handler
+  // that interrupted it called exit()): the running fiber's stack, or the
+  // signal stack, may be the one exit() runs on. The process is ending;
+  // they are left to it.
+  if (current_block != nullptr) return;
   for (fiber& f : runtime.fibers) {
     f.sanitizer.destroyed();
     stacks.release(f.stack);
@@ -446,7 +472,10 @@ void run_from(worker_context& w, launch_state& launch, unsigned long long linear
     current_thread->waiting = wait_kind::none;
     rt.drop_failed_from_queue();
     rt.running = &rt.main;
-    if (w.fault_kind == assertion_escape)
+    if (w.fault_kind == exit_escape)
+      launch.request_exit(w.exit_status, exit_message(launch, rt, *current_thread, w.exit_status, w.exit_caller),
+                          rt.linear);
+    else if (w.fault_kind == assertion_escape)
       launch.fail(errc::assertion_failed, assertion_message(launch, rt, *current_thread, w.assertion), rt.linear);
     else if (w.fault_kind == stack_overflow_escape)
       launch.fail(errc::stack_overflow,

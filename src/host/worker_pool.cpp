@@ -20,6 +20,9 @@ namespace cohort::detail::host {
 
 namespace {
 
+// Launches whose blocks are running, from any host thread.
+std::atomic<unsigned> launches_in_flight{0};
+
 struct job_group {
   const std::function<void(unsigned)>* job;
   std::atomic<unsigned> remaining;
@@ -62,8 +65,15 @@ class worker {
 class pool {
  public:
   // Every worker is told to stop before the first is joined, so that they
-  // wind down together (a cooperative launch may have left thousands).
+  // wind down together (a cooperative launch may have left thousands). At an
+  // exit() while a launch runs (a signal handler's, or another host
+  // thread's) its workers may never come back to be joined: they are left
+  // to the end of the process, as a GPU's threads are.
   ~pool() {
+    if (launches_in_flight.load(std::memory_order_acquire) != 0) {
+      for (auto& w : all_) (void)w.release();
+      return;
+    }
     for (const auto& w : all_) w->stop();
   }
   static pool& instance() {
@@ -118,18 +128,32 @@ struct core_waiter {
   unsigned core = 0;       // the core it holds, or was served
   int last_cpu = -1;       // where it ran when it began to wait
   bool lent_core = false;  // sleepers only: it gets a core back before it wakes
+  bool waiting = false;    // in wait_for_grant
 };
 
 namespace {
 
+// The thread's waiter, destroyed with the thread, unless the thread waits
+// in it: exit() from a signal handler that interrupted the wait runs the
+// thread's destructors on top of it, and destroying a condition that has a
+// waiter blocks for good. Then it is left to the end of the process.
+struct waiter_holder {
+  core_waiter* waiter = new core_waiter;
+  ~waiter_holder() {
+    if (!waiter->waiting) delete waiter;
+  }
+};
+
 core_waiter& this_waiter() {
-  thread_local core_waiter self;
-  return self;
+  thread_local waiter_holder self;
+  return *self.waiter;
 }
 
 void wait_for_grant(core_waiter& w) {
   std::unique_lock lock(w.mutex);
+  w.waiting = true;
   w.woken.wait(lock, [&w] { return w.granted; });
+  w.waiting = false;
   w.granted = false;
 }
 
@@ -286,6 +310,10 @@ void worker::loop() {
 
 void run_on_threads(unsigned n, const std::function<void(unsigned)>& job) {
   if (n == 0) return;
+  launches_in_flight.fetch_add(1, std::memory_order_acq_rel);
+  const struct landed {
+    ~landed() { launches_in_flight.fetch_sub(1, std::memory_order_acq_rel); }
+  } landing;
   job_group group{&job, n};
   const std::vector<worker*> helpers = pool::instance().take(n - 1);
   for (unsigned i = 0; i < helpers.size(); ++i) helpers[i]->assign(&group, i + 1);
