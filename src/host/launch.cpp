@@ -19,6 +19,7 @@
 #include "env.hpp"
 #include "launch_state.hpp"
 #include "memory_check.hpp"
+#include "runtime_tls.hpp"
 #include "virtual_devices.hpp"
 #include "worker.hpp"
 #include "worker_pool.hpp"
@@ -88,7 +89,7 @@ unsigned worker_count(unsigned long long blocks) {
   return static_cast<unsigned>(std::min<unsigned long long>(::cohort::detail::host::worker_threads(), blocks));
 }
 
-thread_local cohort::host::launch_statistics last_statistics;
+COHORT_RUNTIME_TLS thread_local constinit cohort::host::launch_statistics last_statistics{};
 
 void run_grid(launch_state& launch) {
   if (launch.clusters.active()) return run_clusters(launch);
@@ -143,6 +144,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   launch.shuffle_seed = shuffle_seed();
   const checks modes = checking_modes();
   launch.copy_checks = modes.copies;
+  launch.memory_checks = modes.memory;
   launch.watchdog = spin_watchdog();
   if (cooperative) {
     launch.grid.configure(&launch.aborted, every_block_has_a_core(launch.block_count));

@@ -32,6 +32,7 @@ struct launch_state {
   unsigned long long block_count = 0;
   std::optional<std::uint64_t> shuffle_seed;       // COHORT_SCHEDULE=shuffle:SEED
   copy_checking copy_checks = copy_checking::off;  // COHORT_CHECK
+  bool memory_checks = false;                      // COHORT_CHECK=memory
   std::chrono::nanoseconds watchdog{0};            // COHORT_WATCHDOG: how long a spin may see no change
 
   std::atomic<unsigned long long> next_block{0};

@@ -6,12 +6,13 @@
 
 #include "cohort/errors.hpp"
 #include "env.hpp"
+#include "runtime_tls.hpp"
 #include "virtual_devices.hpp"
 
 namespace cohort::detail::host {
 
 namespace {
-thread_local int current = 0;
+COHORT_RUNTIME_TLS thread_local constinit int current = 0;
 }
 
 int virtual_device_count() {

@@ -2,6 +2,7 @@
 
 #include "cohort/detail/host/parallel_parts.hpp"
 #include "cpu_pin.hpp"
+#include "runtime_tls.hpp"
 #include "cohort/errors.hpp"
 
 #include <algorithm>
@@ -137,16 +138,19 @@ namespace {
 // in it: exit() from a signal handler that interrupted the wait runs the
 // thread's destructors on top of it, and destroying a condition that has a
 // waiter blocks for good. Then it is left to the end of the process.
-struct waiter_holder {
-  core_waiter* waiter = new core_waiter;
-  ~waiter_holder() {
-    if (!waiter->waiting) delete waiter;
-  }
-};
+COHORT_RUNTIME_TLS thread_local constinit core_waiter* this_threads_waiter = nullptr;
+
+void end_waiter(void* w) {
+  if (!static_cast<core_waiter*>(w)->waiting) delete static_cast<core_waiter*>(w);
+  this_threads_waiter = nullptr;
+}
 
 core_waiter& this_waiter() {
-  thread_local waiter_holder self;
-  return *self.waiter;
+  if (this_threads_waiter == nullptr) [[unlikely]] {
+    this_threads_waiter = new core_waiter;
+    at_thread_exit(&end_waiter, this_threads_waiter);
+  }
+  return *this_threads_waiter;
 }
 
 void wait_for_grant(core_waiter& w) {
@@ -283,7 +287,7 @@ core_pool& cores() {
   static core_pool pool(worker_threads());
   return pool;
 }
-thread_local bool holds_core = false;
+COHORT_RUNTIME_TLS thread_local constinit bool holds_core = false;
 
 void finish(job_group& group) {
   if (group.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) group.remaining.notify_all();
