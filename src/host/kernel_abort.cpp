@@ -68,6 +68,10 @@ std::string abort_report(const void* kernel_address, const std::string& where) {
 void on_abort(int sig, siginfo_t* info, void* context) {
   static std::atomic_flag reported;
   if (in_kernel_thread() && !reported.test_and_set()) {
+    // Wording the report allocates; an abort from inside malloc (its own
+    // corruption checks) may hold its lock. Should the report hang on it,
+    // the alarm ends the process all the same.
+    alarm(10);
     const block_runtime& rt = current_runtime();
     const std::string text = abort_report(rt.launch->entry->kernel, position(*rt.launch, rt, *current_thread));
     [[maybe_unused]] const auto written = write(2, text.data(), text.size());
@@ -83,6 +87,10 @@ void on_abort(int sig, siginfo_t* info, void* context) {
 }  // namespace
 
 void install_abort_report() {
+  // backtrace() loads the unwinder on its first call, which allocates: done
+  // here, not in the handler, which may run for an abort from inside malloc.
+  void* first[1];
+  backtrace(first, 1);
   struct sigaction action {};
   action.sa_sigaction = &on_abort;
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;

@@ -24,6 +24,7 @@
 #include "runtime_tls.hpp"
 #include "shared_faults.hpp"
 #include "shared_region.hpp"
+#include "symbol_names.hpp"
 #include "diagnostics.hpp"
 #include "kernel_abort.hpp"
 #include "kernel_assert.hpp"
@@ -58,6 +59,7 @@ struct worker_context {
   volatile sig_atomic_t fault_kind = 0;  // what the escape leaves for (escape_reason)
   const void* volatile fault_address = nullptr;
   volatile fault_access fault_kind_of_access = fault_access::unknown;
+  const void* volatile fault_instruction = nullptr;
   failed_assertion assertion;  // the escape's, for a failed assert()
   int exit_status = 0;         // the escape's, for exit() in kernel code
   const void* exit_caller = nullptr;
@@ -97,6 +99,26 @@ fault_access access_of(void* ucontext) {
 #endif
 }
 
+// The faulting instruction's address.
+const void* instruction_of(void* ucontext) {
+#if defined(__x86_64__)
+  return reinterpret_cast<const void*>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return reinterpret_cast<const void*>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.pc);
+#else
+  (void)ucontext;
+  return nullptr;
+#endif
+}
+
+// " (the access is in `f(int*)`)", naming the function of the faulting
+// instruction, where the symbol tables do.
+std::string faulting_function(const void* instruction) {
+  if (instruction == nullptr) return {};
+  const auto f = function_containing(instruction);
+  return f ? " (the access is in `" + f->substr(0, f->find(" [clone ")) + "`)" : std::string();
+}
+
 // The worker whose escape the running fiber of `b` may take (kernel code is
 // running), else null.
 worker_context* armed_worker(block_runtime* b) {
@@ -126,6 +148,7 @@ void on_segv(int sig, siginfo_t* info, void* ucontext) {
         b->running->stack.guard_contains(info->si_addr) || stack_pointer_overflowed(*b->running, ucontext);
     w->fault_address = info->si_addr;
     w->fault_kind_of_access = access_of(ucontext);
+    w->fault_instruction = instruction_of(ucontext);
     escape_to_worker(*w, *b, overflow ? stack_overflow_escape : memory_fault_escape);
   }
   if (!b && reinterpret_cast<std::uintptr_t>(info->si_addr) < 4096) outside_kernel_fault();
@@ -511,7 +534,9 @@ void run_from(worker_context& w, launch_state& launch, unsigned long long linear
                       " bytes of stack; set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=1M)",
                   rt.linear);
     else
-      launch.fail(errc::memory_fault, memory_fault_message(launch, rt, *current_thread, w.fault_address, w.fault_kind_of_access),
+      launch.fail(errc::memory_fault,
+                  memory_fault_message(launch, rt, *current_thread, w.fault_address, w.fault_kind_of_access) +
+                      faulting_function(w.fault_instruction),
                   rt.linear);
     return finish_block(w);
   }

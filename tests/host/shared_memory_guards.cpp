@@ -45,7 +45,9 @@ TEST(SharedMemoryGuards, AWriteJustPastDynamicSharedMemoryIsAnErrorNamingTheOffs
   EXPECT_EQ(e.kind(), cg::errc::memory_fault);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("in kernel `"), HasSubstr("writes_past_dynamic"),
                               HasSubstr("block (0,0,0), thread (0,0,0): a write at offset 260 of dynamic shared "
-                                        "memory, past the 256 bytes of dynamic shared memory the launch gave")));
+                                        "memory, past the 256 bytes of dynamic shared memory the launch gave"),
+                              HasSubstr("(the access is in `(anonymous namespace)::writes_past_dynamic(int*, int, "
+                                        "int)`)")));
   expect_runs_whole();
 }
 
@@ -94,7 +96,8 @@ TEST(SharedMemoryGuards, AWriteFarPastTheLastSharedVariableIsAnErrorNamingIt) {
     EXPECT_THAT(e.what(), AllOf(HasSubstr("writes_past_static"), HasSubstr(", thread (0,0,0): a write at offset "),
                                 HasSubstr(" of __shared__ `"),
                                 HasSubstr(" bytes; the last __shared__ variable, followed by a guard zone), "),
-                                HasSubstr(" bytes past its end")));
+                                HasSubstr(" bytes past its end"),
+                                HasSubstr("(the access is in `(anonymous namespace)::writes_past_static(int*, int)`)")));
   }
   cg::launch(writes_past_static, {dim3(2), dim3(32)}, out.data(), -1);  // within the array: runs whole
   const std::vector<int> got = out.to_host();
