@@ -4,8 +4,15 @@
 // the malloc heap or the runtime's thread-locals before; under
 // COHORT_CHECK=memory a write just past the last __shared__ variable is found
 // when the block ends. Each launch after a caught overrun runs whole.
+#include <elf.h>
+#include <fcntl.h>
 #include <gmock/gmock.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cohort/cohort.hpp>
 #include <string>
 #include <vector>
@@ -97,7 +104,8 @@ TEST(SharedMemoryGuards, AWriteFarPastTheLastSharedVariableIsAnErrorNamingIt) {
                                 HasSubstr(" of __shared__ `"),
                                 HasSubstr(" bytes; the last __shared__ variable, followed by a guard zone), "),
                                 HasSubstr(" bytes past its end"),
-                                HasSubstr("(the access is in `(anonymous namespace)::writes_past_static(int*, int)`)")));
+                                HasSubstr("(the access is in `(anonymous namespace)::writes_past_static(int*, "
+                                          "int)`)")));
   }
   cg::launch(writes_past_static, {dim3(2), dim3(32)}, out.data(), -1);  // within the array: runs whole
   const std::vector<int> got = out.to_host();
@@ -135,6 +143,65 @@ TEST(SharedMemoryGuards, UnderMemoryCheckingAWriteJustPastTheLastSharedVariableI
   }
   // Without the check the byte lands in the spacer, which holds nothing: no error.
   cg::launch(writes_just_past_the_shared_variables, {dim3(1), dim3(32)}, out.data());
+}
+
+}  // namespace
+
+namespace {
+
+struct tls_variable {
+  std::string name;
+  std::uintptr_t offset;
+};
+
+// This program's thread-locals, from its ELF symbol table.
+std::vector<tls_variable> thread_locals_of_this_program() {
+  std::vector<tls_variable> found;
+  const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || fstat(fd, &st) != 0) return found;
+  void* map = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED) return found;
+  const auto* base = static_cast<const char*>(map);
+  const auto* header = reinterpret_cast<const ElfW(Ehdr)*>(base);
+  const auto* sections = reinterpret_cast<const ElfW(Shdr)*>(base + header->e_shoff);
+  for (unsigned i = 0; i < header->e_shnum; ++i) {
+    if (sections[i].sh_type != SHT_SYMTAB) continue;
+    const auto* symbols = reinterpret_cast<const ElfW(Sym)*>(base + sections[i].sh_offset);
+    const char* names = base + sections[sections[i].sh_link].sh_offset;
+    for (std::size_t k = 0; k < sections[i].sh_size / sizeof(ElfW(Sym)); ++k)
+      if (ELF64_ST_TYPE(symbols[k].st_info) == STT_TLS && symbols[k].st_shndx != SHN_UNDEF)
+        found.push_back({names + symbols[k].st_name, static_cast<std::uintptr_t>(symbols[k].st_value)});
+  }
+  munmap(map, static_cast<std::size_t>(st.st_size));
+  return found;
+}
+
+// The layout the guard relies on (src/host/runtime_tls.hpp): every one of
+// the runtime's thread-locals lies below the kernels' __shared__ variables
+// (a thread_local added to the runtime without COHORT_RUNTIME_TLS would lie
+// among or after them, where an overrun reaches it), none has a
+// construction guard, and the spacer comes after the __shared__ variables.
+TEST(SharedMemoryGuards, TheRuntimesThreadLocalsLieBelowTheSharedVariablesAndTheSpacerAfterThem) {
+  const std::vector<tls_variable> all = thread_locals_of_this_program();
+  const auto named = [&](const std::string& part) {
+    return std::find_if(all.begin(), all.end(),
+                        [&](const tls_variable& v) { return v.name.find(part) != std::string::npos; });
+  };
+  const auto spacer = named("16tls_guard_spacerE");
+  const auto tile = named("18writes_past_static");  // writes_past_static's __shared__ tile
+  ASSERT_NE(spacer, all.end());
+  ASSERT_NE(tile, all.end());
+  EXPECT_LT(tile->offset, spacer->offset);
+  int runtime = 0;
+  for (const tls_variable& v : all) {
+    if (v.name.find("6cohort6detail4host") == std::string::npos || &v == &*spacer) continue;
+    ++runtime;
+    EXPECT_LT(v.offset, tile->offset) << v.name << " lies among or after the __shared__ variables";
+    EXPECT_EQ(v.name.rfind("_ZGV", 0), std::string::npos) << v.name << " is a construction guard";
+  }
+  EXPECT_GE(runtime, 5);  // current_block, current_thread & co. were found
 }
 
 }  // namespace
