@@ -34,16 +34,22 @@ abort_origin origin_of_abort(const void* kernel) {
   Dl_info kernel_module{};
   dladdr(kernel, &kernel_module);
   abort_origin o;
+  bool below_handler = false;  // past the handler's own frames (the runtime's, in the kernel's module)
   for (int i = 1; i < count; ++i) {
     // A return address: the call is the byte before it.
     const void* call = static_cast<const char*>(frames[i]) - 1;
-    auto name = function_containing(call);
-    if (!name) continue;
     Dl_info module{};
     const bool kernels_module = dladdr(call, &module) && module.dli_fbase == kernel_module.dli_fbase;
-    if (!o.caller.empty() || !kernels_module || name->rfind("cohort::detail::host::", 0) == 0) continue;
+    below_handler = below_handler || !kernels_module;  // the signal's frame is the C library's
+    if (!below_handler || !kernels_module) continue;
+    const auto name = function_containing(call);
+    if (!name) continue;
+    // The runtime's frames (its thread loop: "void cohort::detail::host::run_threads<...>(...)")
+    // lie below the kernel's: a kernel whose abort was a tail call left no frame of its own.
+    if (name->substr(0, name->find('(')).find("cohort::detail::host::") != std::string::npos) break;
     // Code the compiler moved out of line (a cold path) is its function's.
     o.caller = name->substr(0, name->find(" [clone "));
+    break;
   }
   return o;
 }

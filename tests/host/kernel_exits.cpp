@@ -109,6 +109,30 @@ TEST(KernelExitsDeathTest, AbortInAKernelNamesTheThreadBeforeTheProcessEnds) {
               "\\(3,0,0\\); the process ends with SIGABRT");
 }
 
+// glibc's malloc finds the pointer is none of its own and aborts, from
+// inside free(): the report allocates all the same.
+__global__ void frees_a_pointer_it_did_not_allocate(int offset) {
+  if (threadIdx.x == 1) {
+    char* p = static_cast<char*>(std::malloc(64));
+    std::free(p + offset);
+  }
+}
+
+TEST(KernelExitsDeathTest, AnAbortFromMallocsOwnCheckInAKernelNamesTheThread) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reports the bad free() itself, before glibc's malloc could";
+#endif
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        fail_if_hung();
+        cg::launch(frees_a_pointer_it_did_not_allocate, {dim3(1), dim3(4)}, 4);
+      },
+      ::testing::KilledBySignal(SIGABRT),
+      "free\\(\\): invalid pointer\ncohort: abort\\(\\) called in kernel "
+      "`[^`]*frees_a_pointer_it_did_not_allocate\\(int\\)`, block \\(0,0,0\\), thread \\(1,0,0\\)");
+}
+
 __device__ __noinline__ void throws_an_error() { throw std::runtime_error("no way on"); }
 
 __global__ void throws_through_noexcept() {
