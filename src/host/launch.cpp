@@ -89,7 +89,6 @@ unsigned worker_count(unsigned long long blocks) {
   return static_cast<unsigned>(std::min<unsigned long long>(::cohort::detail::host::worker_threads(), blocks));
 }
 
-COHORT_RUNTIME_TLS thread_local constinit cohort::host::launch_statistics last_statistics{};
 
 void run_grid(launch_state& launch) {
   if (launch.clusters.active()) return run_clusters(launch);

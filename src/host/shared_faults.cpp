@@ -39,39 +39,70 @@ std::optional<std::string> describe_dynamic(const launch_state& launch, const bl
   return std::nullopt;
 }
 
-// Past the last __shared__ variable, the program's thread-local that ends
-// last before the spacer (the runtime's own lie elsewhere: runtime_tls.hpp).
+// The program's thread-locals that are not the runtime's, by offset in its
+// TLS block, and that block's address on the calling thread (found from the
+// high spacer's own symbol).
+struct program_thread_locals {
+  std::vector<tls_symbol> symbols;
+  std::uintptr_t base = 0;
+  bool found = false;
+};
+
+program_thread_locals thread_locals_around_shared() {
+  program_thread_locals p;
+  std::vector<tls_symbol> all = executable_thread_locals();
+  for (const tls_symbol& s : all)
+    if (s.name == tls_high_spacer_symbol) {
+      p.base = tls_high_spacer_address() - s.offset;
+      p.found = true;
+    }
+  for (tls_symbol& s : all)
+    if (s.size != 0 && s.name.find("6cohort6detail4host") == std::string::npos) p.symbols.push_back(std::move(s));
+  return p;
+}
+
+// Past the last __shared__ variable: the program's thread-local that ends
+// last before the high spacer (the runtime's own lie below: runtime_tls.hpp).
 std::string past_last_shared(std::uintptr_t a, const char* access) {
-  const std::vector<tls_symbol> symbols = executable_thread_locals();
-  const auto spacer = std::find_if(symbols.begin(), symbols.end(),
-                                   [](const tls_symbol& s) { return s.name == tls_guard_spacer_symbol; });
-  std::string s = std::string(access) + " in the guard zone after the block's __shared__ variables";
-  if (spacer == symbols.end()) return s;
-  const std::uintptr_t base = tls_guard_spacer_address() - spacer->offset;  // the program's TLS block
+  const program_thread_locals p = thread_locals_around_shared();
   const tls_symbol* last = nullptr;
-  for (const tls_symbol& v : symbols)
-    if (v.offset + v.size <= spacer->offset && v.size != 0 && v.name.find("6cohort6detail4host") == std::string::npos &&
-        (!last || v.offset + v.size > last->offset + last->size))
-      last = &v;
-  if (last == nullptr) return s;
-  const std::uintptr_t start = base + last->offset;
+  for (const tls_symbol& v : p.symbols)
+    if (p.base + v.offset + v.size <= tls_high_spacer_address() && (!last || v.offset > last->offset)) last = &v;
+  if (!p.found || last == nullptr)
+    return std::string(access) + " in the guard zone after the block's __shared__ variables";
+  const std::uintptr_t start = p.base + last->offset;
   return std::string(access) + " at offset " + std::to_string(a - start) + " of __shared__ `" +
          demangled(last->name) + "` (" + std::to_string(last->size) + " bytes; the last __shared__ variable, " +
          "followed by a guard zone), " + std::to_string(a - start - last->size) + " bytes past its end";
 }
 
-// A fault in the calling thread's TLS guard.
+// Before the first __shared__ variable: the program's thread-local that
+// starts first after the low spacer.
+std::string before_first_shared(std::uintptr_t a, const char* access) {
+  const program_thread_locals p = thread_locals_around_shared();
+  const tls_symbol* first = nullptr;
+  for (const tls_symbol& v : p.symbols)
+    if (p.base + v.offset >= tls_low_spacer_end() && (!first || v.offset < first->offset)) first = &v;
+  if (!p.found || first == nullptr)
+    return std::string(access) + " in the guard zone before the block's __shared__ variables";
+  const std::uintptr_t start = p.base + first->offset;
+  return std::string(access) + " " + std::to_string(start - a) + " bytes before __shared__ `" +
+         demangled(first->name) + "` (" + std::to_string(first->size) + " bytes; the first __shared__ variable, " +
+         "preceded by a guard zone)";
+}
+
+// A fault in one of the calling thread's TLS guards.
 std::optional<std::string> describe_static(std::uintptr_t a, fault_access access) {
-  const tls_guard_span guard = tls_guard_pages();
-  if (a < guard.begin || a >= guard.end) return std::nullopt;
-  return past_last_shared(a, access_words(access));
+  if (tls_high_guard_pages().contains(a)) return past_last_shared(a, access_words(access));
+  if (tls_low_guard_pages().contains(a)) return before_first_shared(a, access_words(access));
+  return std::nullopt;
 }
 
 }  // namespace
 
 std::optional<std::string> static_shared_damage(const launch_state& launch, const block_record& block) {
-  auto* const first = reinterpret_cast<unsigned char*>(tls_guard_spacer_address());
-  auto* const end = reinterpret_cast<unsigned char*>(tls_guard_pages().begin);
+  auto* const first = reinterpret_cast<unsigned char*>(tls_high_spacer_address());
+  auto* const end = reinterpret_cast<unsigned char*>(tls_high_guard_pages().begin);
   unsigned char* hit = std::find_if(first, end, [](unsigned char b) { return b != 0; });
   if (hit == end) return std::nullopt;
   std::fill(hit, end, 0);

@@ -33,14 +33,6 @@
 
 namespace cohort::detail::host {
 
-// Below the kernels' __shared__ variables, away from an overrun past them
-// (runtime_tls.hpp).
-COHORT_RUNTIME_TLS thread_local constinit block_record* current_block = nullptr;
-COHORT_RUNTIME_TLS thread_local constinit thread_record* current_thread = nullptr;
-COHORT_RUNTIME_TLS thread_local constinit const block_coordinates* current_coordinates = nullptr;
-COHORT_RUNTIME_TLS thread_local constinit block_coordinates running_block_coordinates{};
-COHORT_RUNTIME_TLS thread_local constinit const thread_position* current_position = nullptr;
-COHORT_RUNTIME_TLS thread_local constinit thread_position streak_position{};
 
 struct worker_context {
   stack_pool stacks;
@@ -205,8 +197,6 @@ namespace {
 // state but the pointers below: the thread-local pages, where kernels'
 // __shared__ variables live, then hold nothing the scheduler touches, so that
 // memcpy_async's guard (checking mode) can close them without slowing it.
-COHORT_RUNTIME_TLS thread_local constinit worker_context* this_worker = nullptr;
-
 void end_worker(void* w) {
   delete static_cast<worker_context*>(w);
   this_worker = nullptr;

@@ -138,8 +138,6 @@ namespace {
 // in it: exit() from a signal handler that interrupted the wait runs the
 // thread's destructors on top of it, and destroying a condition that has a
 // waiter blocks for good. Then it is left to the end of the process.
-COHORT_RUNTIME_TLS thread_local constinit core_waiter* this_threads_waiter = nullptr;
-
 void end_waiter(void* w) {
   if (!static_cast<core_waiter*>(w)->waiting) delete static_cast<core_waiter*>(w);
   this_threads_waiter = nullptr;
@@ -287,7 +285,6 @@ core_pool& cores() {
   static core_pool pool(worker_threads());
   return pool;
 }
-COHORT_RUNTIME_TLS thread_local constinit bool holds_core = false;
 
 void finish(job_group& group) {
   if (group.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) group.remaining.notify_all();

@@ -119,6 +119,9 @@ TEST(SharedMemoryGuards, AWriteFarPastTheLastSharedVariableIsAnErrorNamingIt) {
 // the last __shared__ variable reaches.
 namespace cohort::detail::host {
 extern thread_local constinit std::byte tls_guard_spacer[64 * 1024 + 4096];
+// The low spacer, between the runtime's thread-locals and the __shared__
+// variables: its whole page is what a write a page before the first reaches.
+extern thread_local constinit std::byte tls_low_guard_spacer[2 * 4096];
 }
 
 namespace {
@@ -126,6 +129,22 @@ namespace {
 __global__ void writes_just_past_the_shared_variables(int* out) {
   if (threadIdx.x == 0) reinterpret_cast<volatile unsigned char*>(cg::detail::host::tls_guard_spacer)[4] = 7;
   out[threadIdx.x] = 1;
+}
+
+__global__ void writes_a_page_before_the_shared_variables(int* out) {
+  const auto low = reinterpret_cast<std::uintptr_t>(cg::detail::host::tls_low_guard_spacer);
+  if (threadIdx.x == 0) *reinterpret_cast<volatile int*>((low + 4095) & ~std::uintptr_t{4095}) = 7;
+  out[threadIdx.x] = 1;
+}
+
+// An underrun that would have reached the runtime's thread-locals below.
+TEST(SharedMemoryGuards, AWriteAPageBeforeTheFirstSharedVariableIsAnErrorNamingIt) {
+  cg::device_buffer<int> out(32);
+  const cg::error e =
+      launch_error([&] { cg::launch(writes_a_page_before_the_shared_variables, {dim3(1), dim3(32)}, out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::memory_fault);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("block (0,0,0), thread (0,0,0): a write "), HasSubstr(" bytes before __shared__ `"),
+                              HasSubstr(" bytes; the first __shared__ variable, preceded by a guard zone)")));
 }
 
 TEST(SharedMemoryGuards, UnderMemoryCheckingAWriteJustPastTheLastSharedVariableIsFound) {
@@ -178,11 +197,12 @@ std::vector<tls_variable> thread_locals_of_this_program() {
   return found;
 }
 
-// The layout the guard relies on (src/host/runtime_tls.hpp): every one of
-// the runtime's thread-locals lies below the kernels' __shared__ variables
-// (a thread_local added to the runtime without COHORT_RUNTIME_TLS would lie
-// among or after them, where an overrun reaches it), none has a
-// construction guard, and the spacer comes after the __shared__ variables.
+// The layout the guards rely on (src/host/runtime_tls.hpp): every one of
+// the runtime's thread-locals lies below the low spacer, which lies below
+// the kernels' __shared__ variables (a thread_local added to the runtime
+// outside runtime_tls.cpp would lie elsewhere, where an overrun may reach
+// it), none has a construction guard, and the high spacer comes after the
+// __shared__ variables.
 TEST(SharedMemoryGuards, TheRuntimesThreadLocalsLieBelowTheSharedVariablesAndTheSpacerAfterThem) {
   const std::vector<tls_variable> all = thread_locals_of_this_program();
   const auto named = [&](const std::string& part) {
@@ -190,15 +210,18 @@ TEST(SharedMemoryGuards, TheRuntimesThreadLocalsLieBelowTheSharedVariablesAndThe
                         [&](const tls_variable& v) { return v.name.find(part) != std::string::npos; });
   };
   const auto spacer = named("16tls_guard_spacerE");
+  const auto low = named("20tls_low_guard_spacerE");
   const auto tile = named("18writes_past_static");  // writes_past_static's __shared__ tile
   ASSERT_NE(spacer, all.end());
+  ASSERT_NE(low, all.end());
   ASSERT_NE(tile, all.end());
+  EXPECT_LT(low->offset, tile->offset);
   EXPECT_LT(tile->offset, spacer->offset);
   int runtime = 0;
   for (const tls_variable& v : all) {
-    if (v.name.find("6cohort6detail4host") == std::string::npos || &v == &*spacer) continue;
+    if (v.name.find("6cohort6detail4host") == std::string::npos || &v == &*spacer || &v == &*low) continue;
     ++runtime;
-    EXPECT_LT(v.offset, tile->offset) << v.name << " lies among or after the __shared__ variables";
+    EXPECT_LT(v.offset, low->offset) << v.name << " lies above the low spacer, near the __shared__ variables";
     EXPECT_EQ(v.name.rfind("_ZGV", 0), std::string::npos) << v.name << " is a construction guard";
   }
   EXPECT_GE(runtime, 5);  // current_block, current_thread & co. were found
