@@ -21,18 +21,17 @@
 #include "block_runtime.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "copy_guard.hpp"
-#include "runtime_tls.hpp"
-#include "shared_faults.hpp"
-#include "shared_region.hpp"
-#include "symbol_names.hpp"
 #include "diagnostics.hpp"
 #include "kernel_abort.hpp"
 #include "kernel_assert.hpp"
 #include "kernel_exit.hpp"
 #include "launch_state.hpp"
+#include "runtime_tls.hpp"
+#include "shared_faults.hpp"
+#include "shared_region.hpp"
+#include "symbol_names.hpp"
 
 namespace cohort::detail::host {
-
 
 struct worker_context {
   stack_pool stacks;

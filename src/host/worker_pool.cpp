@@ -21,9 +21,6 @@ namespace cohort::detail::host {
 
 namespace {
 
-// Launches whose blocks are running, from any host thread.
-std::atomic<unsigned> launches_in_flight{0};
-
 struct job_group {
   const std::function<void(unsigned)>* job;
   std::atomic<unsigned> remaining;
@@ -69,9 +66,11 @@ class pool {
   // wind down together (a cooperative launch may have left thousands). At an
   // exit() while a launch runs (a signal handler's, or another host
   // thread's) its workers may never come back to be joined: they are left
-  // to the end of the process, as a GPU's threads are.
+  // to the end of the process, as a GPU's threads are: a worker is idle
+  // again before its launch returns, so one that is not is still in one.
   ~pool() {
-    if (launches_in_flight.load(std::memory_order_acquire) != 0) {
+    std::lock_guard lock(mutex_);
+    if (idle_.size() != all_.size()) {
       for (auto& w : all_) (void)w.release();
       return;
     }
@@ -311,10 +310,6 @@ void worker::loop() {
 
 void run_on_threads(unsigned n, const std::function<void(unsigned)>& job) {
   if (n == 0) return;
-  launches_in_flight.fetch_add(1, std::memory_order_acq_rel);
-  const struct landed {
-    ~landed() { launches_in_flight.fetch_sub(1, std::memory_order_acq_rel); }
-  } landing;
   job_group group{&job, n};
   const std::vector<worker*> helpers = pool::instance().take(n - 1);
   for (unsigned i = 0; i < helpers.size(); ++i) helpers[i]->assign(&group, i + 1);
