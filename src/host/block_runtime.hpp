@@ -4,6 +4,7 @@
 #pragma once
 
 #include "async_copy.hpp"
+#include "cohort/detail/host/grid_exchange.hpp"
 #include "barriers.hpp"
 #include "rendezvous.hpp"
 #include "scheduler.hpp"
@@ -18,6 +19,7 @@ struct block_runtime : scheduled_block {
   cluster_slot* cluster = nullptr;  // the slot running the block's cluster; none in a launch without clusters
   collective_state collectives;     // warp collectives and coalesced groups
   copy_state copies;                // memcpy_async's copies in flight, in the checking mode
+  grid_entry solo_exchange;         // a cluster collective's exchange in a launch without clusters
 };
 
 // The block of the running thread, its counts settled: every entry from

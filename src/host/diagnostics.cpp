@@ -1,6 +1,5 @@
 #include "diagnostics.hpp"
 
-#include <cxxabi.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -14,12 +13,7 @@
 namespace cohort::detail::host {
 
 std::string kernel_name(const void* kernel) {
-  if (const auto mangled = symbol_name(kernel)) {
-    int status = 0;
-    std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(mangled->c_str(), nullptr, nullptr, &status),
-                                                      std::free);
-    return status == 0 && demangled ? demangled.get() : *mangled;
-  }
+  if (const auto mangled = symbol_name(kernel)) return demangled(*mangled);
   std::ostringstream s;
   s << "kernel@" << kernel;
   return s.str();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cohort/detail/host/state.hpp"
+#include "shared_faults.hpp"
 
 namespace cohort::detail::host {
 
@@ -29,9 +30,10 @@ std::string index_text(const uint3& i);
 // "in kernel `k(int*)`, block (1,0,0), thread (3,0,0)"
 std::string position(const launch_state& launch, const block_record& block, const thread_record& thread);
 // A fault (SIGSEGV) in kernel code at `address`, with what device memory lies near it.
+// `access`: what the instruction did, where the signal says (shared_faults.hpp).
 std::string memory_fault_message(const launch_state& launch, const block_record& block, const thread_record& thread,
-                                 const void* address);
-// A null-record read by host code (a warp intrinsic or a group outside a kernel): says so
+                                 const void* address, fault_access access = fault_access::unknown);
+// A read of the no-kernel page by host code (a warp intrinsic or a group outside a kernel): says so
 // on stderr, from the signal handler, before the fault takes its course.
 void outside_kernel_fault();
 // Throws for a kernel-side call (a barrier, a collective) made outside a kernel.

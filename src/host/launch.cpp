@@ -20,6 +20,7 @@
 #include "env.hpp"
 #include "launch_state.hpp"
 #include "memory_check.hpp"
+#include "runtime_tls.hpp"
 #include "virtual_devices.hpp"
 #include "worker.hpp"
 #include "worker_pool.hpp"
@@ -89,8 +90,6 @@ unsigned worker_count(unsigned long long blocks) {
   return static_cast<unsigned>(std::min<unsigned long long>(::cohort::detail::host::worker_threads(), blocks));
 }
 
-thread_local cohort::host::launch_statistics last_statistics;
-thread_local const char* cooperative_call = "cohort::launch_cooperative(...)";
 
 void run_grid(launch_state& launch) {
   if (launch.clusters.active()) return run_clusters(launch);
@@ -146,6 +145,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   launch.shuffle_seed = shuffle_seed();
   const checks modes = checking_modes();
   launch.copy_checks = modes.copies;
+  launch.memory_checks = modes.memory;
   launch.watchdog = spin_watchdog();
   if (cooperative) {
     launch.grid.configure(&launch.aborted, every_block_has_a_core(launch.block_count));
@@ -154,6 +154,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   prepare_clusters(launch, worker_count(launch.block_count));
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load()};
+  if (launch.exit_request) carry_out_exit(*launch.exit_request);
   if (launch.first_error) throw kernel_error(*launch.first_error);
   if (modes.memory) check_redzones_after(launch);
 }

@@ -14,6 +14,7 @@
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/launch.hpp"
 #include "cluster_state.hpp"
+#include "kernel_exit.hpp"
 #include "level_barrier.hpp"
 #include "multi_grid_state.hpp"
 
@@ -32,6 +33,7 @@ struct launch_state {
   unsigned long long block_count = 0;
   std::optional<std::uint64_t> shuffle_seed;       // COHORT_SCHEDULE=shuffle:SEED
   copy_checking copy_checks = copy_checking::off;  // COHORT_CHECK
+  bool memory_checks = false;                      // COHORT_CHECK=memory
   std::chrono::nanoseconds watchdog{0};            // COHORT_WATCHDOG: how long a spin may see no change
 
   std::atomic<unsigned long long> next_block{0};
@@ -44,6 +46,9 @@ struct launch_state {
 
   std::mutex error_mutex;
   std::optional<error> first_error;
+  // exit() called by a kernel thread: the launch stops, and the launching
+  // thread ends the process with the status asked for (kernel_exit.hpp).
+  std::optional<kernel_exit_request> exit_request;
   // The lowest-numbered block that failed (of a launch that is not cooperative).
   std::atomic<unsigned long long> lowest_failed_block{std::numeric_limits<unsigned long long>::max()};
 
@@ -66,6 +71,16 @@ struct launch_state {
         first_error.emplace(kind, message);
         lowest_failed_block.store(block, std::memory_order_relaxed);
       }
+    }
+    stop();
+  }
+  // Records the first exit() a kernel thread called, and stops the blocks.
+  void request_exit(int status, const std::string& message, unsigned long long block) {
+    {
+      std::lock_guard lock(error_mutex);
+      if (!exit_request) exit_request.emplace(kernel_exit_request{status, message});
+      if (block < lowest_failed_block.load(std::memory_order_relaxed))
+        lowest_failed_block.store(block, std::memory_order_relaxed);
     }
     stop();
   }

@@ -178,7 +178,7 @@ const grid_entry* cluster_exchange(const collective_op& op, std::source_location
                                    std::size_t size) {
   block_runtime& rt = current_runtime();
   if (rt.cluster == nullptr) {
-    thread_local grid_entry own;
+    grid_entry& own = rt.solo_exchange;
     own.op = &op;
     own.site = site;
     std::memcpy(own.value, value, size);

@@ -27,6 +27,7 @@
 #include "cohort/host/virtual_device.hpp"
 #include "device_arena.hpp"
 #include "diagnostics.hpp"
+#include "shared_faults.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"
 #include "memory_check.hpp"
@@ -296,9 +297,13 @@ void check_redzones_after(const launch_state& launch) {
 }
 
 std::string memory_fault_message(const launch_state& launch, const block_record& block, const thread_record& thread,
-                                 const void* address_hit) {
+                                 const void* address_hit, fault_access access) {
   std::ostringstream s;
   s << "invalid memory access at " << address_hit << " " << position(launch, block, thread);
+  if (const auto shared = describe_shared_fault(launch, block, reinterpret_cast<std::uintptr_t>(address_hit), access)) {
+    s << ": " << *shared;
+    return s.str();
+  }
   const char* a = static_cast<const char*>(address_hit);
   if (reinterpret_cast<std::uintptr_t>(a) < 4096) {
     s << ": a null pointer was dereferenced";

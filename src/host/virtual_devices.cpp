@@ -6,13 +6,10 @@
 
 #include "cohort/errors.hpp"
 #include "env.hpp"
+#include "runtime_tls.hpp"
 #include "virtual_devices.hpp"
 
 namespace cohort::detail::host {
-
-namespace {
-thread_local int current = 0;
-}
 
 int virtual_device_count() {
   return static_cast<int>(env_integer("COHORT_DEVICE_COUNT", 1, 1, 64));
@@ -26,10 +23,10 @@ void check_virtual_device(int device) {
                                             std::to_string(count - 1) + " (COHORT_DEVICE_COUNT sets how many)");
 }
 
-int current_virtual_device() { return current; }
+int current_virtual_device() { return current_device_index; }
 void set_current_virtual_device(int device) {
   check_virtual_device(device);
-  current = device;
+  current_device_index = device;
 }
 
 }  // namespace cohort::detail::host

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <csetjmp>
 #include <chrono>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <memory>
 #include <sstream>
@@ -21,40 +23,27 @@
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "copy_guard.hpp"
 #include "diagnostics.hpp"
+#include "kernel_abort.hpp"
 #include "kernel_assert.hpp"
+#include "kernel_exit.hpp"
 #include "launch_state.hpp"
+#include "runtime_tls.hpp"
+#include "shared_faults.hpp"
+#include "shared_region.hpp"
+#include "symbol_names.hpp"
 
 namespace cohort::detail::host {
 
-// A page between kernels' __shared__ variables (defined in objects linked
-// before the runtime, so placed below it) and the runtime's thread-locals and
-// the thread pointer: the guard never closes the pages of those, and leaves the
-// variables' pages to the variables.
-[[gnu::used]] thread_local constinit std::byte shared_spacer[4096]{};
-thread_local constinit block_record* current_block = nullptr;
-thread_local constinit thread_record* current_thread = nullptr;
 constinit outside_kernel_page no_kernel{};
-thread_local constinit const thread_position* current_position = &no_kernel.position;
-thread_local constinit thread_position streak_position{};
-
-}  // namespace cohort::detail::host
-
-thread_local constinit uint3 threadIdx{};
-thread_local constinit uint3 blockIdx{};
-thread_local constinit dim3 blockDim{0, 0, 0};
-thread_local constinit dim3 gridDim{0, 0, 0};
-thread_local constinit int warpSize = 32;
-
-namespace cohort::detail::host {
 
 struct worker_context {
   stack_pool stacks;
   std::vector<thread_record> threads;
   dim3 indexed_shape{0, 0, 0};  // the block shape whose threadIdx and rank `threads` hold
-  // Whole pages of their own, so that memcpy_async's guard (checking mode)
-  // protects no other data along with a destination in dynamic shared memory.
-  std::unique_ptr<unsigned char, decltype(&std::free)> shared{nullptr, &std::free};
-  std::size_t shared_capacity = 0;
+  // Between guard zones, in whole pages of its own (so that memcpy_async's
+  // guard, in checking mode, protects no other data along with a
+  // destination there).
+  shared_region shared;
   block_runtime runtime;
   std::uint64_t blocks_run = 0;
   std::size_t fibers_started = 0;   // by the blocks run so far
@@ -63,25 +52,21 @@ struct worker_context {
   volatile sig_atomic_t escape_armed = 0;
   volatile sig_atomic_t fault_kind = 0;  // what the escape leaves for (escape_reason)
   const void* volatile fault_address = nullptr;
+  volatile fault_access fault_kind_of_access = fault_access::unknown;
+  const void* volatile fault_instruction = nullptr;
   failed_assertion assertion;  // the escape's, for a failed assert()
+  int exit_status = 0;         // the escape's, for exit() in kernel code
+  const void* exit_caller = nullptr;
   void* signal_stack = nullptr;  // ours, when the thread had no alternate signal stack
 
   worker_context();
   ~worker_context();
-  unsigned char* shared_memory(std::size_t bytes) {
-    if (bytes > shared_capacity) {
-      constexpr std::size_t page = 4096;
-      shared_capacity = (bytes + page - 1) / page * page;
-      shared.reset(static_cast<unsigned char*>(std::aligned_alloc(page, shared_capacity)));
-    }
-    return shared.get();
-  }
 };
 
 namespace {
 
 // Why kernel code escaped to the worker's own stack (worker_context::escape).
-enum escape_reason : sig_atomic_t { stack_overflow_escape = 1, memory_fault_escape, assertion_escape };
+enum escape_reason : sig_atomic_t { stack_overflow_escape = 1, memory_fault_escape, assertion_escape, exit_escape };
 
 struct sigaction previous_segv_action;
 
@@ -94,6 +79,38 @@ bool stack_pointer_overflowed(const fiber& f, void* ucontext) {
   const std::uintptr_t sp = ~std::uintptr_t{0};
 #endif
   return sp < reinterpret_cast<std::uintptr_t>(f.stack.base + f.stack.guard);
+}
+
+// What the faulting instruction did: the page fault's error code says
+// whether it wrote (x86-64).
+fault_access access_of(void* ucontext) {
+#if defined(__x86_64__)
+  return (static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_ERR] & 2) ? fault_access::write
+                                                                               : fault_access::read;
+#else
+  (void)ucontext;
+  return fault_access::unknown;
+#endif
+}
+
+// The faulting instruction's address.
+const void* instruction_of(void* ucontext) {
+#if defined(__x86_64__)
+  return reinterpret_cast<const void*>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return reinterpret_cast<const void*>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.pc);
+#else
+  (void)ucontext;
+  return nullptr;
+#endif
+}
+
+// " (the access is in `f(int*)`)", naming the function of the faulting
+// instruction, where the symbol tables do.
+std::string faulting_function(const void* instruction) {
+  if (instruction == nullptr) return {};
+  const auto f = function_containing(instruction);
+  return f ? " (the access is in `" + f->substr(0, f->find(" [clone ")) + "`)" : std::string();
 }
 
 // The worker whose escape the running fiber of `b` may take (kernel code is
@@ -124,6 +141,8 @@ void on_segv(int sig, siginfo_t* info, void* ucontext) {
     const bool overflow =
         b->running->stack.guard_contains(info->si_addr) || stack_pointer_overflowed(*b->running, ucontext);
     w->fault_address = info->si_addr;
+    w->fault_kind_of_access = access_of(ucontext);
+    w->fault_instruction = instruction_of(ucontext);
     escape_to_worker(*w, *b, overflow ? stack_overflow_escape : memory_fault_escape);
   }
   const auto* at = static_cast<const char*>(info->si_addr);
@@ -139,6 +158,7 @@ void install_overflow_handler() {
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
     sigaction(SIGSEGV, &action, &previous_segv_action);
+    install_abort_report();
     return true;
   }();
   (void)installed;
@@ -161,15 +181,39 @@ void escape_failed_assertion(const failed_assertion& a) {
   escape_to_worker(*w, *b, assertion_escape);
 }
 
+bool in_kernel_thread() {
+  auto* b = static_cast<block_runtime*>(current_block);
+  return armed_worker(b) && b->running->stack.base;
+}
+
+void escape_kernel_exit(int status, const void* caller) {
+  auto* b = static_cast<block_runtime*>(current_block);
+  worker_context* w = armed_worker(b);
+  // Only a kernel thread's own fiber: the worker's stack, waiting for other
+  // blocks, is host code (a signal handler calling exit() there).
+  if (!w || !b->running->stack.base) return;
+  w->exit_status = status;
+  w->exit_caller = caller;
+  escape_to_worker(*w, *b, exit_escape);
+}
+
 namespace {
 
 // On the heap rather than in thread-local storage, like all of the runtime's
 // state but the pointers below: the thread-local pages, where kernels'
 // __shared__ variables live, then hold nothing the scheduler touches, so that
 // memcpy_async's guard (checking mode) can close them without slowing it.
+void end_worker(void* w) {
+  delete static_cast<worker_context*>(w);
+  this_worker = nullptr;
+}
+
 worker_context& worker() {
-  thread_local const std::unique_ptr<worker_context> context = std::make_unique<worker_context>();
-  return *context;
+  if (this_worker == nullptr) [[unlikely]] {
+    this_worker = new worker_context;
+    at_thread_exit(&end_worker, this_worker);
+  }
+  return *this_worker;
 }
 
 }  // namespace
@@ -259,7 +303,11 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.streak = false;
   r.cooperative = launch.cooperative;
   r.check_copies = launch.copy_checks != copy_checking::off;
-  r.dynamic_shared = w.shared_memory(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));
+  r.dynamic_shared = w.shared.place(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));
+  if (r.dynamic_shared == nullptr)
+    throw error(errc::out_of_memory, "cannot map " + std::to_string(launch.config.dynamic_shared_bytes) +
+                                         " bytes of dynamic shared memory between guard zones for block " +
+                                         std::to_string(linear) + " (" + std::strerror(errno) + ")");
   index_threads(w, b);
   if (r.barriers.arrivals_recorded) {  // clear what the last block's threads left behind
     for (thread_record& t : w.threads) t.block_arrival = t.grid_arrival = t.cluster_arrival = t.multi_grid_arrival = no_arrival;
@@ -345,6 +393,9 @@ void unwind_waiting_threads(block_runtime& rt) {
 void finish_block(worker_context& w) {
   block_runtime& rt = w.runtime;
   if (rt.parked != 0 || rt.others_ready()) unwind_waiting_threads(rt);
+  if (rt.launch->memory_checks)
+    if (const auto damage = static_shared_damage(*rt.launch, rt))
+      rt.launch->fail(errc::memory_fault, "invalid memory access " + *damage, rt.linear);
   rt.copies.finish_block(rt);
   finish_barriers(rt);
   current_block = nullptr;
@@ -360,7 +411,7 @@ bool left_as_started(const block_runtime& rt) {
   return !rt.collectives.used && !rt.copies.used && !rt.barriers.arrivals_recorded && rt.barriers.block.phase == 0 &&
          rt.barriers.block.arrived == 0 && !rt.barrier.has_released() && rt.barrier.parked == rt.barrier.tail &&
          rt.ready.empty() && rt.on_park == nullptr && !rt.shuffling && !rt.check_copies && !rt.cooperative &&
-         rt.cluster == nullptr && rt.launch->multi_grid == nullptr;
+         rt.cluster == nullptr && rt.launch->multi_grid == nullptr && !rt.launch->memory_checks;
 }
 
 }  // namespace
@@ -411,12 +462,19 @@ worker_context::worker_context() {
     }
   }
   install_overflow_handler();
+  close_tls_guard();
   runtime.main.sanitizer.adopt_thread();
   runtime.worker = this;
   runtime.stacks = &stacks;
 }
 
 worker_context::~worker_context() {
+  // Destroyed by exit() on a thread that is inside a block (a signal handler
+  // that interrupted it called exit()): the running fiber's stack, or the
+  // signal stack, may be the one exit() runs on. The process is ending;
+  // they are left to it.
+  if (current_block != nullptr) return;
+  open_tls_guard();  // the C library zeroes the thread's TLS again when it reuses its memory
   for (fiber& f : runtime.fibers) {
     f.sanitizer.destroyed();
     stacks.release(f.stack);
@@ -462,7 +520,10 @@ void run_from(worker_context& w, launch_state& launch, unsigned long long linear
     current_thread->waiting = wait_kind::none;
     rt.drop_failed_from_queue();
     rt.running = &rt.main;
-    if (w.fault_kind == assertion_escape)
+    if (w.fault_kind == exit_escape)
+      launch.request_exit(w.exit_status, exit_message(launch, rt, *current_thread, w.exit_status, w.exit_caller),
+                          rt.linear);
+    else if (w.fault_kind == assertion_escape)
       launch.fail(errc::assertion_failed, assertion_message(launch, rt, *current_thread, w.assertion), rt.linear);
     else if (w.fault_kind == stack_overflow_escape)
       launch.fail(errc::stack_overflow,
@@ -470,7 +531,9 @@ void run_from(worker_context& w, launch_state& launch, unsigned long long linear
                       stack_pool::overflow_advice(),
                   rt.linear);
     else
-      launch.fail(errc::memory_fault, memory_fault_message(launch, rt, *current_thread, w.fault_address),
+      launch.fail(errc::memory_fault,
+                  memory_fault_message(launch, rt, *current_thread, w.fault_address, w.fault_kind_of_access) +
+                      faulting_function(w.fault_instruction),
                   rt.linear);
     return finish_block(w);
   }

@@ -21,5 +21,8 @@ bool run_next_block(scheduled_block& b);
 // After a worker's last block of a launch: its fibers' stacks go back to its
 // pool, and those beyond its share of what the process keeps are unmapped.
 void trim_worker_stacks();
+// Whether the calling OS thread runs a kernel thread's fiber now (for the
+// signal handlers that report on it).
+bool in_kernel_thread();
 
 }  // namespace cohort::detail::host

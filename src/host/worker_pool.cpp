@@ -2,6 +2,7 @@
 
 #include "cohort/detail/host/parallel_parts.hpp"
 #include "cpu_pin.hpp"
+#include "runtime_tls.hpp"
 #include "cohort/errors.hpp"
 
 #include <algorithm>
@@ -62,8 +63,17 @@ class worker {
 class pool {
  public:
   // Every worker is told to stop before the first is joined, so that they
-  // wind down together (a cooperative launch may have left thousands).
+  // wind down together (a cooperative launch may have left thousands). At an
+  // exit() while a launch runs (a signal handler's, or another host
+  // thread's) its workers may never come back to be joined: they are left
+  // to the end of the process, as a GPU's threads are: a worker is idle
+  // again before its launch returns, so one that is not is still in one.
   ~pool() {
+    std::lock_guard lock(mutex_);
+    if (idle_.size() != all_.size()) {
+      for (auto& w : all_) (void)w.release();
+      return;
+    }
     for (const auto& w : all_) w->stop();
   }
   static pool& instance() {
@@ -118,18 +128,33 @@ struct core_waiter {
   unsigned core = 0;       // the core it holds, or was served
   int last_cpu = -1;       // where it ran when it began to wait
   bool lent_core = false;  // sleepers only: it gets a core back before it wakes
+  bool waiting = false;    // in wait_for_grant
 };
 
 namespace {
 
+// The thread's waiter, destroyed with the thread, unless the thread waits
+// in it: exit() from a signal handler that interrupted the wait runs the
+// thread's destructors on top of it, and destroying a condition that has a
+// waiter blocks for good. Then it is left to the end of the process.
+void end_waiter(void* w) {
+  if (!static_cast<core_waiter*>(w)->waiting) delete static_cast<core_waiter*>(w);
+  this_threads_waiter = nullptr;
+}
+
 core_waiter& this_waiter() {
-  thread_local core_waiter self;
-  return self;
+  if (this_threads_waiter == nullptr) [[unlikely]] {
+    this_threads_waiter = new core_waiter;
+    at_thread_exit(&end_waiter, this_threads_waiter);
+  }
+  return *this_threads_waiter;
 }
 
 void wait_for_grant(core_waiter& w) {
   std::unique_lock lock(w.mutex);
+  w.waiting = true;
   w.woken.wait(lock, [&w] { return w.granted; });
+  w.waiting = false;
   w.granted = false;
 }
 
@@ -259,7 +284,6 @@ core_pool& cores() {
   static core_pool pool(worker_threads());
   return pool;
 }
-thread_local bool holds_core = false;
 
 void finish(job_group& group) {
   if (group.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) group.remaining.notify_all();
