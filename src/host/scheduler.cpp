@@ -177,9 +177,10 @@ std::int64_t steady_now() { return std::chrono::steady_clock::now().time_since_e
   fail_block(errc::deadlock, s.str());
 }
 
-// Lets the block's other threads run: those released and queued first, else a
-// fresh runner for threads not started yet. With neither, the thread waits on
-// something outside its block and the OS thread is offered to others.
+// Lets the block's other threads run: a fresh runner for threads not started
+// yet first, else those a barrier released, else those queued. With none, the
+// thread waits on something outside its block and the OS thread is offered to
+// others.
 void yield_thread(scheduled_block& b, thread_record& t) {
   const bool others_ready = b.others_ready();
   const bool unstarted = b.next_unstarted < b.thread_count;
@@ -191,8 +192,14 @@ void yield_thread(scheduled_block& b, thread_record& t) {
   t.home = &self;
   t.waiting = wait_kind::runnable;
   b.make_ready(t);
-  if (others_ready) {
-    switch_away(b);
+  // Threads not started yet go first, then those a barrier released, then the
+  // queue behind which this one now waits: two spinning threads that yielded
+  // only to each other would keep a third, the one they wait for, from running.
+  if (!unstarted && b.barrier.has_released()) {
+    if (b.unguarded_stacks) check_unguarded_stack(b, self);
+    resume_released(b, self);
+  } else if (!unstarted) {
+    switch_away(b);  // the ready queue's head is another thread: this one is behind it
   } else {
     fiber* runner = start_runner(b);
     if (!runner) abandon_block();
