@@ -11,6 +11,7 @@
 #include "cohort_compat/dynamic_shared.hpp"
 #include "cohort_compat/launch.hpp"
 #include "cuda_runtime_api.h"
+#include "texture_fetch_functions.h"
 
 #define __managed__
 // `__shared__ __align__(16) float x[...]`: __shared__ is `static thread_local`
