@@ -154,6 +154,10 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
 cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
                                      size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
   if (!valid_stream(stream)) return bad_stream("cudaMemcpy2DToArrayAsync", stream);
+  if (cohort::compat::capturing(stream))
+    return cohort::compat::capture_operation(stream, cudaGraphNodeTypeMemcpy, [=] {
+      return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
+    });
   return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
 }
 
@@ -171,6 +175,10 @@ cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const
                                        size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind,
                                        cudaStream_t stream) {
   if (!valid_stream(stream)) return bad_stream("cudaMemcpy2DFromArrayAsync", stream);
+  if (cohort::compat::capturing(stream))
+    return cohort::compat::capture_operation(stream, cudaGraphNodeTypeMemcpy, [=] {
+      return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
+    });
   return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }
 
@@ -229,5 +237,8 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
 
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
   if (!valid_stream(stream)) return bad_stream("cudaMemcpy3DAsync", stream);
+  if (cohort::compat::capturing(stream) && p != nullptr)
+    return cohort::compat::capture_operation(stream, cudaGraphNodeTypeMemcpy,
+                                             [copy = *p] { return cudaMemcpy3D(&copy); });
   return cudaMemcpy3D(p);
 }

@@ -16,6 +16,7 @@ namespace {
 struct kernel_registry {
   std::mutex mutex;
   std::map<const void*, args_launcher> launchers;
+  std::map<const void*, args_binder> binders;
   std::map<const void*, int> max_dynamic_shared;  // set by cudaFuncSetAttribute
 };
 
@@ -65,9 +66,20 @@ cudaError_t check_request(const launch_request& request) {
 
 }  // namespace
 
-void register_kernel(const void* kernel, args_launcher launcher) {
+void register_kernel(const void* kernel, args_launcher launcher, args_binder binder) {
   std::lock_guard lock(registry().mutex);
   registry().launchers.emplace(kernel, launcher);
+  registry().binders.emplace(kernel, binder);
+}
+
+kernel_call bind_kernel_arguments(const void* kernel, void** args) {
+  args_binder binder = nullptr;
+  {
+    std::lock_guard lock(registry().mutex);
+    const auto it = registry().binders.find(kernel);
+    if (it != registry().binders.end()) binder = it->second;
+  }
+  return binder ? binder(kernel, args) : kernel_call{};
 }
 
 cudaError_t run_launch(const launch_request& request, launch_body body, void* context) {

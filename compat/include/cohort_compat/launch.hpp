@@ -4,12 +4,15 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include <cohort/cohort.hpp>
 
 #include "driver_types.h"
+#include "graph_capture.hpp"
 
 namespace cohort::compat {
 
@@ -39,26 +42,44 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
 cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request);
 
 using args_launcher = cudaError_t (*)(const void* kernel, const launch_request& request, void** args);
-void register_kernel(const void* kernel, args_launcher launcher);
+// A launch of a kernel with its arguments copied (a graph's kernel node), the
+// configuration given when it runs.
+using kernel_call = std::function<cudaError_t(const launch_request& request)>;
+using args_binder = kernel_call (*)(const void* kernel, void** args);
+void register_kernel(const void* kernel, args_launcher launcher, args_binder binder);
+// The kernel_call of a kernel known to the runtime with the arguments at `args`,
+// or an empty one for a kernel it does not know.
+kernel_call bind_kernel_arguments(const void* kernel, void** args);
+
+// A launch on a stream being captured: a kernel node of the capture's graph.
+cudaError_t capture_kernel(cudaStream_t stream, const void* kernel, const launch_request& request, kernel_call call);
 
 namespace detail {
 
 template <class... P>
 cudaError_t launch_from_args(const void* kernel, const launch_request& request, void** args);
+template <class... P>
+kernel_call bind_from_args(const void* kernel, void** args);
 
 template <class... P>
 const void* remember(void (*kernel)(P...)) {
   const void* address = reinterpret_cast<const void*>(kernel);
-  register_kernel(address, &launch_from_args<P...>);
+  register_kernel(address, &launch_from_args<P...>, &bind_from_args<P...>);
   return address;
 }
 
 }  // namespace detail
 
 template <class... P, class... A>
+kernel_call bind_launch(void (*kernel)(P...), A&&... args);
+
+template <class... P, class... A>
 cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "the kernel takes a different number of arguments");
   detail::remember(kernel);
+  if (capturing(request.stream)) [[unlikely]]
+    return capture_kernel(request.stream, reinterpret_cast<const void*>(kernel), request,
+                          bind_launch(kernel, std::forward<A>(args)...));
   auto body = [&](const cohort::launch_config& config) {
     cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_remedy_api,
                                    std::forward<A>(args)...);
@@ -83,7 +104,28 @@ cudaError_t launch_from_args(const void* kernel, const launch_request& request, 
   return launch_unpacked(typed, request, args, std::index_sequence_for<P...>{});
 }
 
+template <class... P, std::size_t... I>
+kernel_call bind_unpacked(void (*kernel)(P...), void** args, std::index_sequence<I...>) {
+  return bind_launch(kernel, *static_cast<std::remove_cvref_t<P>*>(args[I])...);
+}
+
+template <class... P>
+kernel_call bind_from_args(const void* kernel, void** args) {
+  auto typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(kernel));
+  return bind_unpacked(typed, args, std::index_sequence_for<P...>{});
+}
+
 }  // namespace detail
+
+// The arguments converted to the kernel's parameter types and kept, as a
+// launch converts them, to be launched later (on the configuration then given).
+template <class... P, class... A>
+kernel_call bind_launch(void (*kernel)(P...), A&&... args) {
+  return [kernel, values = std::tuple<std::remove_cvref_t<P>...>(std::forward<A>(args)...)](
+             const launch_request& request) {
+    return std::apply([&](const auto&... v) { return launch_typed(kernel, request, v...); }, values);
+  };
+}
 
 // `kernel<<<grid, block, shared, stream>>>(args...)` as cohort-cxx rewrites it:
 // chevron(kernel, grid, block, shared, stream)(args...). Like <<<>>> it
