@@ -14,6 +14,7 @@
 namespace cooperative_groups {
 
 using cohort::block_tile_memory;
+using cohort::cluster_group;
 using cohort::coalesced_group;
 using cohort::grid_group;
 using cohort::thread_block;
@@ -29,6 +30,7 @@ using cohort::this_grid;
 using cohort::this_thread;
 using cohort::this_thread_block;
 using cohort::thread_rank;
+using cohort::this_cluster;
 using cohort::tiled_partition;
 
 using cohort::bit_and;

@@ -18,6 +18,7 @@ struct kernel_registry {
   std::map<const void*, args_launcher> launchers;
   std::map<const void*, args_binder> binders;
   std::map<const void*, int> max_dynamic_shared;  // set by cudaFuncSetAttribute
+  std::map<const void*, dim3> cluster_dims;        // __cluster_dims__
 };
 
 kernel_registry& registry() {
@@ -66,6 +67,20 @@ cudaError_t check_request(const launch_request& request) {
 
 }  // namespace
 
+std::atomic<bool> cluster_dims_registered{false};
+
+void register_cluster_dims(const void* kernel, dim3 dims) {
+  std::lock_guard lock(registry().mutex);
+  registry().cluster_dims[kernel] = dims;
+  cluster_dims_registered.store(true);
+}
+
+dim3 registered_cluster_dims(const void* kernel) {
+  std::lock_guard lock(registry().mutex);
+  const auto it = registry().cluster_dims.find(kernel);
+  return it == registry().cluster_dims.end() ? dim3(1, 1, 1) : it->second;
+}
+
 void register_kernel(const void* kernel, args_launcher launcher, args_binder binder) {
   std::lock_guard lock(registry().mutex);
   registry().launchers.emplace(kernel, launcher);
@@ -91,7 +106,9 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
   if (!from_kernel)
     if (const cudaError_t e = check_request(request)) return e;
   try {
-    body(context, cohort::launch_config{request.grid, request.block, request.shared_bytes, {}});
+    cohort::launch_config config{request.grid, request.block, request.shared_bytes, {}};
+    config.cluster = request.cluster;
+    body(context, config);
   } catch (const cohort::error& e) {
     if (from_kernel) throw;
     return detail::fail(e);
@@ -111,9 +128,7 @@ cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request
       case cudaLaunchAttributeIgnore: break;
       case cudaLaunchAttributeCooperative: request->cooperative = a.val.cooperative != 0; break;
       case cudaLaunchAttributeClusterDimension:
-        if (a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1)
-          return detail::fail(cudaErrorNotSupported,
-                              "cudaLaunchKernelEx: thread block clusters are not supported on the host backend");
+        request->cluster = dim3(a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
         break;
       default:
         return detail::fail(cudaErrorNotSupported, "cudaLaunchKernelEx: launch attribute " +
@@ -174,6 +189,23 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
   launch_request request;
   if (const cudaError_t e = request_of(config, &request)) return e;
   return launch_by_address("cudaLaunchKernelExC", func, request, args);
+}
+
+cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, const cudaLaunchConfig_t* config) {
+  if (const cudaError_t e = detail::sticky()) return e;
+  if (numClusters == nullptr || func == nullptr || config == nullptr)
+    return detail::fail(cudaErrorInvalidValue, "cudaOccupancyMaxActiveClusters: a null argument");
+  launch_request request;
+  if (const cudaError_t e = request_of(config, &request)) return e;
+  cohort::launch_config cfg{request.grid, request.block, request.shared_bytes, {}};
+  cfg.cluster = request.cluster.x * request.cluster.y * request.cluster.z == 1 ? registered_cluster_dims(func)
+                                                                              : request.cluster;
+  try {
+    *numClusters = cohort::detail::host::max_active_clusters(func, cfg);
+  } catch (const cohort::error& e) {
+    return detail::fail(e, "cudaOccupancyMaxActiveClusters");
+  }
+  return cudaSuccess;
 }
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {

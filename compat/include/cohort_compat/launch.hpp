@@ -3,6 +3,7 @@
 // a registry of kernels, launches by address with void** arguments.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <tuple>
@@ -11,6 +12,7 @@
 
 #include <cohort/cohort.hpp>
 
+#include "cluster_api.hpp"
 #include "driver_types.h"
 #include "graph_capture.hpp"
 
@@ -22,6 +24,7 @@ struct launch_request {
   std::size_t shared_bytes = 0;
   cudaStream_t stream = nullptr;
   bool cooperative = false;
+  dim3 cluster{1, 1, 1};  // blocks per thread-block cluster
 };
 
 using launch_body = void (*)(void* context, const cohort::launch_config& config);
@@ -37,9 +40,16 @@ inline constexpr cohort::detail::remedy_api cuda_remedy_api{
 // the code becomes the calling thread's last error.
 cudaError_t run_launch(const launch_request& request, launch_body body, void* context);
 
-// The launch a cudaLaunchConfig_t asks for; attributes other than cooperative
-// and a 1x1x1 cluster are refused with cudaErrorNotSupported.
+// The launch a cudaLaunchConfig_t asks for: cooperative, a cluster shape (and
+// its scheduling preference, a hint); other attributes are refused with
+// cudaErrorNotSupported.
 cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request);
+
+// A kernel's __cluster_dims__, recorded by cohort-cxx's registration: its
+// launches without a cluster attribute run in clusters of that shape.
+void register_cluster_dims(const void* kernel, dim3 dims);
+extern std::atomic<bool> cluster_dims_registered;
+dim3 registered_cluster_dims(const void* kernel);
 
 using args_launcher = cudaError_t (*)(const void* kernel, const launch_request& request, void** args);
 // A launch of a kernel with its arguments copied (a graph's kernel node), the
@@ -85,9 +95,14 @@ cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&
                                    std::forward<A>(args)...);
   };
   using body_type = decltype(body);
-  return run_launch(
-      request, [](void* context, const cohort::launch_config& config) { (*static_cast<body_type*>(context))(config); },
-      &body);
+  const auto run = [](void* context, const cohort::launch_config& config) { (*static_cast<body_type*>(context))(config); };
+  if (cluster_dims_registered.load(std::memory_order_relaxed) && request.cluster.x * request.cluster.y * request.cluster.z == 1)
+      [[unlikely]] {
+    launch_request clustered = request;
+    clustered.cluster = registered_cluster_dims(reinterpret_cast<const void*>(kernel));
+    return run_launch(clustered, run, &body);
+  }
+  return run_launch(request, run, &body);
 }
 
 namespace detail {
@@ -179,6 +194,12 @@ bool register_global(void (*kernel)(P...)) {
   detail::remember(kernel);
   return true;
 }
+// The same for a kernel declared with __cluster_dims__(x, y, z).
+template <class... P>
+bool register_global(void (*kernel)(P...), dim3 cluster_dims) {
+  register_cluster_dims(detail::remember(kernel), cluster_dims);
+  return true;
+}
 
 // Symbols (__device__, __constant__, __managed__ variables) are ordinary objects
 // on the host; these copy into and out of them with CUDA's checks.
@@ -197,3 +218,8 @@ cudaError_t max_potential_block_size(int* min_grid, int* block_size, const void*
 const char* error_detail(cudaError_t error);
 
 }  // namespace cohort::compat
+
+template <class... P>
+cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, void (*func)(P...), const cudaLaunchConfig_t* config) {
+  return cudaOccupancyMaxActiveClusters(numClusters, cohort::compat::detail::remember(func), config);
+}
