@@ -3,7 +3,9 @@
 //   arrive/wait across a neighbour exchange, arrive_and_wait, arrive_and_drop
 //   (half the threads leave, the others keep synchronizing), cuda::memcpy_async
 //   of a tile completed through the barrier;
-// - cuda::pipeline for the block, double buffered with memcpy_async;
+// - cuda::pipeline for the block, double buffered with memcpy_async, with
+//   every thread producing and consuming, and with one warp producing for
+//   the others (cuda::pipeline_role);
 // - cuda::pipeline for one thread and pipeline_consumer_wait_prior;
 // - __pipeline_memcpy_async / __pipeline_commit / __pipeline_wait_prior.
 #include <cooperative_groups.h>
@@ -95,6 +97,32 @@ __global__ void block_pipeline_kernel(const int* in, int chunks, long long* sums
   atomicAdd(reinterpret_cast<unsigned long long*>(&sums[blockIdx.x]), (unsigned long long)local);
 }
 
+// The same sums with roles: warp 0 copies, the other warps add.
+__global__ void role_pipeline_kernel(const int* in, int chunks, long long* sums) {
+  constexpr int stages = 3;
+  __shared__ int buffer[stages][kChunk];
+  __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, stages> state;
+  cg::thread_block block = cg::this_thread_block();
+  const bool producer = threadIdx.x < 32;
+  cuda::pipeline<cuda::thread_scope_block> pipe =
+      cuda::make_pipeline(block, &state, producer ? cuda::pipeline_role::producer : cuda::pipeline_role::consumer);
+  const int* base = in + (size_t)blockIdx.x * chunks * kChunk;
+  long long local = 0;
+  for (int c = 0; c < chunks; ++c) {
+    if (producer) {
+      pipe.producer_acquire();
+      for (int i = threadIdx.x; i < kChunk; i += 32)
+        cuda::memcpy_async(&buffer[c % stages][i], &base[c * kChunk + i], sizeof(int), pipe);
+      pipe.producer_commit();
+    } else {
+      pipe.consumer_wait();
+      for (int i = threadIdx.x - 32; i < kChunk; i += blockDim.x - 32) local += buffer[c % stages][i];
+      pipe.consumer_release();
+    }
+  }
+  atomicAdd(reinterpret_cast<unsigned long long*>(&sums[blockIdx.x]), (unsigned long long)local);
+}
+
 // Each thread stages its own elements: cuda::pipeline for one thread, then
 // the primitives of <cuda_pipeline.h>.
 __global__ void thread_pipeline_kernel(const int* in, int* doubled, int* tripled) {
@@ -125,7 +153,7 @@ int main() {
   std::vector<int> host(m);
   for (int i = 0; i < m; ++i) host[i] = (i * 37 + 11) % 1001 - 500;
   int *in, *out, *rounds, *doubled, *tripled;
-  long long* sums;
+  long long *sums, *role_sums;
   CHECK(cudaMalloc(&in, m * sizeof(int)));
   CHECK(cudaMalloc(&out, n * sizeof(int)));
   CHECK(cudaMalloc(&rounds, blocks * 3 * sizeof(int)));
@@ -134,22 +162,27 @@ int main() {
   CHECK(cudaMalloc(&sums, blocks * sizeof(long long)));
   CHECK(cudaMemcpy(in, host.data(), m * sizeof(int), cudaMemcpyHostToDevice));
   CHECK(cudaMemset(sums, 0, blocks * sizeof(long long)));
+  CHECK(cudaMalloc(&role_sums, blocks * sizeof(long long)));
+  CHECK(cudaMemset(role_sums, 0, blocks * sizeof(long long)));
 
   barrier_kernel<<<blocks, kThreads>>>(in, out, rounds);
   CHECK(cudaGetLastError());
   block_pipeline_kernel<<<blocks, kThreads>>>(in, chunks, sums);
+  CHECK(cudaGetLastError());
+  role_pipeline_kernel<<<blocks, kThreads>>>(in, chunks, role_sums);
   CHECK(cudaGetLastError());
   thread_pipeline_kernel<<<blocks, kThreads>>>(in, doubled, tripled);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
 
   std::vector<int> got(n), got_rounds(blocks * 3), got_doubled(n), got_tripled(n);
-  std::vector<long long> got_sums(blocks);
+  std::vector<long long> got_sums(blocks), got_role_sums(blocks);
   CHECK(cudaMemcpy(got.data(), out, n * sizeof(int), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(got_rounds.data(), rounds, blocks * 3 * sizeof(int), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(got_doubled.data(), doubled, n * sizeof(int), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(got_tripled.data(), tripled, n * sizeof(int), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(got_sums.data(), sums, blocks * sizeof(long long), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(got_role_sums.data(), role_sums, blocks * sizeof(long long), cudaMemcpyDeviceToHost));
   int errors = 0;
   for (int b = 0; b < blocks; ++b) {
     for (int t = 0; t < kThreads; ++t) {
@@ -171,6 +204,8 @@ int main() {
     for (int i = 0; i < chunks * kChunk; ++i) want += host[(size_t)b * chunks * kChunk + i];
     if (got_sums[b] != want && errors++ < 5)
       std::printf("block pipeline: block %d: %lld, expected %lld\n", b, got_sums[b], want);
+    if (got_role_sums[b] != want && errors++ < 5)
+      std::printf("producer/consumer pipeline: block %d: %lld, expected %lld\n", b, got_role_sums[b], want);
   }
   CHECK(cudaFree(in));
   CHECK(cudaFree(out));
@@ -178,6 +213,7 @@ int main() {
   CHECK(cudaFree(doubled));
   CHECK(cudaFree(tripled));
   CHECK(cudaFree(sums));
+  CHECK(cudaFree(role_sums));
   if (errors) {
     std::printf("FAILED: %d mismatches\n", errors);
     return 1;
