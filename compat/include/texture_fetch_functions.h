@@ -156,6 +156,8 @@ T from_channels(const float (&c)[4]) {
 template <class T, int Dims>
 T fetch(cudaTextureObject_t handle, const float (&coordinate)[3]) {
   const texture_object& t = texture_of(handle);
+  if constexpr (Dims == 1)
+    if (t.one_row_array) return fetch<T, 2>(handle, {coordinate[0], 0.0f, 0.0f});
   double x[3] = {0, 0, 0};
   for (int d = 0; d < Dims; ++d) x[d] = texel_coordinate(coordinate[d], t.extent[d], t.normalized_coords);
   if (t.filter == cudaFilterModePoint) {

@@ -54,6 +54,7 @@ cudaError_t describe_resource(const cudaResourceDesc& r, texture_object& t) {
       t.extent[2] = static_cast<int>(extent.depth ? extent.depth : 1);
       t.row_pitch = extent.width * static_cast<std::size_t>(t.texel_bytes);
       t.slice_pitch = t.row_pitch * static_cast<std::size_t>(t.extent[1]);
+      t.one_row_array = extent.height == 0;
       return cudaSuccess;
     }
     case cudaResourceTypeLinear:

@@ -23,6 +23,10 @@ struct texture_object {
   cudaTextureReadMode read = cudaReadModeElementType;
   bool normalized_coords = false;
   float border[4] = {0, 0, 0, 0};
+  // A 1-D CUDA array is sampled as a 2-D one of one row at y = 0, as an H200
+  // samples it: linear filtering blends the row above (y = -1) in with half
+  // the weight, which only the border mode makes visible.
+  bool one_row_array = false;
 };
 
 inline const texture_object& texture_of(cudaTextureObject_t handle) {
