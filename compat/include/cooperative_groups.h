@@ -15,6 +15,7 @@
 namespace cooperative_groups {
 
 using cohort::block_tile_memory;
+using cohort::cluster_group;
 using cohort::coalesced_group;
 using cohort::grid_group;
 using cohort::multi_grid_group;
@@ -32,6 +33,7 @@ using cohort::this_multi_grid;
 using cohort::this_thread;
 using cohort::this_thread_block;
 using cohort::thread_rank;
+using cohort::this_cluster;
 using cohort::tiled_partition;
 
 using cohort::bit_and;

@@ -9,6 +9,8 @@
 
 #include "driver_types.h"
 #include "vector_functions.h"
+#include "cohort_compat/array_texture_api.hpp"
+#include "cohort_compat/graph_api.hpp"
 
 // The runtime this layer mirrors: CUDA 12's API, with the functions listed in
 // docs/cuda-compat.md.

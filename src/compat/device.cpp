@@ -80,7 +80,7 @@ cudaDeviceProp properties() {
   prop.reservedSharedMemPerBlock = p.reserved_shared_memory_per_block;
   prop.hostRegisterSupported = 1;
   prop.memoryPoolsSupported = 1;
-  prop.clusterLaunch = 0;
+  prop.clusterLaunch = 1;
   return prop;
 }
 

@@ -14,14 +14,10 @@ namespace {
 
 // Kernels register from static initializers of other files, so the registry
 // is built on first use.
-struct kernel_launchers {
-  args_launcher one_grid;
-  multi_device_launcher multi_device;
-};
-
 struct kernel_registry {
   std::mutex mutex;
-  std::map<const void*, kernel_launchers> launchers;
+  std::map<const void*, kernel_entry_points> kernels;
+  std::map<const void*, dim3> cluster_dims;  // __cluster_dims__
 };
 
 kernel_registry& registry() {
@@ -34,11 +30,11 @@ using any_kernel = void (*)();
 any_kernel as_kernel(const void* func) { return reinterpret_cast<any_kernel>(const_cast<void*>(func)); }
 
 // The launchers of the kernel at `func`, or null after reporting it unknown.
-const kernel_launchers* launchers_of(const char* call, const void* func) {
+const kernel_entry_points* launchers_of(const char* call, const void* func) {
   {
     std::lock_guard lock(registry().mutex);
-    const auto it = registry().launchers.find(func);
-    if (it != registry().launchers.end()) return &it->second;  // entries are never removed
+    const auto it = registry().kernels.find(func);
+    if (it != registry().kernels.end()) return &it->second;  // entries are never removed
   }
   detail::fail(cudaErrorInvalidDeviceFunction,
                std::string(call) + ": the kernel at " + detail::address(func) +
@@ -50,7 +46,7 @@ const kernel_launchers* launchers_of(const char* call, const void* func) {
 
 cudaError_t launch_by_address(const char* call, const void* func, const launch_request& request, void** args) {
   if (const cudaError_t e = detail::sticky()) return e;
-  const kernel_launchers* launchers = launchers_of(call, func);
+  const kernel_entry_points* launchers = launchers_of(call, func);
   return launchers == nullptr ? cudaErrorInvalidDeviceFunction : launchers->one_grid(call, func, request, args);
 }
 
@@ -82,9 +78,33 @@ cudaError_t null_kernel_arguments(const char* call, const void* kernel, std::siz
                           ": pass an array with a pointer to each argument");
 }
 
-void register_kernel(const void* kernel, args_launcher launcher, multi_device_launcher multi_device) {
+std::atomic<bool> cluster_dims_registered{false};
+
+void register_cluster_dims(const void* kernel, dim3 dims) {
   std::lock_guard lock(registry().mutex);
-  registry().launchers.emplace(kernel, kernel_launchers{launcher, multi_device});
+  registry().cluster_dims[kernel] = dims;
+  cluster_dims_registered.store(true);
+}
+
+dim3 registered_cluster_dims(const void* kernel) {
+  std::lock_guard lock(registry().mutex);
+  const auto it = registry().cluster_dims.find(kernel);
+  return it == registry().cluster_dims.end() ? dim3(1, 1, 1) : it->second;
+}
+
+void register_kernel(const void* kernel, const kernel_entry_points& entry_points) {
+  std::lock_guard lock(registry().mutex);
+  registry().kernels.emplace(kernel, entry_points);
+}
+
+kernel_call bind_kernel_arguments(const void* kernel, void** args) {
+  const kernel_entry_points* entry_points = nullptr;
+  {
+    std::lock_guard lock(registry().mutex);
+    const auto it = registry().kernels.find(kernel);
+    if (it != registry().kernels.end()) entry_points = &it->second;  // entries are never removed
+  }
+  return entry_points ? entry_points->bind(kernel, args) : kernel_call{};
 }
 
 cudaError_t run_launch(const launch_request& request, launch_body body, void* context) {
@@ -97,9 +117,11 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
     if (const cudaError_t e = check_request(request)) return e;
   try {
     // A grid barrier in a launch that is not cooperative is told to use the CUDA runtime's call.
-    const cohort::detail::host::cooperative_launch_named remedy(
+    const cohort::host::cooperative_launch_named remedy(
         "cudaLaunchCooperativeKernel (or cudaLaunchKernelEx with cudaLaunchAttributeCooperative)");
-    body(context, cohort::launch_config{request.grid, request.block, request.shared_bytes, {}});
+    cohort::launch_config config{request.grid, request.block, request.shared_bytes, {}};
+    config.cluster = request.cluster;
+    body(context, config);
   } catch (const cohort::error& e) {
     if (from_kernel) throw;
     return detail::fail(e);
@@ -137,9 +159,7 @@ cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request
       case cudaLaunchAttributeIgnore: break;
       case cudaLaunchAttributeCooperative: request->cooperative = a.val.cooperative != 0; break;
       case cudaLaunchAttributeClusterDimension:
-        if (a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1)
-          return detail::fail(cudaErrorNotSupported,
-                              "cudaLaunchKernelEx: thread block clusters are not supported on the host backend");
+        request->cluster = dim3(a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
         break;
       default:
         return detail::fail(cudaErrorNotSupported, "cudaLaunchKernelEx: launch attribute " +
@@ -210,7 +230,7 @@ cudaError_t cudaLaunchCooperativeKernelMultiDevice(cudaLaunchParams* launchParam
       return detail::fail(cudaErrorInvalidValue, std::string(call) + ": launch " + std::to_string(i) +
                                                      " runs another kernel than launch 0; every device's grid runs "
                                                      "the same kernel");
-  const kernel_launchers* launchers = launchers_of(call, func);
+  const kernel_entry_points* launchers = launchers_of(call, func);
   return launchers == nullptr ? cudaErrorInvalidDeviceFunction
                               : launchers->multi_device(func, launchParamsList, numDevices);
 }
@@ -219,6 +239,23 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
   launch_request request;
   if (const cudaError_t e = request_of(config, &request)) return e;
   return launch_by_address("cudaLaunchKernelExC", func, request, args);
+}
+
+cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, const cudaLaunchConfig_t* config) {
+  if (const cudaError_t e = detail::sticky()) return e;
+  if (numClusters == nullptr || func == nullptr || config == nullptr)
+    return detail::fail(cudaErrorInvalidValue, "cudaOccupancyMaxActiveClusters: a null argument");
+  launch_request request;
+  if (const cudaError_t e = request_of(config, &request)) return e;
+  cohort::launch_config cfg{request.grid, request.block, request.shared_bytes, {}};
+  cfg.cluster = request.cluster.x * request.cluster.y * request.cluster.z == 1 ? registered_cluster_dims(func)
+                                                                              : request.cluster;
+  try {
+    *numClusters = cohort::detail::host::max_active_clusters(func, cfg);
+  } catch (const cohort::error& e) {
+    return detail::fail(e, "cudaOccupancyMaxActiveClusters");
+  }
+  return cudaSuccess;
 }
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {

@@ -91,6 +91,9 @@ cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count
   refuse_in_kernel(call);
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream(call, stream);
+  if (capturing(stream))  // a node of the graph being captured: the copy when the graph runs
+    return capture_operation(stream, cudaGraphNodeTypeMemcpy,
+                             [=] { return copy(call, dst, src, count, kind, nullptr); });
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
     return fail(cudaErrorInvalidMemcpyDirection,
                 std::string(call) + ": kind " + std::to_string(static_cast<int>(kind)) + " is not a cudaMemcpyKind");
@@ -122,6 +125,9 @@ cudaError_t peer_copy(const char* call, void* dst, int dst_device, const void* s
   refuse_in_kernel(call);
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream(call, stream);
+  if (capturing(stream))
+    return capture_operation(stream, cudaGraphNodeTypeMemcpy,
+                             [=] { return peer_copy(call, dst, dst_device, src, src_device, count, nullptr); });
   for (const int d : {dst_device, src_device})
     if (d < 0 || d >= cohort::device_count()) return fail(cudaErrorInvalidDevice, no_such_device(call, d));
   if (count == 0) return cudaSuccess;
@@ -152,6 +158,10 @@ cudaError_t peer_copy(const char* call, void* dst, int dst_device, const void* s
 cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                     std::size_t width, std::size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
   refuse_in_kernel(call);
+  if (capturing(stream))
+    return capture_operation(stream, cudaGraphNodeTypeMemcpy, [=] {
+      return copy_2d(call, dst, dpitch, src, spitch, width, height, kind, nullptr);
+    });
   if (const cudaError_t e = copy(call, dst, src, 0, kind, stream)) return e;  // sticky, stream and kind
   if (width > dpitch || width > spitch)
     return fail(cudaErrorInvalidPitchValue, std::string(call) + ": a row of " + std::to_string(width) +
@@ -175,6 +185,8 @@ cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaSt
   refuse_in_kernel(call);
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream(call, stream);
+  if (capturing(stream))
+    return capture_operation(stream, cudaGraphNodeTypeMemset, [=] { return fill(call, p, value, count, nullptr); });
   if (count == 0) return cudaSuccess;
   if (const cudaError_t e = check_device_side(call, "destination", p, count)) return e;
   std::memset(p, value, count);

@@ -67,6 +67,10 @@ bool valid_stream(cudaStream_t stream) {
 }  // namespace cohort::compat::detail
 
 using namespace cohort::compat::detail;
+using cohort::compat::capture_event_record;
+using cohort::compat::capture_event_wait;
+using cohort::compat::capture_operation;
+using cohort::compat::capturing;
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
   refuse_in_kernel("cudaStreamCreate");
@@ -98,7 +102,11 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   refuse_in_kernel("cudaStreamSynchronize");
   if (const cudaError_t e = sticky()) return e;
-  return valid_stream(stream) ? cudaSuccess : bad_stream("cudaStreamSynchronize", stream);
+  if (!valid_stream(stream)) return bad_stream("cudaStreamSynchronize", stream);
+  if (capturing(stream))
+    return fail(cudaErrorStreamCaptureUnsupported, "cudaStreamSynchronize: stream " + address(stream) +
+                                                       " is being captured: end the capture first");
+  return cudaSuccess;
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
@@ -106,13 +114,18 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream("cudaStreamWaitEvent", stream);
-  return valid_event(event) ? cudaSuccess : bad_event("cudaStreamWaitEvent", event);
+  if (!valid_event(event)) return bad_event("cudaStreamWaitEvent", event);
+  capture_event_wait(stream, event);  // a stream waiting for a captured event joins the capture
+  return cudaSuccess;
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData, unsigned int) {
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream("cudaStreamAddCallback", stream);
   if (callback == nullptr) return fail(cudaErrorInvalidValue, "cudaStreamAddCallback: null callback");
+  if (capturing(stream))
+    return fail(cudaErrorStreamCaptureUnsupported,
+                "cudaStreamAddCallback: not allowed during stream capture (as in CUDA): use cudaLaunchHostFunc");
   callback(stream, cudaSuccess, userData);
   return cudaSuccess;
 }
@@ -121,6 +134,11 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream("cudaLaunchHostFunc", stream);
   if (fn == nullptr) return fail(cudaErrorInvalidValue, "cudaLaunchHostFunc: null function");
+  if (capturing(stream))
+    return capture_operation(stream, cudaGraphNodeTypeHost, [=] {
+      fn(userData);
+      return cudaSuccess;
+    });
   fn(userData);
   return cudaSuccess;
 }
@@ -152,6 +170,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (const cudaError_t e = sticky()) return e;
   if (!valid_event(event)) return bad_event("cudaEventRecord", event);
   if (!valid_stream(stream)) return bad_stream("cudaEventRecord", stream);
+  if (capture_event_record(event, stream)) return cudaSuccess;  // the event stands for the work captured so far
   event->recorded = std::chrono::steady_clock::now();
   return cudaSuccess;
 }

@@ -177,20 +177,22 @@ std::int64_t steady_now() { return std::chrono::steady_clock::now().time_since_e
   fail_block(errc::deadlock, s.str());
 }
 
-// Lets the block's other threads run: those queued, else those released from
-// the block barrier or a collective, else a fresh runner for threads not
-// started yet. With none, the thread waits on something outside its block and
-// the OS thread is offered to others. The thread to resume is chosen before
-// the spinning one joins the ready queue: chosen after, it could be the
-// spinning thread itself (the queue empty, released threads waiting), and a
-// fiber switching to itself resumes from a context saved at its previous
-// switch, with the stack that frame saw long gone.
+// Lets the block's other threads run: a fresh runner for threads not started
+// yet first, else those a barrier released, else those queued, behind which
+// this one then waits: two spinning threads that yielded only to each other
+// would keep a third, the one they wait for, from running. With none, the
+// thread waits on something outside its block and the OS thread is offered to
+// others. The queued thread to resume is taken before the spinning one joins
+// the queue: taken after, it could be the spinning thread itself, and a fiber
+// switching to itself resumes from a context saved at its previous switch,
+// with the stack that frame saw long gone.
 void yield_thread(scheduled_block& b, thread_record& t) {
   fiber& self = *b.running;
   if (b.unguarded_stacks) check_unguarded_stack(b, self);
-  thread_record* const next = b.take_ready();
-  const bool released = next == nullptr && b.barrier.has_released();
-  if (next == nullptr && !released && b.next_unstarted == b.thread_count) {
+  const bool unstarted = b.next_unstarted < b.thread_count;
+  const bool released = !unstarted && b.barrier.has_released();
+  thread_record* const next = unstarted || released ? nullptr : b.take_ready();
+  if (!unstarted && !released && next == nullptr) {
     yield_core();
     return;
   }

@@ -448,9 +448,15 @@ TEST_F(Cudart, LaunchByAddressNeedsAKnownKernel) {
   EXPECT_EQ(got, 7);
 }
 
-TEST_F(Cudart, ClustersAreNotSupported) {
+__global__ void cluster_sizes(int* sizes) { sizes[blockIdx.x] = (int)cooperative_groups::this_cluster().num_blocks(); }
+
+// The cluster attribute runs clusters; a grid that is not a whole number of
+// clusters is an invalid configuration whose message says which dimension.
+TEST_F(Cudart, ClusterDimensionAttribute) {
+  int* sizes = nullptr;
+  ASSERT_EQ(cudaMallocManaged(&sizes, 4 * sizeof(int)), cudaSuccess);
   cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(2);
+  config.gridDim = dim3(4);
   config.blockDim = dim3(32);
   cudaLaunchAttribute attribute[1];
   attribute[0].id = cudaLaunchAttributeClusterDimension;
@@ -459,7 +465,14 @@ TEST_F(Cudart, ClustersAreNotSupported) {
   attribute[0].val.clusterDim.z = 1;
   config.attrs = attribute;
   config.numAttrs = 1;
-  EXPECT_EQ(cudaLaunchKernelEx(&config, empty_kernel), cudaErrorNotSupported);
+  ASSERT_EQ(cudaLaunchKernelEx(&config, cluster_sizes, sizes), cudaSuccess);
+  for (int b = 0; b < 4; ++b) EXPECT_EQ(sizes[b], 2);
+  config.gridDim = dim3(3);
+  EXPECT_EQ(cudaLaunchKernelEx(&config, cluster_sizes, sizes), cudaErrorInvalidConfiguration);
+  EXPECT_NE(text(cudaErrorInvalidConfiguration).find("grid dimension x = 3 is not a multiple of cluster dimension x = 2"),
+            std::string::npos);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  ASSERT_EQ(cudaFree(sizes), cudaSuccess);
 }
 
 TEST_F(Cudart, Symbols) {

@@ -740,9 +740,14 @@ def global_registration(tokens, i):
         k = significant(tokens, k, -1)
     j = i
     name = None
+    cluster_dims = None  # the text of __cluster_dims__'s arguments
     while j is not None and j < len(tokens):
         t = tokens[j]
-        if t.text == "__launch_bounds__" or t.text == "__attribute__":
+        if t.text == "__cluster_dims__":
+            opening = significant(tokens, j, 1)
+            j = match_forward(tokens, opening)
+            cluster_dims = " ".join(x.text for x in tokens[opening + 1 : j] if x.kind not in ("space", "comment", "newline"))
+        elif t.text == "__launch_bounds__" or t.text == "__attribute__":
             j = match_forward(tokens, significant(tokens, j, 1))
         elif t.text == "(":
             break
@@ -766,9 +771,10 @@ def global_registration(tokens, i):
         kernel = f"&{name}"
     else:
         kernel = f"static_cast<void (*)({strip_defaults(tokens, j + 1, params_close - 1)})>(&{name})"
+    cluster = f", dim3({cluster_dims})" if cluster_dims else ""
     return close, (
         " [[maybe_unused]] static const bool COHORT_COMPAT_UNIQUE(cohort_kernel_registered_) = "
-        f"::cohort::compat::register_global({kernel});"
+        f"::cohort::compat::register_global({kernel}{cluster});"
     )
 
 

@@ -242,6 +242,10 @@ class Registration(unittest.TestCase):
         out = rewrite("namespace a { __global__ void __launch_bounds__(256, 2) k(float x) { } }")
         self.assertIn("(&k)); }", out)
 
+    def test_cluster_dims_are_registered(self):
+        out = rewrite("__global__ void __cluster_dims__(2, 1, 1) k(float* x) { }")
+        self.assertIn("register_global(static_cast<void (*)(float * x)>(&k), dim3(2 , 1 , 1));", out)
+
     def test_host_sources_get_no_prelude(self):
         self.assertEqual(rewrite("int w = p.warpSize;\n", "m.cpp", device=False), '#line 1 "m.cpp"\nint w = p.warpSize;\n')
 

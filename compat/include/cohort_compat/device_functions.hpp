@@ -7,12 +7,14 @@
 #pragma once
 
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 
 #include <cohort/cohort.hpp>
+
+#include "integer_functions.hpp"
+#include "kernel_clock.hpp"
 
 // Loads and stores with cache hints: plain accesses on the host.
 template <class T>
@@ -35,14 +37,6 @@ template <class T>
 inline void __stcs(T* p, T v) { *p = v; }
 template <class T>
 inline void __stwt(T* p, T v) { *p = v; }
-
-// clock() is the C library's (increasing, as the SM's counter is); clock64()
-// and the global timer count nanoseconds of a steady clock.
-inline long long clock64() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-inline unsigned long long __globaltimer() { return static_cast<unsigned long long>(clock64()); }
 
 namespace cohort::compat {
 // What __trap() throws: the launch fails with cudaErrorLaunchFailure, as on the GPU.
@@ -191,17 +185,21 @@ inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
   for (int i = 0; i < 4; ++i) r |= static_cast<unsigned>((bytes >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
   return r;
 }
+// hi:lo shifted by shift mod 32 (l, r) or by min(shift, 32) (lc, rc): the
+// clamped forms shift by all 32 bits for 32 and over.
 inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned shift) {
   const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
   return static_cast<unsigned>((v << (shift & 31)) >> 32);
 }
 inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned shift) {
-  return __funnelshift_l(lo, hi, shift > 32 ? 32 : shift);
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>((v << (shift > 32 ? 32 : shift)) >> 32);
 }
 inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
   const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
   return static_cast<unsigned>(v >> (shift & 31));
 }
 inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned shift) {
-  return __funnelshift_r(lo, hi, shift > 32 ? 32 : shift);
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>(v >> (shift > 32 ? 32 : shift));
 }

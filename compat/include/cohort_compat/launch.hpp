@@ -3,7 +3,9 @@
 // a registry of kernels, launches by address with void** arguments.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <tuple>
 #include <type_traits>
@@ -11,7 +13,9 @@
 
 #include <cohort/cohort.hpp>
 
+#include "cluster_api.hpp"
 #include "driver_types.h"
+#include "graph_capture.hpp"
 
 namespace cohort::compat {
 
@@ -21,6 +25,7 @@ struct launch_request {
   std::size_t shared_bytes = 0;
   cudaStream_t stream = nullptr;
   bool cooperative = false;
+  dim3 cluster{1, 1, 1};  // blocks per thread-block cluster
 };
 
 using launch_body = void (*)(void* context, const cohort::launch_config& config);
@@ -36,16 +41,37 @@ inline constexpr cohort::detail::remedy_api cuda_remedy_api{
 // the code becomes the calling thread's last error.
 cudaError_t run_launch(const launch_request& request, launch_body body, void* context);
 
-// The launch a cudaLaunchConfig_t asks for; attributes other than cooperative
-// and a 1x1x1 cluster are refused with cudaErrorNotSupported.
+// The launch a cudaLaunchConfig_t asks for: cooperative, a cluster shape (and
+// its scheduling preference, a hint); other attributes are refused with
+// cudaErrorNotSupported.
 cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request);
 
-// A kernel known by its address launches through these, which know its
-// parameter types; `call`: the runtime call that launches by address, for its errors.
-using args_launcher = cudaError_t (*)(const char* call, const void* kernel, const launch_request& request,
-                                      void** args);
-using multi_device_launcher = cudaError_t (*)(const void* kernel, const cudaLaunchParams* list, unsigned count);
-void register_kernel(const void* kernel, args_launcher launcher, multi_device_launcher multi_device);
+// A kernel's __cluster_dims__, recorded by cohort-cxx's registration: its
+// launches without a cluster attribute run in clusters of that shape.
+void register_cluster_dims(const void* kernel, dim3 dims);
+extern std::atomic<bool> cluster_dims_registered;
+dim3 registered_cluster_dims(const void* kernel);
+
+// A launch of a kernel with its arguments copied (a graph's kernel node), the
+// configuration given when it runs.
+using kernel_call = std::function<cudaError_t(const launch_request& request)>;
+
+// What the runtime can do with a kernel it knows by its address, through
+// these, which know its parameter types: launch one grid (`call`: the runtime
+// call that launches by address, for its errors), launch one grid per device,
+// bind arguments for a later launch (a graph's kernel node).
+struct kernel_entry_points {
+  cudaError_t (*one_grid)(const char* call, const void* kernel, const launch_request& request, void** args);
+  cudaError_t (*multi_device)(const void* kernel, const cudaLaunchParams* list, unsigned count);
+  kernel_call (*bind)(const void* kernel, void** args);
+};
+void register_kernel(const void* kernel, const kernel_entry_points& entry_points);
+// The kernel_call of a kernel known to the runtime with the arguments at `args`,
+// or an empty one for a kernel it does not know.
+kernel_call bind_kernel_arguments(const void* kernel, void** args);
+
+// A launch on a stream being captured: a kernel node of the capture's graph.
+cudaError_t capture_kernel(cudaStream_t stream, const void* kernel, const launch_request& request, kernel_call call);
 
 // Runs a cudaLaunchCooperativeKernelMultiDevice as CUDA reports it (see
 // run_launch): checks the list, gives `body` each grid's device and shape.
@@ -64,11 +90,13 @@ template <class... P>
 cudaError_t launch_from_args(const char* call, const void* kernel, const launch_request& request, void** args);
 template <class... P>
 cudaError_t launch_multi_device_from_args(const void* kernel, const cudaLaunchParams* list, unsigned count);
+template <class... P>
+kernel_call bind_from_args(const void* kernel, void** args);
 
 template <class... P>
 const void* remember(void (*kernel)(P...)) {
   const void* address = reinterpret_cast<const void*>(kernel);
-  register_kernel(address, &launch_from_args<P...>, &launch_multi_device_from_args<P...>);
+  register_kernel(address, {&launch_from_args<P...>, &launch_multi_device_from_args<P...>, &bind_from_args<P...>});
   return address;
 }
 
@@ -95,17 +123,28 @@ P kernel_argument(A&& argument) {
 }  // namespace detail
 
 template <class... P, class... A>
+kernel_call bind_launch(void (*kernel)(P...), A&&... args);
+
+template <class... P, class... A>
 cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "the kernel takes a different number of arguments");
   detail::remember(kernel);
+  if (capturing(request.stream)) [[unlikely]]
+    return capture_kernel(request.stream, reinterpret_cast<const void*>(kernel), request,
+                          bind_launch(kernel, std::forward<A>(args)...));
   auto body = [&](const cohort::launch_config& config) {
     cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_remedy_api,
                                    detail::kernel_argument<P>(std::forward<A>(args))...);
   };
   using body_type = decltype(body);
-  return run_launch(
-      request, [](void* context, const cohort::launch_config& config) { (*static_cast<body_type*>(context))(config); },
-      &body);
+  const auto run = [](void* context, const cohort::launch_config& config) { (*static_cast<body_type*>(context))(config); };
+  if (cluster_dims_registered.load(std::memory_order_relaxed) && request.cluster.x * request.cluster.y * request.cluster.z == 1)
+      [[unlikely]] {
+    launch_request clustered = request;
+    clustered.cluster = registered_cluster_dims(reinterpret_cast<const void*>(kernel));
+    return run_launch(clustered, run, &body);
+  }
+  return run_launch(request, run, &body);
 }
 
 namespace detail {
@@ -147,7 +186,28 @@ cudaError_t launch_multi_device_from_args(const void* kernel, const cudaLaunchPa
       &body);
 }
 
+template <class... P, std::size_t... I>
+kernel_call bind_unpacked(void (*kernel)(P...), void** args, std::index_sequence<I...>) {
+  return bind_launch(kernel, *static_cast<std::remove_cvref_t<P>*>(args[I])...);
+}
+
+template <class... P>
+kernel_call bind_from_args(const void* kernel, void** args) {
+  auto typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(kernel));
+  return bind_unpacked(typed, args, std::index_sequence_for<P...>{});
+}
+
 }  // namespace detail
+
+// The arguments converted to the kernel's parameter types and kept, as a
+// launch converts them, to be launched later (on the configuration then given).
+template <class... P, class... A>
+kernel_call bind_launch(void (*kernel)(P...), A&&... args) {
+  return [kernel, values = std::tuple<std::remove_cvref_t<P>...>(std::forward<A>(args)...)](
+             const launch_request& request) {
+    return std::apply([&](const auto&... v) { return launch_typed(kernel, request, v...); }, values);
+  };
+}
 
 // `kernel<<<grid, block, shared, stream>>>(args...)` as cohort-cxx rewrites it:
 // chevron(kernel, grid, block, shared, stream)(args...). Like <<<>>> it
@@ -224,6 +284,12 @@ bool register_global(void (*kernel)(P...)) {
   detail::remember(kernel);
   return true;
 }
+// The same for a kernel declared with __cluster_dims__(x, y, z).
+template <class... P>
+bool register_global(void (*kernel)(P...), dim3 cluster_dims) {
+  register_cluster_dims(detail::remember(kernel), cluster_dims);
+  return true;
+}
 
 // Symbols (__device__, __constant__, __managed__ variables) are ordinary objects
 // on the host; these copy into and out of them with CUDA's checks.
@@ -242,3 +308,8 @@ cudaError_t max_potential_block_size(int* min_grid, int* block_size, const void*
 const char* error_detail(cudaError_t error);
 
 }  // namespace cohort::compat
+
+template <class... P>
+cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, void (*func)(P...), const cudaLaunchConfig_t* config) {
+  return cudaOccupancyMaxActiveClusters(numClusters, cohort::compat::detail::remember(func), config);
+}

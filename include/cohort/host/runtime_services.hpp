@@ -7,6 +7,7 @@
 
 #include <cstddef>
 
+#include "cohort/detail/host/launch.hpp"
 #include "cohort/errors.hpp"
 
 namespace cohort::host {
@@ -34,5 +35,9 @@ void raise_pending_memory_fault();
 // Whether `e` was raised while a kernel ran (a usage error or a fault inside
 // it), which stops the kernel partway, as a fault does on a GPU.
 bool is_kernel_fault(const cohort::error& e);
+
+// While one lives on the launching thread, a grid barrier in a launch that is
+// not cooperative names `call` as the remedy: the runtime's own launch call.
+using cooperative_launch_named = detail::host::cooperative_launch_named;
 
 }  // namespace cohort::host
