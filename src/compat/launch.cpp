@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "runtime_state.hpp"
+#include "stream_order.hpp"
 
 namespace cohort::compat {
 
@@ -78,8 +79,16 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
   const bool from_kernel = cohort::detail::host::current_block != nullptr;
   if (!from_kernel)
     if (const cudaError_t e = check_request(request)) return e;
+  const cohort::launch_config config{request.grid, request.block, request.shared_bytes, {}};
   try {
-    body(context, cohort::launch_config{request.grid, request.block, request.shared_bytes, {}});
+    if (from_kernel || detail::runs_inline(request.stream)) {
+      body(context, config, nullptr);
+      return cudaSuccess;
+    }
+    std::unique_ptr<deferred_launch> launch;
+    body(context, config, &launch);  // checked now: CUDA refuses a bad configuration at the launch
+    return detail::enqueue("a kernel launch", request.stream, detail::task_kind::work,
+                           detail::stream_task([launch = std::move(launch)](cudaError_t) { launch->run(); }));
   } catch (const cohort::error& e) {
     if (from_kernel) throw;
     return detail::fail(e);
@@ -87,7 +96,6 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
     if (from_kernel) throw;
     return detail::fail(cudaErrorLaunchFailure, e.what(), true);
   }
-  return cudaSuccess;
 }
 
 cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request) {

@@ -13,6 +13,7 @@
 
 #include "../host/memory_check.hpp"
 #include "runtime_state.hpp"
+#include "stream_order.hpp"
 
 namespace cohort::compat::detail {
 
@@ -112,8 +113,7 @@ cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count
   } else if (const cudaError_t e = check_host_side(what, "source", src, kind)) {
     return e;
   }
-  std::memmove(dst, src, count);
-  return cudaSuccess;
+  return issue(call, stream, task_kind::work, [dst, src, count](cudaError_t) { std::memmove(dst, src, count); });
 }
 
 // A copy between two devices' memory: each pointer must lie in device memory of the device named with it.
@@ -142,8 +142,7 @@ cudaError_t peer_copy(const char* call, void* dst, int dst_device, const void* s
   };
   if (const cudaError_t e = check_side("destination", dst, dst_device)) return e;
   if (const cudaError_t e = check_side("source", src, src_device)) return e;
-  std::memmove(dst, src, count);
-  return cudaSuccess;
+  return issue(call, stream, task_kind::work, [dst, src, count](cudaError_t) { std::memmove(dst, src, count); });
 }
 
 // A 2-D copy: `height` rows of `width` bytes, rows `dpitch` and `spitch` apart.
@@ -164,9 +163,10 @@ cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void*
   if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice)
     if (const cudaError_t e = check_device_side(what.c_str(), "source", src, spitch * (height - 1) + width))
       return e;
-  for (std::size_t row = 0; row < height; ++row)
-    std::memmove(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width);
-  return cudaSuccess;
+  return issue(call, stream, task_kind::work, [=](cudaError_t) {
+    for (std::size_t row = 0; row < height; ++row)
+      std::memmove(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width);
+  });
 }
 
 cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaStream_t stream) {
@@ -174,8 +174,7 @@ cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaSt
   if (!valid_stream(stream)) return bad_stream(call, stream);
   if (count == 0) return cudaSuccess;
   if (const cudaError_t e = check_device_side(call, "destination", p, count)) return e;
-  std::memset(p, value, count);
-  return cudaSuccess;
+  return issue(call, stream, task_kind::work, [p, value, count](cudaError_t) { std::memset(p, value, count); });
 }
 
 cudaError_t allocate(const char* call, void** p, std::size_t bytes, memory_kind kind) {
@@ -287,6 +286,12 @@ cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t symbol_b
   return copy("cudaMemcpyFromSymbol", dst, static_cast<const char*>(symbol) + offset, count, kind, stream);
 }
 
+cudaError_t finish_synchronous(cudaError_t issued) {
+  if (issued != cudaSuccess) return issued;
+  if (const cudaError_t e = synchronize_stream(nullptr)) return e;
+  return sticky();  // a fault of the work it waited for
+}
+
 cudaError_t symbol_address(void** address_out, const void* symbol, std::size_t symbol_bytes) {
   if (const cudaError_t e = sticky()) return e;
   if (address_out == nullptr) return fail(cudaErrorInvalidValue, "cudaGetSymbolAddress: the pointer to store into is null");
@@ -315,14 +320,24 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
   return allocate("cudaHostAlloc", ptr, size, memory_kind::pinned_host);
 }
 
+namespace {
+
+// Takes a device or managed allocation out of the regions, or refuses a pointer that is not one.
+cudaError_t take_allocation(const char* call, void* p) {
+  region r;
+  if (remove_region(p, memory_kind::device, &r) || remove_region(p, memory_kind::managed, &r)) return cudaSuccess;
+  return fail(cudaErrorInvalidValue, std::string(call) + ": " + address(p) +
+                                         " is not the start of a live allocation made by cudaMalloc or "
+                                         "cudaMallocManaged (already freed?)");
+}
+
+}  // namespace
+
 cudaError_t cudaFree(void* devPtr) {
+  wait_for_all_work();  // queued work may still use the memory: CUDA's cudaFree waits for the device too
   if (const cudaError_t e = sticky()) return e;
   if (devPtr == nullptr) return cudaSuccess;
-  region r;
-  if (!remove_region(devPtr, memory_kind::device, &r) && !remove_region(devPtr, memory_kind::managed, &r))
-    return fail(cudaErrorInvalidValue, "cudaFree: " + address(devPtr) +
-                                           " is not the start of a live allocation made by cudaMalloc or "
-                                           "cudaMallocManaged (already freed?)");
+  if (const cudaError_t e = take_allocation("cudaFree", devPtr)) return e;
   try {
     // The damage this free finds in the allocation's redzones is this call's
     // fault (cohort's free_device, which may run in a destructor, would print
@@ -336,6 +351,7 @@ cudaError_t cudaFree(void* devPtr) {
 }
 
 cudaError_t cudaFreeHost(void* ptr) {
+  wait_for_all_work();  // queued work may still use the memory
   if (const cudaError_t e = sticky()) return e;
   if (ptr == nullptr) return cudaSuccess;
   region r;
@@ -409,8 +425,10 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   return cudaSuccess;
 }
 
+// The synchronous copies and fills are the legacy default stream's work, and
+// return once it is done (the work before them included).
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  return copy("cudaMemcpy", dst, src, count, kind, nullptr);
+  return cohort::compat::finish_synchronous(copy("cudaMemcpy", dst, src, count, kind, nullptr));
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
@@ -418,7 +436,8 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
 }
 
 cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count) {
-  return peer_copy("cudaMemcpyPeer", dst, dstDevice, src, srcDevice, count, nullptr);
+  return cohort::compat::finish_synchronous(
+      peer_copy("cudaMemcpyPeer", dst, dstDevice, src, srcDevice, count, nullptr));
 }
 
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice, size_t count,
@@ -435,7 +454,8 @@ cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t h
 
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                          cudaMemcpyKind kind) {
-  return copy_2d("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr);
+  return cohort::compat::finish_synchronous(
+      copy_2d("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr));
 }
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
@@ -451,11 +471,12 @@ cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, si
   if (width == 0 || height == 0) return cudaSuccess;
   if (const cudaError_t e = check_device_side("cudaMemset2D", "destination", devPtr, pitch * (height - 1) + width))
     return e;
-  for (size_t row = 0; row < height; ++row) std::memset(static_cast<char*>(devPtr) + row * pitch, value, width);
-  return cudaSuccess;
+  return cohort::compat::finish_synchronous(issue("cudaMemset2D", nullptr, task_kind::work, [=](cudaError_t) {
+    for (size_t row = 0; row < height; ++row) std::memset(static_cast<char*>(devPtr) + row * pitch, value, width);
+  }));
 }
 
-// Stream-ordered allocation: the stream's work has completed, so it is cudaMalloc.
+// Stream-ordered allocation: memory ready at once is ready when the stream reaches it.
 cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
   if (!valid_stream(stream)) return bad_stream("cudaMallocAsync", stream);
   return allocate("cudaMallocAsync", devPtr, size, memory_kind::device);
@@ -463,11 +484,18 @@ cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
 
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
   if (!valid_stream(stream)) return bad_stream("cudaFreeAsync", stream);
-  return cudaFree(devPtr);
+  if (runs_inline(stream)) return cudaFree(devPtr);
+  if (const cudaError_t e = sticky()) return e;
+  if (devPtr == nullptr) return cudaSuccess;
+  if (const cudaError_t e = take_allocation("cudaFreeAsync", devPtr)) return e;
+  // Released once the stream's earlier work, which may use it, is done.
+  return enqueue("cudaFreeAsync", stream, task_kind::always, stream_task([devPtr](cudaError_t) {
+                   cohort::detail::host::release_device_raising_damage(devPtr);
+                 }));
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
-  return fill("cudaMemset", devPtr, value, count, nullptr);
+  return cohort::compat::finish_synchronous(fill("cudaMemset", devPtr, value, count, nullptr));
 }
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {

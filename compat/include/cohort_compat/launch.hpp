@@ -7,8 +7,11 @@
 #include <type_traits>
 #include <utility>
 
+#include <memory>
+
 #include <cohort/cohort.hpp>
 
+#include "cohort_compat/deferred_launch.hpp"
 #include "driver_types.h"
 
 namespace cohort::compat {
@@ -21,7 +24,10 @@ struct launch_request {
   bool cooperative = false;
 };
 
-using launch_body = void (*)(void* context, const cohort::launch_config& config);
+// Runs the launch now (`deferred` null), or checks it and hands it back in
+// `*deferred` to run when its stream's turn comes.
+using launch_body = void (*)(void* context, const cohort::launch_config& config,
+                             std::unique_ptr<deferred_launch>* deferred);
 
 // A CUDA program raises a kernel's shared memory limit with cudaFuncSetAttribute
 // and sizes a cooperative grid from the occupancy query: refusals name those.
@@ -31,7 +37,9 @@ inline constexpr cohort::detail::remedy_api cuda_remedy_api{
 
 // Runs one launch as CUDA reports it: a sticky error answers first, the stream
 // is checked, a cohort::error becomes its CUDA code (kernel faults sticky) and
-// the code becomes the calling thread's last error.
+// the code becomes the calling thread's last error. A launch into a stream
+// with work ahead of it (stream_order.hpp) is queued: its kernel's fault
+// surfaces later, as the sticky error.
 cudaError_t run_launch(const launch_request& request, launch_body body, void* context);
 
 // The launch a cudaLaunchConfig_t asks for; attributes other than cooperative
@@ -59,13 +67,18 @@ template <class... P, class... A>
 cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "the kernel takes a different number of arguments");
   detail::remember(kernel);
-  auto body = [&](const cohort::launch_config& config) {
-    cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_remedy_api,
-                                   std::forward<A>(args)...);
+  auto body = [&](const cohort::launch_config& config, std::unique_ptr<deferred_launch>* deferred) {
+    if (deferred == nullptr)
+      cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_remedy_api, std::forward<A>(args)...);
+    else
+      *deferred = defer_launch(kernel, config, request.cooperative, cuda_remedy_api, std::forward<A>(args)...);
   };
   using body_type = decltype(body);
   return run_launch(
-      request, [](void* context, const cohort::launch_config& config) { (*static_cast<body_type*>(context))(config); },
+      request,
+      [](void* context, const cohort::launch_config& config, std::unique_ptr<deferred_launch>* deferred) {
+        (*static_cast<body_type*>(context))(config, deferred);
+      },
       &body);
 }
 
@@ -150,6 +163,10 @@ cudaError_t symbol_address(void** address, const void* symbol, std::size_t symbo
 cudaError_t max_potential_block_size(int* min_grid, int* block_size, const void* kernel,
                                      std::size_t (*shared_for_block)(int block_size, const void* context),
                                      const void* context, int block_size_limit);
+
+// A synchronous call's end (cudaMemcpyToSymbol and the like): `issued`, else
+// the wait for the legacy default stream's work, which includes the call's own.
+cudaError_t finish_synchronous(cudaError_t issued);
 
 // The message cohort gave for the most recent error with this code, or "".
 const char* error_detail(cudaError_t error);
