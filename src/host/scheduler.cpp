@@ -190,9 +190,15 @@ void yield_thread(scheduled_block& b, thread_record& t) {
   fiber& self = *b.running;
   t.home = &self;
   t.waiting = wait_kind::runnable;
+  // Queued behind the threads already queued; with none queued, the threads
+  // a barrier released go first (switch_away would take `t` itself from the
+  // ready queue and switch its fiber to itself).
+  const bool others_queued = b.ready_head < b.ready.size();
   b.make_ready(t);
-  if (others_ready) {
+  if (others_queued) {
     switch_away(b);
+  } else if (others_ready) {
+    resume_released(b, self);
   } else {
     fiber* runner = start_runner(b);
     if (!runner) abandon_block();
