@@ -33,8 +33,8 @@ void launch_batches(benchmark::State& state, cudaStream_t stream) {
     cudaStreamSynchronize(stream);
   }
   state.SetItemsProcessed(state.iterations() * batch);
-  state.counters["us_per_launch"] = benchmark::Counter(static_cast<double>(state.iterations()) * batch / 1e6,
-                                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["per_launch"] = benchmark::Counter(static_cast<double>(state.iterations()) * batch,
+                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   cudaFree(counter);
 }
 
