@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <vector>
 
 #include "../host/memory_check.hpp"
 #include "runtime_state.hpp"
@@ -88,6 +89,38 @@ cudaError_t check_host_side(const std::string& what, const char* side, const voi
                   "runtime tell");
 }
 
+// Host memory the runtime did not hand out or register.
+bool pageable(const void* p) {
+  region r;
+  return !find_region(p, 1, &r);
+}
+
+// A copy in `stream`'s order, pageable host memory treated as CUDA's copies
+// treat it: a source is read at the call (CUDA stages it, and the program may
+// reuse it as soon as the call returns), a destination is written before the
+// call returns (CUDA's copy into pageable memory ends with a copy by the host).
+cudaError_t stream_copy(const char* call, cudaStream_t stream, void* dst, const void* src, std::size_t count,
+                        bool host_dst, bool host_src) {
+  if (runs_inline(stream)) {
+    std::memmove(dst, src, count);
+    return cudaSuccess;
+  }
+  cudaError_t e = cudaSuccess;
+  if (host_src && pageable(src)) {
+    const auto* from = static_cast<const unsigned char*>(src);
+    e = enqueue(call, stream, task_kind::work,
+                stream_task([dst, staged = std::vector<unsigned char>(from, from + count)](cudaError_t) {
+                  std::memcpy(dst, staged.data(), staged.size());
+                }));
+  } else {
+    e = enqueue(call, stream, task_kind::work,
+                stream_task([dst, src, count](cudaError_t) { std::memmove(dst, src, count); }));
+  }
+  if (e != cudaSuccess || !host_dst || !pageable(dst)) return e;
+  if (const cudaError_t waited = synchronize_stream(stream)) return waited;
+  return sticky();
+}
+
 cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
                  cudaStream_t stream) {
   if (const cudaError_t e = sticky()) return e;
@@ -113,7 +146,7 @@ cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count
   } else if (const cudaError_t e = check_host_side(what, "source", src, kind)) {
     return e;
   }
-  return issue(call, stream, task_kind::work, [dst, src, count](cudaError_t) { std::memmove(dst, src, count); });
+  return stream_copy(call, stream, dst, src, count, !device_dst, !device_src);
 }
 
 // A copy between two devices' memory: each pointer must lie in device memory of the device named with it.

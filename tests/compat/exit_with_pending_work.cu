@@ -10,13 +10,14 @@
 
 namespace {
 
-int copied = -1;
+int* copied = nullptr;  // pinned: a copy into pageable memory would wait for the kernel before returning
 bool drained = false;
 
 struct verdict_at_exit {
   ~verdict_at_exit() {
-    if (!drained || copied != 42) {
-      std::printf("exit_with_pending_work: at exit, the host function ran: %d, the copy read %d\n", drained, copied);
+    if (!drained || copied == nullptr || *copied != 42) {
+      std::printf("exit_with_pending_work: at exit, the host function ran: %d, the copy read %d\n", drained,
+                  copied == nullptr ? -1 : *copied);
       std::fflush(stdout);
       std::_Exit(1);
     }
@@ -43,15 +44,18 @@ void CUDART_CB mark_drained(void*) { drained = true; }
 
 int main() {
   int *flag, *data;
-  if (cudaMallocHost(&flag, sizeof(int)) != cudaSuccess || cudaMalloc(&data, sizeof(int)) != cudaSuccess) return 2;
+  if (cudaMallocHost(&flag, sizeof(int)) != cudaSuccess || cudaMallocHost(&copied, sizeof(int)) != cudaSuccess ||
+      cudaMalloc(&data, sizeof(int)) != cudaSuccess)
+    return 2;
   *flag = 0;
+  *copied = -1;
   cudaStream_t waiting, raising;
   cudaStreamCreateWithFlags(&waiting, cudaStreamNonBlocking);
   cudaStreamCreateWithFlags(&raising, cudaStreamNonBlocking);
   cudaEvent_t done;
   cudaEventCreate(&done);
   wait_then_write<<<1, 1, 0, waiting>>>(flag, data);
-  cudaMemcpyAsync(&copied, data, sizeof(int), cudaMemcpyDeviceToHost, waiting);
+  cudaMemcpyAsync(copied, data, sizeof(int), cudaMemcpyDeviceToHost, waiting);
   cudaLaunchHostFunc(waiting, mark_drained, nullptr);
   cudaEventRecord(done, waiting);
   raise_later<<<1, 1, 0, raising>>>(flag);

@@ -98,6 +98,31 @@ TEST_F(StreamWork, FreeAsyncReleasesTheMemoryWhenTheStreamReachesIt) {
   EXPECT_EQ(*out, 5);
 }
 
+// Pageable memory as CUDA's copies treat it: a source is read at the call,
+// a destination written before the call returns (the stream waited for).
+TEST_F(StreamWork, AnAsyncCopyReadsAPageableSourceAtTheCall) {
+  int* memory = nullptr;
+  ASSERT_EQ(cudaMalloc(&memory, sizeof(int)), cudaSuccess);
+  wait_then_write<<<1, 1, 0, stream>>>(flag, out, settings{1, 1});
+  int pageable = 77;
+  ASSERT_EQ(cudaMemcpyAsync(memory, &pageable, sizeof(int), cudaMemcpyHostToDevice, stream), cudaSuccess);
+  pageable = 0;  // reused at once, as a program may
+  ASSERT_EQ(cudaMemcpyAsync(out, memory, sizeof(int), cudaMemcpyDeviceToHost, stream), cudaSuccess);  // pinned
+  EXPECT_EQ(cudaStreamQuery(stream), cudaErrorNotReady);
+  raise_flag_soon();
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(*out, 77);
+  cudaFree(memory);
+}
+
+TEST_F(StreamWork, AnAsyncCopyIntoPageableMemoryReturnsWhenItIsDone) {
+  wait_then_write<<<1, 1, 0, stream>>>(flag, out, settings{6, 7});
+  int pageable = 0;
+  raise_flag_soon();
+  ASSERT_EQ(cudaMemcpyAsync(&pageable, out, sizeof(int), cudaMemcpyDefault, stream), cudaSuccess);
+  EXPECT_EQ(pageable, 42);
+}
+
 TEST_F(StreamWork, ResetWaitsForTheDevicesWork) {
   int* memory = nullptr;
   ASSERT_EQ(cudaMalloc(&memory, sizeof(int)), cudaSuccess);
