@@ -67,7 +67,8 @@ cudaError_t cudaHostGetDevicePointer(T** devPtr, void* hostPtr, unsigned int fla
 template <class T>
 cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count = sizeof(T), size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-  return cohort::compat::copy_to_symbol(const_cast<T*>(&symbol), sizeof(T), src, count, offset, kind, nullptr);
+  return cohort::compat::finish_synchronous(
+      cohort::compat::copy_to_symbol(const_cast<T*>(&symbol), sizeof(T), src, count, offset, kind, nullptr));
 }
 template <class T>
 cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count, size_t offset = 0,
@@ -77,7 +78,8 @@ cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t cou
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count = sizeof(T), size_t offset = 0,
                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  return cohort::compat::copy_from_symbol(dst, &symbol, sizeof(T), count, offset, kind, nullptr);
+  return cohort::compat::finish_synchronous(
+      cohort::compat::copy_from_symbol(dst, &symbol, sizeof(T), count, offset, kind, nullptr));
 }
 template <class T>
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,

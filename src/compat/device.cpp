@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "runtime_state.hpp"
+#include "stream_order.hpp"
 
 namespace cohort::compat::detail {
 
@@ -191,14 +192,16 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   return cudaSuccess;
 }
 
-// Launches and copies have completed when they return: nothing to wait for.
 cudaError_t cudaDeviceSynchronize() {
   refuse_in_kernel("cudaDeviceSynchronize");
-  return sticky();
+  if (const cudaError_t e = sticky()) return e;
+  if (const cudaError_t e = synchronize_device(cohort::get_device())) return e;
+  return sticky();  // a fault of the work it waited for
 }
 
 cudaError_t cudaDeviceReset() {
   refuse_in_kernel("cudaDeviceReset");
+  drain_device(cohort::get_device());  // no work still running in the memory it frees
   release_device_regions();
   clear_errors();
   return cudaSuccess;

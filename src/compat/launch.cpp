@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime_state.hpp"
+#include "stream_order.hpp"
 
 namespace cohort::compat {
 
@@ -107,6 +108,10 @@ kernel_call bind_kernel_arguments(const void* kernel, void** args) {
   return entry_points ? entry_points->bind(kernel, args) : kernel_call{};
 }
 
+// A grid barrier in a launch that is not cooperative is told to use the CUDA runtime's call.
+constexpr const char* cooperative_remedy =
+    "cudaLaunchCooperativeKernel (or cudaLaunchKernelEx with cudaLaunchAttributeCooperative)";
+
 cudaError_t run_launch(const launch_request& request, launch_body body, void* context) {
   // Dynamic parallelism: cohort's launch refuses a launch from a kernel's
   // thread. Its error is not made a code that the kernel may ignore (and the
@@ -115,13 +120,21 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
   const bool from_kernel = cohort::host::inside_kernel();
   if (!from_kernel)
     if (const cudaError_t e = check_request(request)) return e;
+  cohort::launch_config config{request.grid, request.block, request.shared_bytes, {}};
+  config.cluster = request.cluster;
   try {
-    // A grid barrier in a launch that is not cooperative is told to use the CUDA runtime's call.
-    const cohort::host::cooperative_launch_named remedy(
-        "cudaLaunchCooperativeKernel (or cudaLaunchKernelEx with cudaLaunchAttributeCooperative)");
-    cohort::launch_config config{request.grid, request.block, request.shared_bytes, {}};
-    config.cluster = request.cluster;
-    body(context, config);
+    if (from_kernel || detail::runs_inline(request.stream)) {
+      const cohort::host::cooperative_launch_named remedy(cooperative_remedy);
+      body(context, config, nullptr);
+      return cudaSuccess;
+    }
+    std::unique_ptr<deferred_launch> launch;
+    body(context, config, &launch);  // checked now: CUDA refuses a bad configuration at the launch
+    return detail::enqueue("a kernel launch", request.stream, detail::task_kind::work,
+                           detail::stream_task([launch = std::move(launch)](cudaError_t) {
+                             const cohort::host::cooperative_launch_named remedy(cooperative_remedy);
+                             launch->run();
+                           }));
   } catch (const cohort::error& e) {
     if (from_kernel) throw;
     return detail::fail(e);
@@ -129,7 +142,6 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
     if (from_kernel) throw;
     return detail::fail(cudaErrorLaunchFailure, e.what(), true);
   }
-  return cudaSuccess;
 }
 
 cudaError_t run_multi_device_launch(const cudaLaunchParams* list, unsigned count, multi_device_body body,
@@ -251,7 +263,7 @@ cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, c
   cfg.cluster = request.cluster.x * request.cluster.y * request.cluster.z == 1 ? registered_cluster_dims(func)
                                                                               : request.cluster;
   try {
-    *numClusters = cohort::detail::host::max_active_clusters(func, cfg);
+    *numClusters = cohort::host::kernel_max_active_clusters(func, cfg);
   } catch (const cohort::error& e) {
     return detail::fail(e, "cudaOccupancyMaxActiveClusters");
   }

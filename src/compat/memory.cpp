@@ -10,8 +10,10 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <vector>
 
 #include "runtime_state.hpp"
+#include "stream_order.hpp"
 
 namespace cohort::compat::detail {
 
@@ -86,6 +88,38 @@ cudaError_t check_host_side(const std::string& what, const char* side, const voi
                   "runtime tell");
 }
 
+// Host memory the runtime did not hand out or register.
+bool pageable(const void* p) {
+  region r;
+  return !find_region(p, 1, &r);
+}
+
+// A copy in `stream`'s order, pageable host memory treated as CUDA's copies
+// treat it: a source is read at the call (CUDA stages it, and the program may
+// reuse it as soon as the call returns), a destination is written before the
+// call returns (CUDA's copy into pageable memory ends with a copy by the host).
+cudaError_t stream_copy(const char* call, cudaStream_t stream, void* dst, const void* src, std::size_t count,
+                        bool host_dst, bool host_src) {
+  if (runs_inline(stream)) {
+    std::memmove(dst, src, count);
+    return cudaSuccess;
+  }
+  cudaError_t e = cudaSuccess;
+  if (host_src && pageable(src)) {
+    const auto* from = static_cast<const unsigned char*>(src);
+    e = enqueue(call, stream, task_kind::work,
+                stream_task([dst, staged = std::vector<unsigned char>(from, from + count)](cudaError_t) {
+                  std::memcpy(dst, staged.data(), staged.size());
+                }));
+  } else {
+    e = enqueue(call, stream, task_kind::work,
+                stream_task([dst, src, count](cudaError_t) { std::memmove(dst, src, count); }));
+  }
+  if (e != cudaSuccess || !host_dst || !pageable(dst)) return e;
+  if (const cudaError_t waited = synchronize_stream(stream)) return waited;
+  return sticky();
+}
+
 cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
                  cudaStream_t stream) {
   refuse_in_kernel(call);
@@ -115,8 +149,7 @@ cudaError_t copy(const char* call, void* dst, const void* src, std::size_t count
   } else if (const cudaError_t e = check_host_side(what, "source", src, kind)) {
     return e;
   }
-  std::memmove(dst, src, count);
-  return cudaSuccess;
+  return stream_copy(call, stream, dst, src, count, !device_dst, !device_src);
 }
 
 // A copy between two devices' memory: each pointer must lie in device memory of the device named with it.
@@ -149,8 +182,7 @@ cudaError_t peer_copy(const char* call, void* dst, int dst_device, const void* s
   };
   if (const cudaError_t e = check_side("destination", dst, dst_device)) return e;
   if (const cudaError_t e = check_side("source", src, src_device)) return e;
-  std::memmove(dst, src, count);
-  return cudaSuccess;
+  return issue(call, stream, task_kind::work, [dst, src, count](cudaError_t) { std::memmove(dst, src, count); });
 }
 
 // A 2-D copy: `height` rows of `width` bytes, rows `dpitch` and `spitch` apart.
@@ -176,9 +208,10 @@ cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void*
   if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice)
     if (const cudaError_t e = check_device_side(what.c_str(), "source", src, spitch * (height - 1) + width))
       return e;
-  for (std::size_t row = 0; row < height; ++row)
-    std::memmove(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width);
-  return cudaSuccess;
+  return issue(call, stream, task_kind::work, [=](cudaError_t) {
+    for (std::size_t row = 0; row < height; ++row)
+      std::memmove(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width);
+  });
 }
 
 cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaStream_t stream) {
@@ -189,8 +222,7 @@ cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaSt
     return capture_operation(stream, cudaGraphNodeTypeMemset, [=] { return fill(call, p, value, count, nullptr); });
   if (count == 0) return cudaSuccess;
   if (const cudaError_t e = check_device_side(call, "destination", p, count)) return e;
-  std::memset(p, value, count);
-  return cudaSuccess;
+  return issue(call, stream, task_kind::work, [p, value, count](cudaError_t) { std::memset(p, value, count); });
 }
 
 cudaError_t allocate(const char* call, void** p, std::size_t bytes, memory_kind kind) {
@@ -303,6 +335,12 @@ cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t symbol_b
   return copy("cudaMemcpyFromSymbol", dst, static_cast<const char*>(symbol) + offset, count, kind, stream);
 }
 
+cudaError_t finish_synchronous(cudaError_t issued) {
+  if (issued != cudaSuccess) return issued;
+  if (const cudaError_t e = synchronize_stream(nullptr)) return e;
+  return sticky();  // a fault of the work it waited for
+}
+
 cudaError_t symbol_address(void** address_out, const void* symbol, std::size_t symbol_bytes) {
   if (const cudaError_t e = sticky()) return e;
   if (address_out == nullptr) return fail(cudaErrorInvalidValue, "cudaGetSymbolAddress: the pointer to store into is null");
@@ -331,15 +369,25 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
   return allocate("cudaHostAlloc", ptr, size, memory_kind::pinned_host);
 }
 
+namespace {
+
+// Takes a device or managed allocation out of the regions, or refuses a pointer that is not one.
+cudaError_t take_allocation(const char* call, void* p) {
+  region r;
+  if (remove_region(p, memory_kind::device, &r) || remove_region(p, memory_kind::managed, &r)) return cudaSuccess;
+  return fail(cudaErrorInvalidValue, std::string(call) + ": " + address(p) +
+                                         " is not the start of a live allocation made by cudaMalloc or "
+                                         "cudaMallocManaged (already freed?)");
+}
+
+}  // namespace
+
 cudaError_t cudaFree(void* devPtr) {
   refuse_in_kernel("cudaFree");
+  wait_for_all_work();  // queued work may still use the memory: CUDA's cudaFree waits for the device too
   if (const cudaError_t e = sticky()) return e;
   if (devPtr == nullptr) return cudaSuccess;
-  region r;
-  if (!remove_region(devPtr, memory_kind::device, &r) && !remove_region(devPtr, memory_kind::managed, &r))
-    return fail(cudaErrorInvalidValue, "cudaFree: " + address(devPtr) +
-                                           " is not the start of a live allocation made by cudaMalloc or "
-                                           "cudaMallocManaged (already freed?)");
+  if (const cudaError_t e = take_allocation("cudaFree", devPtr)) return e;
   try {
     // The damage this free finds in the allocation's redzones is this call's
     // fault (cohort's free_device, which may run in a destructor, would print
@@ -354,6 +402,7 @@ cudaError_t cudaFree(void* devPtr) {
 
 cudaError_t cudaFreeHost(void* ptr) {
   refuse_in_kernel("cudaFreeHost");
+  wait_for_all_work();  // queued work may still use the memory
   if (const cudaError_t e = sticky()) return e;
   if (ptr == nullptr) return cudaSuccess;
   region r;
@@ -427,8 +476,10 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   return cudaSuccess;
 }
 
+// The synchronous copies and fills are the legacy default stream's work, and
+// return once it is done (the work before them included).
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  return copy("cudaMemcpy", dst, src, count, kind, nullptr);
+  return cohort::compat::finish_synchronous(copy("cudaMemcpy", dst, src, count, kind, nullptr));
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
@@ -436,7 +487,8 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
 }
 
 cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count) {
-  return peer_copy("cudaMemcpyPeer", dst, dstDevice, src, srcDevice, count, nullptr);
+  return cohort::compat::finish_synchronous(
+      peer_copy("cudaMemcpyPeer", dst, dstDevice, src, srcDevice, count, nullptr));
 }
 
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice, size_t count,
@@ -453,7 +505,8 @@ cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t h
 
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                          cudaMemcpyKind kind) {
-  return copy_2d("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr);
+  return cohort::compat::finish_synchronous(
+      copy_2d("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr));
 }
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
@@ -470,11 +523,12 @@ cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, si
   if (width == 0 || height == 0) return cudaSuccess;
   if (const cudaError_t e = check_device_side("cudaMemset2D", "destination", devPtr, pitch * (height - 1) + width))
     return e;
-  for (size_t row = 0; row < height; ++row) std::memset(static_cast<char*>(devPtr) + row * pitch, value, width);
-  return cudaSuccess;
+  return cohort::compat::finish_synchronous(issue("cudaMemset2D", nullptr, task_kind::work, [=](cudaError_t) {
+    for (size_t row = 0; row < height; ++row) std::memset(static_cast<char*>(devPtr) + row * pitch, value, width);
+  }));
 }
 
-// Stream-ordered allocation: the stream's work has completed, so it is cudaMalloc.
+// Stream-ordered allocation: memory ready at once is ready when the stream reaches it.
 cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
   if (!valid_stream(stream)) return bad_stream("cudaMallocAsync", stream);
   return allocate("cudaMallocAsync", devPtr, size, memory_kind::device);
@@ -483,11 +537,18 @@ cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
   refuse_in_kernel("cudaFreeAsync");
   if (!valid_stream(stream)) return bad_stream("cudaFreeAsync", stream);
-  return cudaFree(devPtr);
+  if (runs_inline(stream)) return cudaFree(devPtr);
+  if (const cudaError_t e = sticky()) return e;
+  if (devPtr == nullptr) return cudaSuccess;
+  if (const cudaError_t e = take_allocation("cudaFreeAsync", devPtr)) return e;
+  // Released once the stream's earlier work, which may use it, is done.
+  return enqueue("cudaFreeAsync", stream, task_kind::always, stream_task([devPtr](cudaError_t) {
+                   cohort::host::release_device_checked(devPtr);
+                 }));
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
-  return fill("cudaMemset", devPtr, value, count, nullptr);
+  return cohort::compat::finish_synchronous(fill("cudaMemset", devPtr, value, count, nullptr));
 }
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {

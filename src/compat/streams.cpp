@@ -1,23 +1,25 @@
-// Streams and events. A launch or copy on the host backend has completed when
-// it returns, so streams order nothing and every event is complete once
-// recorded; an event's time is the moment it was recorded, so elapsed times
-// are the real times of the work between two records.
+// Streams and events: the handles, their checks, and CUDA's calls over the
+// stream queues (stream_order.hpp). An event's time is the moment the work
+// recorded before it was done, so elapsed times are the real times of the
+// work between two records.
 #include <chrono>
+#include <memory>
 #include <mutex>
-#include <optional>
 #include <set>
 
 #include "runtime_state.hpp"
+#include "stream_order.hpp"
 
 struct CUstream_st {
   unsigned flags = 0;
   int priority = 0;
   int device = 0;  // the current device when it was created, as in CUDA
+  std::shared_ptr<cohort::compat::detail::stream_queue> queue;
 };
 
 struct CUevent_st {
   unsigned flags = 0;
-  std::optional<std::chrono::steady_clock::time_point> recorded;
+  std::shared_ptr<cohort::compat::detail::event_record> recorded;  // null until cudaEventRecord
 };
 
 namespace cohort::compat::detail {
@@ -58,6 +60,8 @@ int stream_device(cudaStream_t stream) {
   return stream->device;
 }
 
+std::shared_ptr<stream_queue> queue_of(cudaStream_t stream) { return stream->queue; }
+
 bool valid_stream(cudaStream_t stream) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return true;
   std::lock_guard lock(handles_mutex);
@@ -76,7 +80,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
   refuse_in_kernel("cudaStreamCreate");
   if (const cudaError_t e = sticky()) return e;
   if (stream == nullptr) return fail(cudaErrorInvalidValue, "cudaStreamCreate: null stream");
-  *stream = new CUstream_st{flags, priority, cohort::get_device()};
+  *stream = new CUstream_st{flags, priority, cohort::get_device(), create_stream_queue(flags)};
   std::lock_guard lock(handles_mutex);
   streams().insert(*stream);
   return cudaSuccess;
@@ -95,6 +99,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     std::lock_guard lock(handles_mutex);
     if (streams().erase(stream) == 0) return bad_stream("cudaStreamDestroy", stream);
   }
+  retire_stream_queue(stream->queue);  // its work still runs, as CUDA's does after the call returns
   delete stream;
   return cudaSuccess;
 }
@@ -106,17 +111,25 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (capturing(stream))
     return fail(cudaErrorStreamCaptureUnsupported, "cudaStreamSynchronize: stream " + address(stream) +
                                                        " is being captured: end the capture first");
-  return cudaSuccess;
+  if (const cudaError_t e = synchronize_stream(stream)) return e;
+  return sticky();  // a fault of the work it waited for
 }
 
-cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
+// cudaErrorNotReady is an answer, not an error: it is not the last error.
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  if (const cudaError_t e = sticky()) return e;
+  if (!valid_stream(stream)) return bad_stream("cudaStreamQuery", stream);
+  if (!stream_done(stream)) return cudaErrorNotReady;
+  return cudaStreamSynchronize(stream);  // done: reports what the work left
+}
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream("cudaStreamWaitEvent", stream);
   if (!valid_event(event)) return bad_event("cudaStreamWaitEvent", event);
   capture_event_wait(stream, event);  // a stream waiting for a captured event joins the capture
-  return cudaSuccess;
+  if (capturing(stream) || event->recorded == nullptr) return cudaSuccess;  // CUDA: an unrecorded event is complete
+  return wait_on_record("cudaStreamWaitEvent", stream, *event->recorded);
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData, unsigned int) {
@@ -126,8 +139,10 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
   if (capturing(stream))
     return fail(cudaErrorStreamCaptureUnsupported,
                 "cudaStreamAddCallback: not allowed during stream capture (as in CUDA): use cudaLaunchHostFunc");
-  callback(stream, cudaSuccess, userData);
-  return cudaSuccess;
+  // Called with the fault as its status, as CUDA calls it, where a kernel before it faulted.
+  return issue("cudaStreamAddCallback", stream, task_kind::callback, [stream, callback, userData](cudaError_t status) {
+    run_host_function([&] { callback(stream, status, userData); });
+  });
 }
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
@@ -139,15 +154,16 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
       fn(userData);
       return cudaSuccess;
     });
-  fn(userData);
-  return cudaSuccess;
+  // Not called where a kernel before it faulted, as CUDA does.
+  return issue("cudaLaunchHostFunc", stream, task_kind::work,
+               [fn, userData](cudaError_t) { run_host_function([&] { fn(userData); }); });
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   refuse_in_kernel("cudaEventCreate");
   if (const cudaError_t e = sticky()) return e;
   if (event == nullptr) return fail(cudaErrorInvalidValue, "cudaEventCreate: null event");
-  *event = new CUevent_st{flags, std::nullopt};
+  *event = new CUevent_st{flags, nullptr};
   std::lock_guard lock(handles_mutex);
   events().insert(*event);
   return cudaSuccess;
@@ -171,17 +187,24 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (!valid_event(event)) return bad_event("cudaEventRecord", event);
   if (!valid_stream(stream)) return bad_stream("cudaEventRecord", stream);
   if (capture_event_record(event, stream)) return cudaSuccess;  // the event stands for the work captured so far
-  event->recorded = std::chrono::steady_clock::now();
+  event->recorded = record_on(stream);
   return cudaSuccess;
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   refuse_in_kernel("cudaEventSynchronize");
   if (const cudaError_t e = sticky()) return e;
-  return valid_event(event) ? cudaSuccess : bad_event("cudaEventSynchronize", event);
+  if (!valid_event(event)) return bad_event("cudaEventSynchronize", event);
+  if (event->recorded != nullptr) wait_for_record(*event->recorded);
+  return sticky();  // a fault of the work it waited for
 }
 
-cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
+// cudaErrorNotReady is an answer, not an error: it is not the last error.
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  if (const cudaError_t e = sticky()) return e;
+  if (!valid_event(event)) return bad_event("cudaEventQuery", event);
+  return event->recorded == nullptr || record_done(*event->recorded) ? cudaSuccess : cudaErrorNotReady;
+}
 
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   if (const cudaError_t e = sticky()) return e;
@@ -192,6 +215,9 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
     return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was created with cudaEventDisableTiming");
   if (!start->recorded || !end->recorded)
     return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event has not been recorded");
-  *ms = std::chrono::duration<float, std::milli>(*end->recorded - *start->recorded).count();
+  const auto start_time = record_time(*start->recorded);
+  const auto end_time = record_time(*end->recorded);
+  if (!start_time || !end_time) return cudaErrorNotReady;  // recorded, not yet reached: CUDA's answer
+  *ms = std::chrono::duration<float, std::milli>(*end_time - *start_time).count();
   return cudaSuccess;
 }

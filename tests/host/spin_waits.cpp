@@ -37,6 +37,31 @@ TEST(SpinWaits, AThreadWaitingForALaterOneLetsItRun) {
   EXPECT_EQ(out.to_host()[0], 1);
 }
 
+// Thread 0 polls right after a barrier released every thread, before the
+// others have run again: they run (thread 1 raises the flag), and thread 0
+// resumes where it was, its frame (a call of its own) and values intact.
+[[gnu::noinline]] __device__ void wait_for_flag(int* flag) {
+  while (atomicAdd(flag, 0) == 0) {
+  }
+}
+
+__global__ void polls_before_the_released_threads_run(int* flag, int* out) {
+  const int mine = 100 + static_cast<int>(threadIdx.x);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    wait_for_flag(flag);
+  else if (threadIdx.x == 1)
+    atomicExch(flag, 1);
+  out[threadIdx.x] = mine;
+}
+
+TEST(SpinWaits, AThreadPollingBeforeTheThreadsABarrierReleasedLetsThemRunFirst) {
+  cg::device_buffer<int> flag(std::vector<int>{0}), out(64);
+  cg::launch(polls_before_the_released_threads_run, {dim3(1), dim3(64)}, flag.data(), out.data());
+  const std::vector<int> got = out.to_host();
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(got[i], 100 + i) << "thread " << i;
+}
+
 // The same through each way of polling: a CAS lock, atomic_ref's load, fences
 // over a volatile flag, __nanosleep.
 __global__ void spin_lock_counter(int* lock, int* counter) {

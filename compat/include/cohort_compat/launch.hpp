@@ -11,9 +11,12 @@
 #include <type_traits>
 #include <utility>
 
+#include <memory>
+
 #include <cohort/cohort.hpp>
 
 #include "cluster_api.hpp"
+#include "cohort_compat/deferred_launch.hpp"
 #include "driver_types.h"
 #include "graph_capture.hpp"
 
@@ -28,7 +31,10 @@ struct launch_request {
   dim3 cluster{1, 1, 1};  // blocks per thread-block cluster
 };
 
-using launch_body = void (*)(void* context, const cohort::launch_config& config);
+// Runs the launch now (`deferred` null), or checks it and hands it back in
+// `*deferred` to run when its stream's turn comes.
+using launch_body = void (*)(void* context, const cohort::launch_config& config,
+                             std::unique_ptr<deferred_launch>* deferred);
 
 // A CUDA program raises a kernel's shared memory limit with cudaFuncSetAttribute
 // and sizes a cooperative grid from the occupancy query: refusals name those.
@@ -38,7 +44,9 @@ inline constexpr cohort::detail::remedy_api cuda_remedy_api{
 
 // Runs one launch as CUDA reports it: a sticky error answers first, the stream
 // is checked, a cohort::error becomes its CUDA code (kernel faults sticky) and
-// the code becomes the calling thread's last error.
+// the code becomes the calling thread's last error. A launch into a stream
+// with work ahead of it (stream_order.hpp) is queued: its kernel's fault
+// surfaces later, as the sticky error.
 cudaError_t run_launch(const launch_request& request, launch_body body, void* context);
 
 // The launch a cudaLaunchConfig_t asks for: cooperative, a cluster shape (and
@@ -132,12 +140,19 @@ cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&
   if (capturing(request.stream)) [[unlikely]]
     return capture_kernel(request.stream, reinterpret_cast<const void*>(kernel), request,
                           bind_launch(kernel, std::forward<A>(args)...));
-  auto body = [&](const cohort::launch_config& config) {
-    cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_remedy_api,
-                                   detail::kernel_argument<P>(std::forward<A>(args))...);
+  // Run now, or checked now and handed back to run when its stream's turn comes.
+  auto body = [&](const cohort::launch_config& config, std::unique_ptr<deferred_launch>* deferred) {
+    if (deferred == nullptr)
+      cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_remedy_api,
+                                     detail::kernel_argument<P>(std::forward<A>(args))...);
+    else
+      *deferred = defer_launch(kernel, config, request.cooperative, cuda_remedy_api,
+                               detail::kernel_argument<P>(std::forward<A>(args))...);
   };
   using body_type = decltype(body);
-  const auto run = [](void* context, const cohort::launch_config& config) { (*static_cast<body_type*>(context))(config); };
+  const auto run = [](void* context, const cohort::launch_config& config, std::unique_ptr<deferred_launch>* deferred) {
+    (*static_cast<body_type*>(context))(config, deferred);
+  };
   if (cluster_dims_registered.load(std::memory_order_relaxed) && request.cluster.x * request.cluster.y * request.cluster.z == 1)
       [[unlikely]] {
     launch_request clustered = request;
@@ -303,6 +318,10 @@ cudaError_t symbol_address(void** address, const void* symbol, std::size_t symbo
 cudaError_t max_potential_block_size(int* min_grid, int* block_size, const void* kernel,
                                      std::size_t (*shared_for_block)(int block_size, const void* context),
                                      const void* context, int block_size_limit);
+
+// A synchronous call's end (cudaMemcpyToSymbol and the like): `issued`, else
+// the wait for the legacy default stream's work, which includes the call's own.
+cudaError_t finish_synchronous(cudaError_t issued);
 
 // The message cohort gave for the most recent error with this code, or "".
 const char* error_detail(cudaError_t error);
