@@ -1,0 +1,230 @@
+// The loops engine's runtime (docs/loops-engine.md): the registry the loops
+// pass fills before main, the engine choice per launch, and the entry points
+// the block functions call: cohort_loops_begin_block (the block's thread
+// positions, frames and resume points) and cohort_loops_check_site (threads
+// that stopped at different barriers fail the launch, as on fibers).
+#include "loops_engine.hpp"
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <sstream>
+#include <unordered_map>
+
+#include "block_runtime.hpp"
+#include "cohort/detail/host/block_loop.hpp"
+#include "diagnostics.hpp"
+#include "env.hpp"
+#include "launch_state.hpp"
+#include "scheduler.hpp"
+
+namespace cohort::detail::host {
+
+namespace {
+
+struct registered_kernel {
+  const void* block_function = nullptr;  // null: the pass kept it on fibers
+  std::string name;
+  std::string reason;
+};
+
+struct kernel_registry {
+  std::shared_mutex mutex;
+  std::unordered_map<const void*, registered_kernel> kernels;
+};
+
+kernel_registry& registry() {
+  static kernel_registry r;  // filled from static constructors, whichever runs first
+  return r;
+}
+
+void record(const void* kernel, registered_kernel k) {
+  kernel_registry& r = registry();
+  std::unique_lock lock(r.mutex);
+  r.kernels[kernel] = std::move(k);
+}
+
+std::optional<registered_kernel> find_kernel(const void* kernel) {
+  kernel_registry& r = registry();
+  std::shared_lock lock(r.mutex);
+  auto it = r.kernels.find(kernel);
+  if (it == r.kernels.end()) return std::nullopt;
+  return it->second;
+}
+
+using cohort::host::engine;
+using cohort::host::engine_choice;
+using cohort::host::engine_mode;
+
+engine_mode mode_from_environment() {
+  const std::optional<std::string> value = env_string("COHORT_ENGINE");
+  if (!value || *value == "auto") return engine_mode::automatic;
+  if (*value == "loops") return engine_mode::loops;
+  if (*value == "fibers") return engine_mode::fibers;
+  bad_env_value("COHORT_ENGINE", *value, "auto, loops or fibers");
+}
+
+std::atomic<int> mode_override{-1};
+
+bool report_engines() {
+  static const bool report = env_integer("COHORT_ENGINE_REPORT", 0, 0, 1) == 1;
+  return report;
+}
+
+}  // namespace
+
+const void* loops_block_function(const void* kernel) {
+  const std::optional<registered_kernel> k = find_kernel(kernel);
+  return k ? k->block_function : nullptr;
+}
+
+void loops_kernel_threw() {
+  block_record& b = *current_block;
+  current_thread = b.threads + thread_rank();  // the thread whose step threw
+  kernel_threw();
+}
+
+launch_engine choose_launch_engine(const kernel_entry& entry, bool shuffled, bool multi_device) {
+  launch_engine result{engine_for_kernel(entry.kernel, entry.run_loops != nullptr), entry};
+  engine_choice& choice = result.choice;
+  if (choice.chosen == engine::loops && shuffled) {
+    choice = {engine::fibers, "COHORT_SCHEDULE=shuffle (the thread loops do not shuffle yet)"};
+  } else if (choice.chosen == engine::loops && multi_device) {
+    choice = {engine::fibers, "a multi-device launch (not on the loops engine yet)"};
+  }
+  if (choice.chosen == engine::loops) result.entry.run_threads = entry.run_loops;
+  if (report_engines())
+    std::fprintf(stderr, "cohort: kernel `%s` runs on %s%s%s\n", kernel_name(entry.kernel).c_str(),
+                 choice.chosen == engine::loops ? "loops" : "fibers", choice.reason.empty() ? "" : ": ",
+                 choice.reason.c_str());
+  if (choice.chosen == engine::fibers && cohort::host::current_engine_mode() == engine_mode::loops)
+    throw error(cohort::errc::invalid_argument, "COHORT_ENGINE=loops, but kernel `" + kernel_name(entry.kernel) +
+                                            "` cannot run on the loops engine: " + choice.reason +
+                                            "; set COHORT_ENGINE=auto to run it on fibers");
+  return result;
+}
+
+// What a block function reads (tools/loops-pass/runtime_abi.hpp has the same offsets).
+struct loops_block {
+  thread_position* position;
+  unsigned char* frames;
+  std::uint32_t* resumes;
+  std::uint32_t dim_x, dim_y, dim_z, count;
+  std::uint64_t frame_bytes;
+};
+static_assert(offsetof(loops_block, position) == 0 && offsetof(loops_block, frames) == 8 &&
+              offsetof(loops_block, resumes) == 16 && offsetof(loops_block, dim_x) == 24 &&
+              offsetof(loops_block, dim_y) == 28 && offsetof(loops_block, count) == 36);
+
+namespace {
+
+// One worker's frames and resume points, reused block after block.
+struct loops_storage {
+  struct free_memory {
+    void operator()(unsigned char* p) const { std::free(p); }
+  };
+  std::unique_ptr<unsigned char[], free_memory> frames;
+  std::size_t frame_capacity = 0;
+  std::unique_ptr<std::uint32_t[]> resumes;
+  std::size_t resume_capacity = 0;
+  loops_block block{};
+};
+thread_local loops_storage storage;
+
+}  // namespace
+
+}  // namespace cohort::detail::host
+
+using namespace cohort::detail::host;
+
+extern "C" {
+
+void cohort_loops_register_kernel(const void* kernel, const void* block_function, const char* name) {
+  record(kernel, {block_function, name, ""});
+}
+
+void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason) {
+  record(kernel, {nullptr, name, reason});
+}
+
+// Every thread starts at the kernel's beginning (resume point 0); frames are
+// 64-byte aligned, each frame_bytes long (a multiple of its largest alignment).
+loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
+  block_record& b = *current_block;
+  loops_storage& s = storage;
+  const std::size_t count = b.thread_count;
+  const std::size_t bytes = count * frame_bytes;
+  if (bytes > s.frame_capacity) {
+    const std::size_t rounded = (bytes + 63) / 64 * 64;
+    s.frames.reset(static_cast<unsigned char*>(std::aligned_alloc(64, rounded)));
+    if (!s.frames) throw std::bad_alloc();
+    s.frame_capacity = rounded;
+  }
+  if (count > s.resume_capacity) {
+    s.resumes = std::make_unique<std::uint32_t[]>(count);
+    s.resume_capacity = count;
+  }
+  std::fill_n(s.resumes.get(), count, 0u);
+  current_position = &streak_position;
+  current_thread = b.threads;
+  s.block = {&streak_position, s.frames.get(), s.resumes.get(), b.block_dim.x, b.block_dim.y, b.block_dim.z,
+             b.thread_count, frame_bytes};
+  return &s.block;
+}
+
+// Threads `first` and `rank` stopped at barriers whose source_location
+// records differ: the same call site after all, or the launch fails.
+void cohort_loops_check_site(loops_block* block, unsigned first, unsigned rank) {
+  auto site_of = [block](unsigned r) {
+    std::source_location where;
+    std::memcpy(static_cast<void*>(&where), block->frames + r * block->frame_bytes, sizeof where);
+    return where;
+  };
+  const std::source_location first_site = site_of(first), other_site = site_of(rank);
+  if (same_site(first_site, other_site)) return;
+  auto& rt = static_cast<block_runtime&>(*current_block);
+  current_thread = rt.threads + rank;
+  std::ostringstream s;
+  s << "threads of block " << index_text(rt.block_index) << " in kernel `" << kernel_name(rt.launch->entry->kernel)
+    << "` wait at different block barrier call sites: thread " << index_text(rt.threads[first].index) << " at "
+    << site(first_site) << " and thread " << index_text(rt.threads[rank].index) << " at " << site(other_site)
+    << "; every thread of a block must reach the same barrier call";
+  fail_block(cohort::errc::barrier_mismatch, s.str());
+}
+
+}  // extern "C"
+
+namespace cohort::host {
+
+engine_mode current_engine_mode() {
+  static const engine_mode from_environment = cohort::detail::host::mode_from_environment();
+  const int overridden = cohort::detail::host::mode_override.load(std::memory_order_relaxed);
+  return overridden < 0 ? from_environment : static_cast<engine_mode>(overridden);
+}
+
+void set_engine_mode(engine_mode mode) {
+  cohort::detail::host::mode_override.store(static_cast<int>(mode), std::memory_order_relaxed);
+}
+
+}  // namespace cohort::host
+
+namespace cohort::detail::host {
+
+cohort::host::engine_choice engine_for_kernel(const void* kernel, bool loops_callable) {
+  using cohort::host::engine;
+  using cohort::host::engine_mode;
+  if (cohort::host::current_engine_mode() == engine_mode::fibers) return {engine::fibers, "COHORT_ENGINE=fibers"};
+  const auto k = find_kernel(kernel);
+  if (!k) return {engine::fibers, "not compiled by clang with cohort's loops pass"};
+  if (!k->block_function) return {engine::fibers, k->reason};
+  if (!loops_callable)
+    return {engine::fibers, "a parameter passed by address (a class with a non-trivial copy or destructor)"};
+  return {engine::loops, ""};
+}
+
+}  // namespace cohort::detail::host

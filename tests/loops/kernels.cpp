@@ -1,0 +1,242 @@
+// Test kernels for the loops engine. Built by clang with the loops pass
+// (tests/loops/CMakeLists.txt); each kernel's engine is the pass's decision.
+#include "kernels.hpp"
+
+#include <stdexcept>
+
+#include <cohort/cohort.hpp>
+
+namespace cg = cohort;
+
+namespace {
+
+__global__ void saxpy_kernel(unsigned n, float a, const float* x, float* y) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+__global__ void tree_reduce_kernel(const float* in, float* out) {
+  __shared__ float partial[1024];
+  const unsigned tid = threadIdx.x;
+  partial[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) partial[tid] += partial[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+__global__ void stencil_kernel(unsigned n, const float* in, float* out) {
+  __shared__ float tile[1024 + 2];
+  cg::thread_block block = cg::this_thread_block();
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned t = threadIdx.x + 1;
+  tile[t] = i < n ? in[i] : 0.0f;
+  if (threadIdx.x == 0) tile[0] = i > 0 ? in[i - 1] : 0.0f;
+  if (threadIdx.x == blockDim.x - 1) tile[t + 1] = i + 1 < n ? in[i + 1] : 0.0f;
+  block.sync();
+  if (i < n) out[i] = tile[t - 1] + tile[t] + tile[t + 1];
+}
+
+__global__ void early_exit_kernel(unsigned n, const float* in, float* out) {
+  __shared__ float values[1024];
+  const unsigned first = blockIdx.x * blockDim.x;
+  const unsigned i = first + threadIdx.x;
+  if (i >= n) return;  // CUDA: exited threads no longer count at the barrier
+  values[threadIdx.x] = in[i];
+  __syncthreads();
+  const unsigned live = n - first < blockDim.x ? n - first : blockDim.x;
+  out[i] = values[threadIdx.x] + values[(threadIdx.x + 1) % live];
+}
+
+__global__ void reverse_3d_kernel(const int* in, int* out) {
+  __shared__ int values[1024];
+  const unsigned rank = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  const unsigned count = blockDim.x * blockDim.y * blockDim.z;
+  values[rank] = in[blockIdx.x * count + rank];
+  __syncthreads();
+  out[blockIdx.x * count + rank] = values[count - 1 - rank] * 2 + static_cast<int>(threadIdx.y * 100 + threadIdx.z);
+}
+
+__global__ void local_array_kernel(const float* in, float* out) {
+  __shared__ float values[1024];
+  float mine[4];
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (unsigned k = 0; k < 4; ++k) mine[k] = in[i] * static_cast<float>(k + 1);
+  values[threadIdx.x] = in[i];
+  __syncthreads();
+  out[i] = mine[threadIdx.x % 4] + values[blockDim.x - 1 - threadIdx.x];
+}
+
+__global__ void uneven_barriers_kernel(int* out) {
+  int passes = 0;
+  for (unsigned k = 0; k < threadIdx.x % 3; ++k) {
+    __syncthreads();
+    ++passes;
+  }
+  out[threadIdx.x] = passes * 1000 + static_cast<int>(threadIdx.x);
+}
+
+__global__ void mismatched_barriers_kernel(int* out) {
+  if (threadIdx.x % 2)
+    __syncthreads();
+  else
+    __syncthreads();
+  out[threadIdx.x] = 1;
+}
+
+__global__ void warp_shuffle_kernel(const float* in, float* out) {
+  const float v = in[threadIdx.x];
+  out[threadIdx.x] = v + __shfl_xor_sync(0xffffffffu, v, 1);
+}
+
+__global__ void grid_sum_kernel(const int* in, int* partial, int* total) {
+  cg::grid_group grid = cg::this_grid();
+  if (threadIdx.x == 0) {
+    int s = 0;
+    for (unsigned k = 0; k < blockDim.x; ++k) s += in[blockIdx.x * blockDim.x + k];
+    partial[blockIdx.x] = s;
+  }
+  grid.sync();
+  if (grid.thread_rank() == 0) {
+    int s = 0;
+    for (unsigned b = 0; b < gridDim.x; ++b) s += partial[b];
+    *total = s;
+  }
+}
+
+__global__ void calls_elsewhere_kernel(const float* in, float* out) {
+  float v = in[threadIdx.x];
+  external_scale(&v);
+  out[threadIdx.x] = v;
+}
+
+float negate(float v) { return -v; }
+float twice(float v) { return 2 * v; }
+
+__global__ void indirect_call_kernel(const float* in, float* out, float (*const* ops)(float)) {
+  out[threadIdx.x] = ops[threadIdx.x % 2](in[threadIdx.x]);
+}
+
+__global__ void atomic_count_kernel(int* counter) { atomicAdd(counter, 1); }
+
+__global__ void catches_kernel(const float* in, float* out) {
+  float v = in[threadIdx.x];
+  try {
+    if (v < 0) throw std::runtime_error("negative");
+  } catch (const std::runtime_error&) {
+    v = 0;
+  }
+  out[threadIdx.x] = v;
+}
+
+std::size_t blocks_for(std::size_t n, unsigned block) { return (n + block - 1) / block; }
+
+}  // namespace
+
+namespace loops_tests {
+
+std::vector<float> saxpy(float a, const std::vector<float>& x, const std::vector<float>& y, unsigned block) {
+  cg::device_buffer<float> dx(x), dy(y);
+  cg::launch(saxpy_kernel, {dim3(blocks_for(x.size(), block)), dim3(block)}, static_cast<unsigned>(x.size()), a,
+             dx.data(), dy.data());
+  return dy.to_host();
+}
+engine_choice saxpy_engine() { return cohort::host::engine_for(saxpy_kernel); }
+
+std::vector<float> tree_reduce(const std::vector<float>& in, unsigned block) {
+  cg::device_buffer<float> din(in), dout(in.size() / block);
+  cg::launch(tree_reduce_kernel, {dim3(in.size() / block), dim3(block)}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice tree_reduce_engine() { return cohort::host::engine_for(tree_reduce_kernel); }
+
+std::vector<float> stencil(const std::vector<float>& in, unsigned block) {
+  cg::device_buffer<float> din(in), dout(in.size());
+  cg::launch(stencil_kernel, {dim3(blocks_for(in.size(), block)), dim3(block)}, static_cast<unsigned>(in.size()),
+             din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice stencil_engine() { return cohort::host::engine_for(stencil_kernel); }
+
+std::vector<float> early_exit(const std::vector<float>& in, unsigned block) {
+  cg::device_buffer<float> din(in), dout(std::vector<float>(in.size(), -1.0f));
+  cg::launch(early_exit_kernel, {dim3(blocks_for(in.size(), block)), dim3(block)}, static_cast<unsigned>(in.size()),
+             din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice early_exit_engine() { return cohort::host::engine_for(early_exit_kernel); }
+
+std::vector<int> reverse_3d(const std::vector<int>& in, unsigned x, unsigned y, unsigned z) {
+  const unsigned blocks = static_cast<unsigned>(in.size() / (x * y * z));
+  cg::device_buffer<int> din(in), dout(in.size());
+  cg::launch(reverse_3d_kernel, {dim3(blocks), dim3(x, y, z)}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice reverse_3d_engine() { return cohort::host::engine_for(reverse_3d_kernel); }
+
+std::vector<float> local_array(const std::vector<float>& in, unsigned block) {
+  cg::device_buffer<float> din(in), dout(in.size());
+  cg::launch(local_array_kernel, {dim3(in.size() / block), dim3(block)}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice local_array_engine() { return cohort::host::engine_for(local_array_kernel); }
+
+std::vector<int> uneven_barriers(unsigned threads) {
+  cg::device_buffer<int> dout(threads);
+  cg::launch(uneven_barriers_kernel, {dim3(1), dim3(threads)}, dout.data());
+  return dout.to_host();
+}
+engine_choice uneven_barriers_engine() { return cohort::host::engine_for(uneven_barriers_kernel); }
+
+void mismatched_barriers(unsigned threads) {
+  cg::device_buffer<int> dout(threads);
+  cg::launch(mismatched_barriers_kernel, {dim3(1), dim3(threads)}, dout.data());
+}
+engine_choice mismatched_barriers_engine() { return cohort::host::engine_for(mismatched_barriers_kernel); }
+
+std::vector<float> warp_shuffle(const std::vector<float>& in) {
+  cg::device_buffer<float> din(in), dout(in.size());
+  cg::launch(warp_shuffle_kernel, {dim3(1), dim3(static_cast<unsigned>(in.size()))}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice warp_shuffle_engine() { return cohort::host::engine_for(warp_shuffle_kernel); }
+
+std::vector<int> grid_sum(const std::vector<int>& in, unsigned blocks, unsigned block) {
+  cg::device_buffer<int> din(in), partial(blocks), total(1);
+  cg::launch_cooperative(grid_sum_kernel, {dim3(blocks), dim3(block)}, din.data(), partial.data(), total.data());
+  return total.to_host();
+}
+engine_choice grid_sum_engine() { return cohort::host::engine_for(grid_sum_kernel); }
+
+std::vector<float> calls_elsewhere(const std::vector<float>& in) {
+  cg::device_buffer<float> din(in), dout(in.size());
+  cg::launch(calls_elsewhere_kernel, {dim3(1), dim3(static_cast<unsigned>(in.size()))}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice calls_elsewhere_engine() { return cohort::host::engine_for(calls_elsewhere_kernel); }
+
+std::vector<float> indirect_call(const std::vector<float>& in) {
+  static float (*const ops[2])(float) = {negate, twice};
+  cg::device_buffer<float> din(in), dout(in.size());
+  cg::launch(indirect_call_kernel, {dim3(1), dim3(static_cast<unsigned>(in.size()))}, din.data(), dout.data(), ops);
+  return dout.to_host();
+}
+engine_choice indirect_call_engine() { return cohort::host::engine_for(indirect_call_kernel); }
+
+int atomic_count(unsigned threads) {
+  cg::device_buffer<int> counter(std::vector<int>{0});
+  cg::launch(atomic_count_kernel, {dim3(1), dim3(threads)}, counter.data());
+  return counter.to_host()[0];
+}
+engine_choice atomic_count_engine() { return cohort::host::engine_for(atomic_count_kernel); }
+
+std::vector<float> catches(const std::vector<float>& in) {
+  cg::device_buffer<float> din(in), dout(in.size());
+  cg::launch(catches_kernel, {dim3(1), dim3(static_cast<unsigned>(in.size()))}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice catches_engine() { return cohort::host::engine_for(catches_kernel); }
+
+}  // namespace loops_tests

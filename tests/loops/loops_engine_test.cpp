@@ -1,0 +1,197 @@
+// The loops engine against the fiber engine: each kernel of kernels.cpp
+// (built by clang with the loops pass) runs on both; the results must be
+// equal element by element, and the engine that ran must be the one the pass
+// chose. Kernels the pass keeps on fibers must say why.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cohort/errors.hpp"
+#include "cohort/host/engine.hpp"
+#include "cohort/host/statistics.hpp"
+#include "kernels.hpp"
+
+void external_scale(float* value) { *value *= 3.0f; }
+
+namespace {
+
+using cohort::host::engine;
+using cohort::host::engine_mode;
+using cohort::host::set_engine_mode;
+
+std::vector<float> random_floats(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-4.0f, 4.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(gen);
+  return v;
+}
+
+std::vector<int> random_ints(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> d(-1000, 1000);
+  std::vector<int> v(n);
+  for (int& x : v) x = d(gen);
+  return v;
+}
+
+// The run on fibers and on the engine `auto` chooses; that choice must be `expected`.
+template <class T>
+void expect_same_on_both(const std::function<std::vector<T>()>& run, engine expected) {
+  set_engine_mode(engine_mode::fibers);
+  const std::vector<T> on_fibers = run();
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  set_engine_mode(engine_mode::automatic);
+  const std::vector<T> on_auto = run();
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, expected);
+  ASSERT_EQ(on_fibers.size(), on_auto.size());
+  for (std::size_t i = 0; i < on_fibers.size(); ++i)
+    ASSERT_EQ(on_fibers[i], on_auto[i]) << "element " << i;
+}
+
+class LoopsEngine : public ::testing::Test {
+ protected:
+  void TearDown() override { set_engine_mode(engine_mode::automatic); }
+};
+
+TEST_F(LoopsEngine, BarrierFreeSaxpyRunsOnLoops) {
+  EXPECT_EQ(loops_tests::saxpy_engine().chosen, engine::loops) << loops_tests::saxpy_engine().reason;
+  const auto x = random_floats(1000, 1), y = random_floats(1000, 2);
+  expect_same_on_both<float>([&] { return loops_tests::saxpy(1.5f, x, y, 128); }, engine::loops);
+  const std::vector<float> out = loops_tests::saxpy(1.5f, x, y, 128);
+  for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(out[i], 1.5f * x[i] + y[i]) << i;
+}
+
+TEST_F(LoopsEngine, TreeReductionWithBarriersInALoop) {
+  EXPECT_EQ(loops_tests::tree_reduce_engine().chosen, engine::loops) << loops_tests::tree_reduce_engine().reason;
+  for (unsigned block : {32u, 256u, 1024u}) {
+    const auto in = random_floats(block * 6, block);
+    expect_same_on_both<float>([&] { return loops_tests::tree_reduce(in, block); }, engine::loops);
+  }
+}
+
+TEST_F(LoopsEngine, StencilThroughASharedTile) {
+  EXPECT_EQ(loops_tests::stencil_engine().chosen, engine::loops);
+  const auto in = random_floats(1000, 3);  // a partial last block
+  expect_same_on_both<float>([&] { return loops_tests::stencil(in, 96); }, engine::loops);
+  const std::vector<float> out = loops_tests::stencil(in, 96);
+  EXPECT_EQ(out[500], in[499] + in[500] + in[501]);
+}
+
+TEST_F(LoopsEngine, ThreadsThatReturnBeforeABarrierNoLongerCount) {
+  EXPECT_EQ(loops_tests::early_exit_engine().chosen, engine::loops);
+  const auto in = random_floats(1000, 4);  // 1000 = 7 x 128 + 104: the last block's 24 threads return
+  expect_same_on_both<float>([&] { return loops_tests::early_exit(in, 128); }, engine::loops);
+  const std::vector<float> out = loops_tests::early_exit(in, 128);
+  EXPECT_EQ(out[999], in[999] + in[896]);  // the last live thread's neighbour wraps to its block's first
+}
+
+TEST_F(LoopsEngine, ThreeDimensionalBlocksOfOddExtents) {
+  EXPECT_EQ(loops_tests::reverse_3d_engine().chosen, engine::loops);
+  const auto in = random_ints(33 * 3 * 3 * 4, 5);
+  expect_same_on_both<int>([&] { return loops_tests::reverse_3d(in, 33, 3, 3); }, engine::loops);
+  const auto small = random_ints(5 * 3 * 2 * 3, 6);
+  expect_same_on_both<int>([&] { return loops_tests::reverse_3d(small, 5, 3, 2); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, LocalArrayLiveAcrossABarrier) {
+  EXPECT_EQ(loops_tests::local_array_engine().chosen, engine::loops);
+  const auto in = random_floats(256 * 3, 7);
+  expect_same_on_both<float>([&] { return loops_tests::local_array(in, 256); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, ThreadsPassTheSameBarrierDifferentTimes) {
+  EXPECT_EQ(loops_tests::uneven_barriers_engine().chosen, engine::loops);
+  expect_same_on_both<int>([] { return loops_tests::uneven_barriers(100); }, engine::loops);
+  const std::vector<int> out = loops_tests::uneven_barriers(100);
+  EXPECT_EQ(out[5], 2 * 1000 + 5);
+}
+
+TEST_F(LoopsEngine, DifferentBarrierCallsFailTheLaunchOnBothEngines) {
+  EXPECT_EQ(loops_tests::mismatched_barriers_engine().chosen, engine::loops);
+  for (engine_mode mode : {engine_mode::fibers, engine_mode::automatic}) {
+    set_engine_mode(mode);
+    try {
+      loops_tests::mismatched_barriers(64);
+      ADD_FAILURE() << "no error";
+    } catch (const cohort::error& e) {
+      EXPECT_EQ(e.kind(), cohort::errc::barrier_mismatch);
+      EXPECT_NE(std::string(e.what()).find("wait at different block barrier call sites"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("kernels.cpp:"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// A kernel the pass keeps on fibers: the reason names it, `auto` runs it on
+// fibers with the right result, and COHORT_ENGINE=loops refuses it with that reason.
+template <class T>
+void expect_fallback(const loops_tests::engine_choice& choice, const std::string& reason,
+                     const std::function<std::vector<T>()>& run, const std::vector<T>& expected) {
+  EXPECT_EQ(choice.chosen, engine::fibers);
+  EXPECT_NE(choice.reason.find(reason), std::string::npos) << choice.reason;
+  EXPECT_NE(choice.reason.find("kernels.cpp:"), std::string::npos) << choice.reason;
+  set_engine_mode(engine_mode::automatic);
+  EXPECT_EQ(run(), expected);
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  set_engine_mode(engine_mode::loops);
+  try {
+    run();
+    ADD_FAILURE() << "COHORT_ENGINE=loops ran a kernel the pass kept on fibers";
+  } catch (const cohort::error& e) {
+    EXPECT_EQ(e.kind(), cohort::errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+  }
+  set_engine_mode(engine_mode::automatic);
+}
+
+TEST_F(LoopsEngine, WarpShuffleStaysOnFibers) {
+  const auto in = random_floats(64, 8);
+  std::vector<float> expected(64);
+  for (unsigned i = 0; i < 64; ++i) expected[i] = in[i] + in[i ^ 1];
+  expect_fallback<float>(loops_tests::warp_shuffle_engine(), "a warp or tile collective",
+                         [&] { return loops_tests::warp_shuffle(in); }, expected);
+}
+
+TEST_F(LoopsEngine, GridSyncStaysOnFibers) {
+  const auto in = random_ints(4 * 64, 9);
+  int total = 0;
+  for (int v : in) total += v;
+  expect_fallback<int>(loops_tests::grid_sum_engine(), "a grid barrier",
+                       [&] { return loops_tests::grid_sum(in, 4, 64); }, {total});
+}
+
+TEST_F(LoopsEngine, CallToAnotherTranslationUnitStaysOnFibers) {
+  const auto in = random_floats(32, 10);
+  std::vector<float> expected(in);
+  for (float& v : expected) v *= 3.0f;
+  expect_fallback<float>(loops_tests::calls_elsewhere_engine(), "a call to `external_scale(float*)`, defined elsewhere",
+                         [&] { return loops_tests::calls_elsewhere(in); }, expected);
+}
+
+TEST_F(LoopsEngine, IndirectCallStaysOnFibers) {
+  const auto in = random_floats(32, 11);
+  std::vector<float> expected(32);
+  for (unsigned i = 0; i < 32; ++i) expected[i] = i % 2 ? 2 * in[i] : -in[i];
+  expect_fallback<float>(loops_tests::indirect_call_engine(), "an indirect call",
+                         [&] { return loops_tests::indirect_call(in); }, expected);
+}
+
+TEST_F(LoopsEngine, AtomicsStayOnFibers) {
+  expect_fallback<int>(loops_tests::atomic_count_engine(), "atomics, fences or sleeps",
+                       [] { return std::vector<int>{loops_tests::atomic_count(96)}; }, {96});
+}
+
+TEST_F(LoopsEngine, ExceptionHandlingStaysOnFibers) {
+  const auto in = random_floats(32, 12);
+  std::vector<float> expected(in);
+  for (float& v : expected) v = v < 0 ? 0 : v;
+  expect_fallback<float>(loops_tests::catches_engine(), "exception handling",
+                         [&] { return loops_tests::catches(in); }, expected);
+}
+
+}  // namespace

@@ -1,0 +1,27 @@
+// The block function: the kernel's signature, run once per block, looping
+// over the block's threads between barriers.
+//
+//   ctx = cohort_loops_begin_block(frame_bytes)     // positions, frames, resume points
+//   do {                                            // one region: up to the next barrier
+//     first = none
+//     for rank, (x, y, z) in the block:             // threadIdx.x innermost
+//       if resume[rank] == exited: continue         // CUDA: exited threads no longer count
+//       threadIdx = (x, y, z)
+//       resume[rank] = step(args..., resume[rank], frame(rank))
+//       if it stopped at a barrier: the same call site as `first`'s, else the launch fails
+//   } while some thread stopped at a barrier
+//
+// The step function is inlined into the thread loop.
+#pragma once
+
+namespace llvm {
+class Function;
+}  // namespace llvm
+
+namespace cohort_loops {
+
+struct step_function;
+
+llvm::Function* build_block_function(llvm::Function& kernel, const step_function& step);
+
+}  // namespace cohort_loops

@@ -1,0 +1,123 @@
+#include "step_function.hpp"
+
+#include "liveness.hpp"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "runtime_abi.hpp"
+
+using namespace llvm;
+
+namespace cohort_loops {
+
+namespace {
+
+struct clone_result {
+  Function* step;
+  Argument* resume;
+  Argument* frame;
+  ValueToValueMapTy map;
+};
+
+// The kernel's body in a function that also takes the resume point and the
+// frame, and returns `exited` where the kernel returns.
+void clone_kernel(Function& kernel, clone_result& out) {
+  Module& module = *kernel.getParent();
+  LLVMContext& context = module.getContext();
+  SmallVector<Type*, 8> params(kernel.getFunctionType()->params());
+  params.push_back(Type::getInt32Ty(context));
+  params.push_back(PointerType::getUnqual(context));
+  auto* type = FunctionType::get(Type::getInt32Ty(context), params, false);
+  out.step = Function::Create(type, GlobalValue::InternalLinkage, kernel.getName() + ".cohort.step", module);
+  auto arg = out.step->arg_begin();
+  for (Argument& a : kernel.args()) {
+    arg->setName(a.getName());
+    out.map[&a] = &*arg++;
+  }
+  out.resume = &*arg++;
+  out.resume->setName("resume");
+  out.frame = &*arg;
+  out.frame->setName("frame");
+  SmallVector<ReturnInst*, 4> returns;
+  CloneFunctionInto(out.step, &kernel, out.map, CloneFunctionChangeType::GlobalChanges, returns);
+  out.step->setLinkage(GlobalValue::InternalLinkage);
+  out.step->removeFnAttr(Attribute::NoInline);
+  for (ReturnInst* ret : returns) {
+    ReturnInst::Create(context, ConstantInt::get(Type::getInt32Ty(context), exited), ret->getIterator());
+    ret->eraseFromParent();
+  }
+}
+
+// Every local of the thread moves into its frame, after the barrier's site slot.
+std::uint64_t move_locals_to_frame(Function& step, Argument& frame, IRBuilder<>& at) {
+  const DataLayout& layout = step.getParent()->getDataLayout();
+  SmallVector<AllocaInst*, 16> locals;
+  for (Instruction& inst : instructions(step))
+    if (auto* local = dyn_cast<AllocaInst>(&inst)) locals.push_back(local);
+  std::uint64_t offset = site_slot_bytes;
+  Align largest(16);
+  for (AllocaInst* local : locals) {
+    const std::uint64_t size = local->getAllocationSize(layout)->getFixedValue();
+    const Align align = local->getAlign();
+    offset = alignTo(offset, align);
+    Value* slot = at.CreateInBoundsGEP(at.getInt8Ty(), &frame, at.getInt64(offset), local->getName() + ".frame");
+    // Lifetime markers belong to allocas; the frame outlives each region.
+    for (User* user : make_early_inc_range(local->users()))
+      if (auto* marker = dyn_cast<IntrinsicInst>(user); marker && marker->isLifetimeStartOrEnd()) marker->eraseFromParent();
+    local->replaceAllUsesWith(slot);
+    local->eraseFromParent();
+    offset += size;
+    largest = std::max(largest, align);
+  }
+  return alignTo(offset, largest);
+}
+
+}  // namespace
+
+step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers) {
+  clone_result clone;
+  clone_kernel(kernel, clone);
+  Function& step = *clone.step;
+  if (barriers.empty()) return {&step, 0, 0};
+
+  // The code after each barrier starts a block of its own: a resume point.
+  SmallVector<CallInst*, 8> calls;
+  SmallVector<BasicBlock*, 8> resumes;
+  for (CallInst* barrier : barriers) {
+    auto* call = cast<CallInst>(clone.map[barrier]);
+    calls.push_back(call);
+    resumes.push_back(SplitBlock(call->getParent(), call->getNextNode()));
+  }
+  // What is live after a barrier goes to memory, which move_locals_to_frame makes the thread's own.
+  const SetVector<Instruction*> live = values_live_into(step, resumes);
+  unsigned demoted = 0;
+  for (Instruction* value : live)
+    if (!isa<AllocaInst>(value)) DemoteRegToStack(*value), ++demoted;
+
+  // A barrier records its call site and returns its resume point.
+  LLVMContext& context = step.getContext();
+  for (unsigned i = 0; i < calls.size(); ++i) {
+    CallInst* call = calls[i];
+    Instruction* branch = call->getParent()->getTerminator();
+    IRBuilder<> at(branch);
+    at.CreateStore(call->getArgOperand(0), clone.frame);
+    at.CreateRet(at.getInt32(i + 1));
+    branch->eraseFromParent();
+    call->eraseFromParent();
+  }
+
+  // The entry dispatches on the resume point; the frame's slots are computed there.
+  BasicBlock* start = &step.getEntryBlock();
+  BasicBlock* dispatch = BasicBlock::Create(context, "dispatch", &step, start);
+  IRBuilder<> at(dispatch);
+  const std::uint64_t frame_bytes = move_locals_to_frame(step, *clone.frame, at);
+  SwitchInst* to = at.CreateSwitch(clone.resume, start, calls.size());
+  for (unsigned i = 0; i < resumes.size(); ++i) to->addCase(at.getInt32(i + 1), resumes[i]);
+  return {&step, frame_bytes, demoted};
+}
+
+}  // namespace cohort_loops
