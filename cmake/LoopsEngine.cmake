@@ -31,6 +31,24 @@ endif()
 if(COHORT_LOOPS_FOUND)
   message(STATUS "cohort loops engine: LLVM ${LLVM_PACKAGE_VERSION}, ${COHORT_LOOPS_CLANG}")
   add_subdirectory(${CMAKE_CURRENT_LIST_DIR}/../tools/loops-pass ${CMAKE_BINARY_DIR}/tools/loops-pass)
+  set(COHORT_LOOPS_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../include)
 else()
   message(STATUS "cohort loops engine: not built: ${COHORT_LOOPS_MISSING}")
 endif()
+
+# Compiles `source` with clang and the loops pass into `object`; the pass's
+# remarks (-Rpass / -Rpass-missed) appear in the build log.
+function(cohort_loops_object source object)
+  set(flags -std=c++20 -O2 -fPIE -g0 -Rpass=cohort-loops -Rpass-missed=cohort-loops)
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+    list(APPEND flags -mtls-dialect=gnu2)  # as the runtime's translation units (src/host/CMakeLists.txt)
+  endif()
+  add_custom_command(
+    OUTPUT ${object}
+    COMMAND ${COHORT_LOOPS_CLANG} ${flags} -fpass-plugin=$<TARGET_FILE:cohort_loops_pass>
+            -I${COHORT_LOOPS_INCLUDE_DIR} -MD -MF ${object}.d -c ${source} -o ${object}
+    DEPENDS ${source} cohort_loops_pass
+    DEPFILE ${object}.d
+    COMMENT "clang + loops pass: ${source}"
+    VERBATIM)
+endfunction()

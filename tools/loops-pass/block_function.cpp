@@ -30,10 +30,117 @@ Function* declare_block_function(Function& kernel) {
   return block;
 }
 
-}  // namespace
+// What both shapes of block function read from the runtime's record.
+struct block_record_fields {
+  Value* ctx;
+  Value* position;
+  Value* frames;
+  Value* resumes;
+  Value* dim_x;
+  Value* dim_y;
+  Value* dim_z;
+  Value* count;
+};
 
-Function* build_block_function(Function& kernel, const step_function& step) {
-  Function* block = declare_block_function(kernel);
+block_record_fields begin_block(IRBuilder<>& b, Module& module, std::uint64_t frame_bytes) {
+  Type* i8 = b.getInt8Ty();
+  Type* i32 = b.getInt32Ty();
+  PointerType* ptr = b.getPtrTy();
+  FunctionCallee begin = module.getOrInsertFunction(begin_block_symbol, ptr, b.getInt64Ty());
+  block_record_fields f{};
+  f.ctx = b.CreateCall(begin, {b.getInt64(frame_bytes)}, "ctx");
+  auto field = [&](unsigned offset, Type* type, const char* name) {
+    return b.CreateLoad(type, b.CreateConstInBoundsGEP1_64(i8, f.ctx, offset), name);
+  };
+  f.position = field(position_offset, ptr, "position");
+  f.frames = field(frames_offset, ptr, "frames");
+  f.resumes = field(resume_offset, ptr, "resumes");
+  f.dim_x = field(dim_x_offset, i32, "dim_x");
+  f.dim_y = field(dim_y_offset, i32, "dim_y");
+  f.dim_z = field(dim_z_offset, i32, "dim_z");
+  f.count = field(count_offset, i32, "count");
+  return f;
+}
+
+// threadIdx and the row where code the step's parameters do not reach reads them.
+void store_position(IRBuilder<>& b, Value* position, Value* x, Value* y, Value* z, Value* row) {
+  Type* i8 = b.getInt8Ty();
+  b.CreateStore(x, position);
+  b.CreateStore(y, b.CreateConstInBoundsGEP1_64(i8, position, 4));
+  b.CreateStore(z, b.CreateConstInBoundsGEP1_64(i8, position, 8));
+  b.CreateStore(row, b.CreateConstInBoundsGEP1_64(i8, position, 12));
+}
+
+CallInst* call_step(IRBuilder<>& b, Function& kernel, Function& block, const step_function& step, Value* resume,
+                    Value* frame, Value* x, Value* y, Value* z, Value* row) {
+  SmallVector<Value*, 12> args;
+  for (Argument& a : block.args()) args.push_back(&a);
+  args.append({resume, frame, x, y, z, row});
+  CallInst* call = b.CreateCall(step.function, args, "stopped_at");
+  for (unsigned i = 0; i < kernel.arg_size(); ++i)
+    for (Attribute attribute : kernel.getAttributes().getParamAttrs(i)) call->addParamAttr(i, attribute);
+  if (DISubprogram* program = block.getSubprogram())
+    call->setDebugLoc(DILocation::get(kernel.getContext(), program->getLine(), 0, program));
+  return call;
+}
+
+// A kernel without barriers: one region, every thread run once, z, y, x
+// nested with threadIdx.x innermost, the loop the vectorizer may take.
+CallInst* build_thread_nest(Function& kernel, Function& block, const step_function& step) {
+  LLVMContext& context = kernel.getContext();
+  auto* entry = BasicBlock::Create(context, "entry", &block);
+  auto* z_head = BasicBlock::Create(context, "z", &block);
+  auto* y_head = BasicBlock::Create(context, "y", &block);
+  auto* row_start = BasicBlock::Create(context, "row", &block);
+  auto* x_head = BasicBlock::Create(context, "x", &block);
+  auto* body = BasicBlock::Create(context, "thread", &block);
+  auto* row_end = BasicBlock::Create(context, "row_end", &block);
+  auto* plane_end = BasicBlock::Create(context, "plane_end", &block);
+  auto* done = BasicBlock::Create(context, "done", &block);
+  IRBuilder<> b(entry);
+  const block_record_fields f = begin_block(b, *kernel.getParent(), 0);
+  b.CreateBr(z_head);
+
+  b.SetInsertPoint(z_head);
+  PHINode* z = b.CreatePHI(b.getInt32Ty(), 2, "z");
+  z->addIncoming(b.getInt32(0), entry);
+  b.CreateCondBr(b.CreateICmpULT(z, f.dim_z), y_head, done);
+
+  b.SetInsertPoint(y_head);
+  PHINode* y = b.CreatePHI(b.getInt32Ty(), 2, "y");
+  y->addIncoming(b.getInt32(0), z_head);
+  b.CreateCondBr(b.CreateICmpULT(y, f.dim_y), row_start, plane_end);
+
+  b.SetInsertPoint(row_start);
+  Value* row = b.CreateMul(b.CreateAdd(b.CreateMul(z, f.dim_y), y), f.dim_x, "row");
+  b.CreateBr(x_head);
+
+  b.SetInsertPoint(x_head);
+  PHINode* x = b.CreatePHI(b.getInt32Ty(), 2, "x");
+  x->addIncoming(b.getInt32(0), row_start);
+  b.CreateCondBr(b.CreateICmpULT(x, f.dim_x), body, row_end);
+
+  b.SetInsertPoint(body);
+  if (step.position_read) store_position(b, f.position, x, y, z, row);
+  CallInst* call = call_step(b, kernel, block, step, b.getInt32(0), f.frames, x, y, z, row);
+  x->addIncoming(b.CreateAdd(x, b.getInt32(1)), body);
+  b.CreateBr(x_head);
+
+  b.SetInsertPoint(row_end);
+  y->addIncoming(b.CreateAdd(y, b.getInt32(1)), row_end);
+  b.CreateBr(y_head);
+
+  b.SetInsertPoint(plane_end);
+  z->addIncoming(b.CreateAdd(z, b.getInt32(1)), plane_end);
+  b.CreateBr(z_head);
+
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return call;
+}
+
+// A kernel with barriers: regions until no thread waits at one.
+CallInst* build_region_loop(Function& kernel, Function& block, const step_function& step) {
   LLVMContext& context = kernel.getContext();
   Module& module = *kernel.getParent();
   Type* i8 = Type::getInt8Ty(context);
@@ -41,31 +148,21 @@ Function* build_block_function(Function& kernel, const step_function& step) {
   Type* i64 = Type::getInt64Ty(context);
   PointerType* ptr = PointerType::getUnqual(context);
 
-  auto* entry = BasicBlock::Create(context, "entry", block);
-  auto* region = BasicBlock::Create(context, "region", block);
-  auto* thread_head = BasicBlock::Create(context, "thread", block);
-  auto* live_check = BasicBlock::Create(context, "live", block);
-  auto* run = BasicBlock::Create(context, "run", block);
-  auto* stopped = BasicBlock::Create(context, "stopped", block);
-  auto* compare = BasicBlock::Create(context, "compare", block);
-  auto* other_site = BasicBlock::Create(context, "other_site", block);
-  auto* next = BasicBlock::Create(context, "next", block);
-  auto* region_end = BasicBlock::Create(context, "region_end", block);
-  auto* done = BasicBlock::Create(context, "done", block);
+  auto* entry = BasicBlock::Create(context, "entry", &block);
+  auto* region = BasicBlock::Create(context, "region", &block);
+  auto* thread_head = BasicBlock::Create(context, "thread", &block);
+  auto* live_check = BasicBlock::Create(context, "live", &block);
+  auto* run = BasicBlock::Create(context, "run", &block);
+  auto* stopped = BasicBlock::Create(context, "stopped", &block);
+  auto* compare = BasicBlock::Create(context, "compare", &block);
+  auto* other_site = BasicBlock::Create(context, "other_site", &block);
+  auto* next = BasicBlock::Create(context, "next", &block);
+  auto* region_end = BasicBlock::Create(context, "region_end", &block);
+  auto* done = BasicBlock::Create(context, "done", &block);
 
   IRBuilder<> b(entry);
-  FunctionCallee begin = module.getOrInsertFunction(begin_block_symbol, ptr, i64);
   FunctionCallee check_site = module.getOrInsertFunction(check_site_symbol, Type::getVoidTy(context), ptr, i32, i32);
-  Value* ctx = b.CreateCall(begin, {b.getInt64(step.frame_bytes)}, "ctx");
-  auto field = [&](unsigned offset, Type* type, const char* name) {
-    return b.CreateLoad(type, b.CreateConstInBoundsGEP1_64(i8, ctx, offset), name);
-  };
-  Value* position = field(position_offset, ptr, "position");
-  Value* frames = field(frames_offset, ptr, "frames");
-  Value* resumes = field(resume_offset, ptr, "resumes");
-  Value* dim_x = field(dim_x_offset, i32, "dim_x");
-  Value* dim_y = field(dim_y_offset, i32, "dim_y");
-  Value* count = field(count_offset, i32, "count");
+  const block_record_fields f = begin_block(b, module, step.frame_bytes);
   b.CreateBr(region);
 
   Constant* none = b.getInt32(exited);
@@ -79,29 +176,19 @@ Function* build_block_function(Function& kernel, const step_function& step) {
   PHINode* z = b.CreatePHI(i32, 2, "z");
   PHINode* first = b.CreatePHI(i32, 2, "first");  // the first thread of this region at a barrier
   for (PHINode* phi : {rank, x, y, z, first}) phi->addIncoming(phi == first ? none : b.getInt32(0), region);
-  b.CreateCondBr(b.CreateICmpULT(rank, count), live_check, region_end);
+  b.CreateCondBr(b.CreateICmpULT(rank, f.count), live_check, region_end);
 
   b.SetInsertPoint(live_check);
   Value* rank64 = b.CreateZExt(rank, i64);
-  Value* resume_slot = b.CreateInBoundsGEP(i32, resumes, rank64, "resume_slot");
+  Value* resume_slot = b.CreateInBoundsGEP(i32, f.resumes, rank64, "resume_slot");
   Value* resume = b.CreateLoad(i32, resume_slot, "resume");
   b.CreateCondBr(b.CreateICmpEQ(resume, none), next, run);
 
   b.SetInsertPoint(run);
-  b.CreateStore(x, position);
-  b.CreateStore(y, b.CreateConstInBoundsGEP1_64(i8, position, 4));
-  b.CreateStore(z, b.CreateConstInBoundsGEP1_64(i8, position, 8));
-  b.CreateStore(b.CreateSub(rank, x), b.CreateConstInBoundsGEP1_64(i8, position, 12));  // the row's first rank
-  Value* frame = b.CreateInBoundsGEP(i8, frames, b.CreateMul(rank64, b.getInt64(step.frame_bytes)), "frame");
-  SmallVector<Value*, 8> args;
-  for (Argument& a : block->args()) args.push_back(&a);
-  args.push_back(resume);
-  args.push_back(frame);
-  CallInst* call = b.CreateCall(step.function, args, "stopped_at");
-  for (unsigned i = 0; i < kernel.arg_size(); ++i)
-    for (Attribute attribute : kernel.getAttributes().getParamAttrs(i)) call->addParamAttr(i, attribute);
-  if (DISubprogram* program = block->getSubprogram())
-    call->setDebugLoc(DILocation::get(context, program->getLine(), 0, program));
+  Value* row = b.CreateSub(rank, x, "row");
+  if (step.position_read) store_position(b, f.position, x, y, z, row);
+  Value* frame = b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(rank64, b.getInt64(step.frame_bytes)), "frame");
+  CallInst* call = call_step(b, kernel, block, step, resume, frame, x, y, z, row);
   b.CreateStore(call, resume_slot);
   b.CreateCondBr(b.CreateICmpEQ(call, none), next, stopped);
 
@@ -109,12 +196,13 @@ Function* build_block_function(Function& kernel, const step_function& step) {
   b.CreateCondBr(b.CreateICmpEQ(first, none), next, compare);
 
   b.SetInsertPoint(compare);  // the same source_location record: the usual case
-  Value* first_frame = b.CreateInBoundsGEP(i8, frames, b.CreateMul(b.CreateZExt(first, i64), b.getInt64(step.frame_bytes)));
+  Value* first_frame =
+      b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(b.CreateZExt(first, i64), b.getInt64(step.frame_bytes)));
   Value* same = b.CreateICmpEQ(b.CreateLoad(ptr, first_frame), b.CreateLoad(ptr, frame));
   b.CreateCondBr(same, next, other_site);
 
   b.SetInsertPoint(other_site);  // the runtime compares the sites field by field, and fails the launch if they differ
-  b.CreateCall(check_site, {ctx, first, rank});
+  b.CreateCall(check_site, {f.ctx, first, rank});
   b.CreateBr(next);
 
   b.SetInsertPoint(next);
@@ -125,9 +213,9 @@ Function* build_block_function(Function& kernel, const step_function& step) {
   next_first->addIncoming(first, compare);
   next_first->addIncoming(first, other_site);
   Value* x1 = b.CreateAdd(x, b.getInt32(1));
-  Value* row_done = b.CreateICmpEQ(x1, dim_x);
+  Value* row_done = b.CreateICmpEQ(x1, f.dim_x);
   Value* y1 = b.CreateAdd(y, b.CreateZExt(row_done, i32));
-  Value* plane_done = b.CreateICmpEQ(y1, dim_y);
+  Value* plane_done = b.CreateICmpEQ(y1, f.dim_y);
   rank->addIncoming(b.CreateAdd(rank, b.getInt32(1)), next);
   x->addIncoming(b.CreateSelect(row_done, b.getInt32(0), x1), next);
   y->addIncoming(b.CreateSelect(plane_done, b.getInt32(0), y1), next);
@@ -140,7 +228,15 @@ Function* build_block_function(Function& kernel, const step_function& step) {
 
   b.SetInsertPoint(done);
   b.CreateRetVoid();
+  return call;
+}
 
+}  // namespace
+
+Function* build_block_function(Function& kernel, const step_function& step) {
+  Function* block = declare_block_function(kernel);
+  CallInst* call = step.frame_bytes == 0 ? build_thread_nest(kernel, *block, step)
+                                         : build_region_loop(kernel, *block, step);
   InlineFunctionInfo inlining;
   if (InlineFunction(*call, inlining).isSuccess()) step.function->eraseFromParent();
   return block;

@@ -12,6 +12,9 @@ namespace cohort_loops {
 
 // `__global__` under clang (detail/host/kernel_language.hpp) annotates the kernel with this.
 inline constexpr llvm::StringLiteral kernel_annotation = "cohort.kernel";
+// The thread-local pointer threadIdx is read through (detail/host/state.hpp): a
+// thread_position { uint3 index; unsigned row; }, row being the rank of the row's first thread.
+inline constexpr llvm::StringLiteral current_position_symbol = "_ZN6cohort6detail4host16current_positionE";
 // cohort::detail::host::block_sync(std::source_location): __syncthreads(), block.sync().
 inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host10block_syncESt15source_location";
 
@@ -31,6 +34,7 @@ inline constexpr unsigned frames_offset = 8;    // unsigned char*: count frames 
 inline constexpr unsigned resume_offset = 16;   // uint32_t*: each thread's resume point
 inline constexpr unsigned dim_x_offset = 24;    // uint32_t blockDim.x
 inline constexpr unsigned dim_y_offset = 28;    // uint32_t blockDim.y
+inline constexpr unsigned dim_z_offset = 32;    // uint32_t blockDim.z
 inline constexpr unsigned count_offset = 36;    // uint32_t threads in the block
 
 // A thread's resume point: 0 the kernel's start, i the code after barrier i, exited.

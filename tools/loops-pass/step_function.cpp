@@ -5,6 +5,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -20,6 +21,7 @@ struct clone_result {
   Function* step;
   Argument* resume;
   Argument* frame;
+  Argument* position[4];  // x, y, z, row
   ValueToValueMapTy map;
 };
 
@@ -31,6 +33,7 @@ void clone_kernel(Function& kernel, clone_result& out) {
   SmallVector<Type*, 8> params(kernel.getFunctionType()->params());
   params.push_back(Type::getInt32Ty(context));
   params.push_back(PointerType::getUnqual(context));
+  params.append(4, Type::getInt32Ty(context));
   auto* type = FunctionType::get(Type::getInt32Ty(context), params, false);
   out.step = Function::Create(type, GlobalValue::InternalLinkage, kernel.getName() + ".cohort.step", module);
   auto arg = out.step->arg_begin();
@@ -40,8 +43,13 @@ void clone_kernel(Function& kernel, clone_result& out) {
   }
   out.resume = &*arg++;
   out.resume->setName("resume");
-  out.frame = &*arg;
+  out.frame = &*arg++;
   out.frame->setName("frame");
+  unsigned field = 0;
+  for (const char* name : {"x", "y", "z", "row"}) {
+    arg->setName(name);
+    out.position[field++] = &*arg++;
+  }
   SmallVector<ReturnInst*, 4> returns;
   CloneFunctionInto(out.step, &kernel, out.map, CloneFunctionChangeType::GlobalChanges, returns);
   out.step->setLinkage(GlobalValue::InternalLinkage);
@@ -76,13 +84,74 @@ std::uint64_t move_locals_to_frame(Function& step, Argument& frame, IRBuilder<>&
   return alignTo(offset, largest);
 }
 
+// Loads of threadIdx.x/y/z and the row through current_position become the
+// parameters. Returns whether anything else may still read the position: another
+// use of the pointer, or a call of a function defined here (it may read threadIdx).
+bool forward_thread_position(Function& step, Argument* const (&position)[4]) {
+  const DataLayout& layout = step.getParent()->getDataLayout();
+  bool read_elsewhere = false;
+  SmallVector<std::pair<LoadInst*, Value*>, 16> replaced;
+  for (Instruction& inst : instructions(step)) {
+    auto* call = dyn_cast<CallInst>(&inst);
+    if (!call) continue;
+    Function* callee = call->getCalledFunction();
+    if (callee && !callee->isIntrinsic() && !callee->isDeclaration()) read_elsewhere = true;
+    auto* tls = dyn_cast<IntrinsicInst>(call);
+    if (!tls || tls->getIntrinsicID() != Intrinsic::threadlocal_address ||
+        tls->getArgOperand(0)->getName() != current_position_symbol)
+      continue;
+    for (User* user : tls->users()) {
+      auto* pointer = dyn_cast<LoadInst>(user);
+      if (!pointer) {
+        read_elsewhere = true;
+        continue;
+      }
+      for (User* field_user : pointer->users()) {
+        // The field read: a load of the pointer itself (index.x), or through a constant offset.
+        APInt offset(64, 0);
+        Value* address = field_user;
+        if (auto* gep = dyn_cast<GEPOperator>(field_user)) {
+          if (!gep->accumulateConstantOffset(layout, offset)) {
+            read_elsewhere = true;
+            continue;
+          }
+        } else if (auto* load = dyn_cast<LoadInst>(field_user); load && load->getPointerOperand() == pointer) {
+          address = nullptr;
+        } else {
+          read_elsewhere = true;
+          continue;
+        }
+        const std::uint64_t field = offset.getZExtValue();
+        auto forward = [&](User* reader) {
+          auto* load = dyn_cast<LoadInst>(reader);
+          if (!load || !load->getType()->isIntegerTy(32) || field % 4 != 0 || field > 12 || load->isVolatile()) {
+            read_elsewhere = true;
+            return;
+          }
+          replaced.push_back({load, position[field / 4]});
+        };
+        if (!address)
+          forward(field_user);
+        else
+          for (User* reader : address->users()) forward(reader);
+      }
+    }
+  }
+  for (auto& [load, value] : replaced) {
+    load->replaceAllUsesWith(value);
+    load->eraseFromParent();
+  }
+  return read_elsewhere;
+}
+
 }  // namespace
 
 step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers) {
   clone_result clone;
   clone_kernel(kernel, clone);
   Function& step = *clone.step;
-  if (barriers.empty()) return {&step, 0, 0};
+  const bool position_read = forward_thread_position(step, clone.position);
+  if (barriers.empty()) return {&step, 0, 0, position_read};
 
   // The code after each barrier starts a block of its own: a resume point.
   SmallVector<CallInst*, 8> calls;
@@ -117,7 +186,7 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
   const std::uint64_t frame_bytes = move_locals_to_frame(step, *clone.frame, at);
   SwitchInst* to = at.CreateSwitch(clone.resume, start, calls.size());
   for (unsigned i = 0; i < resumes.size(); ++i) to->addCase(at.getInt32(i + 1), resumes[i]);
-  return {&step, frame_bytes, demoted};
+  return {&step, frame_bytes, demoted, position_read};
 }
 
 }  // namespace cohort_loops
