@@ -175,7 +175,9 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
   PHINode* y = b.CreatePHI(i32, 2, "y");
   PHINode* z = b.CreatePHI(i32, 2, "z");
   PHINode* first = b.CreatePHI(i32, 2, "first");  // the first thread of this region at a barrier
+  PHINode* first_site = b.CreatePHI(ptr, 2, "first_site");  // the source_location it stopped at
   for (PHINode* phi : {rank, x, y, z, first}) phi->addIncoming(phi == first ? none : b.getInt32(0), region);
+  first_site->addIncoming(ConstantPointerNull::get(ptr), region);
   b.CreateCondBr(b.CreateICmpULT(rank, f.count), live_check, region_end);
 
   b.SetInsertPoint(live_check);
@@ -193,13 +195,11 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
   b.CreateCondBr(b.CreateICmpEQ(call, none), next, stopped);
 
   b.SetInsertPoint(stopped);
+  Value* site = b.CreateLoad(ptr, frame, "site");
   b.CreateCondBr(b.CreateICmpEQ(first, none), next, compare);
 
   b.SetInsertPoint(compare);  // the same source_location record: the usual case
-  Value* first_frame =
-      b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(b.CreateZExt(first, i64), b.getInt64(step.frame_bytes)));
-  Value* same = b.CreateICmpEQ(b.CreateLoad(ptr, first_frame), b.CreateLoad(ptr, frame));
-  b.CreateCondBr(same, next, other_site);
+  b.CreateCondBr(b.CreateICmpEQ(site, first_site), next, other_site);
 
   b.SetInsertPoint(other_site);  // the runtime compares the sites field by field, and fails the launch if they differ
   b.CreateCall(check_site, {f.ctx, first, rank});
@@ -207,11 +207,13 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
 
   b.SetInsertPoint(next);
   PHINode* next_first = b.CreatePHI(i32, 5, "next_first");
-  next_first->addIncoming(first, live_check);
-  next_first->addIncoming(first, run);
+  PHINode* next_site = b.CreatePHI(ptr, 5, "next_site");
+  for (BasicBlock* from : {live_check, run, compare, other_site}) {
+    next_first->addIncoming(first, from);
+    next_site->addIncoming(first_site, from);
+  }
   next_first->addIncoming(rank, stopped);
-  next_first->addIncoming(first, compare);
-  next_first->addIncoming(first, other_site);
+  next_site->addIncoming(site, stopped);
   Value* x1 = b.CreateAdd(x, b.getInt32(1));
   Value* row_done = b.CreateICmpEQ(x1, f.dim_x);
   Value* y1 = b.CreateAdd(y, b.CreateZExt(row_done, i32));
@@ -221,6 +223,7 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
   y->addIncoming(b.CreateSelect(plane_done, b.getInt32(0), y1), next);
   z->addIncoming(b.CreateAdd(z, b.CreateZExt(plane_done, i32)), next);
   first->addIncoming(next_first, next);
+  first_site->addIncoming(next_site, next);
   b.CreateBr(thread_head);
 
   b.SetInsertPoint(region_end);  // another region while some thread waits at a barrier
