@@ -78,7 +78,8 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
         return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
                << "kernel `" << name << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))
                << " barrier(s), a frame of " << ore::NV("FrameBytes", step.frame_bytes) << " bytes per thread ("
-               << ore::NV("FrameValues", step.frame_values) << " values kept across barriers)";
+               << ore::NV("FrameValues", step.frame_values) << " values kept across barriers, "
+               << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)";
       });
       outcomes.push_back({kernel, block, name, ""});
     }

@@ -1,6 +1,8 @@
 #include "step_function.hpp"
 
 #include "liveness.hpp"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -144,6 +146,55 @@ bool forward_thread_position(Function& step, Argument* const (&position)[4]) {
   return read_elsewhere;
 }
 
+// A load of the block's coordinates (blockIdx, blockDim, gridDim, warpSize):
+// through current_coordinates, which the runtime sets once per block and
+// kernel code never writes.
+bool reads_block_coordinates(const LoadInst& load) {
+  if (load.isVolatile() || load.isAtomic()) return false;
+  auto is_coordinates_pointer = [](const Value* v) {
+    const auto* tls = dyn_cast<IntrinsicInst>(v);
+    return tls && tls->getIntrinsicID() == Intrinsic::threadlocal_address &&
+           tls->getArgOperand(0)->getName() == current_coordinates_symbol;
+  };
+  const Value* base = getUnderlyingObject(load.getPointerOperand());
+  if (is_coordinates_pointer(base)) return true;  // the pointer itself
+  const auto* pointer = dyn_cast<LoadInst>(base);
+  return pointer && !pointer->isVolatile() && is_coordinates_pointer(getUnderlyingObject(pointer->getPointerOperand()));
+}
+
+// Moves into `entry` every instruction that computes the same value wherever
+// and whenever the step runs for the thread: from the step's parameters
+// (the kernel's, and the thread's x, y, z, row), constants, thread-local
+// addresses (a block keeps its OS thread) and the block's coordinates,
+// without side effects or traps. Such a value, live across a barrier, is
+// recomputed at each resume instead of kept in the frame. Returns how many moved.
+unsigned hoist_recomputable(Function& step, BasicBlock& entry) {
+  SmallPtrSet<const Instruction*, 32> moved;
+  auto invariant = [&](const Value* v) {
+    if (isa<Constant>(v) || isa<Argument>(v)) return true;
+    const auto* inst = dyn_cast<Instruction>(v);
+    return inst && moved.contains(inst);
+  };
+  SmallVector<Instruction*, 32> order;
+  ReversePostOrderTraversal<Function*> blocks(&step);  // definitions before uses
+  for (BasicBlock* block : blocks) {
+    if (block == &entry) continue;
+    for (Instruction& inst : *block) {
+      if (isa<PHINode>(inst) || isa<AllocaInst>(inst) || inst.isTerminator() || inst.mayHaveSideEffects()) continue;
+      if (!all_of(inst.operands(), invariant)) continue;
+      const auto* load = dyn_cast<LoadInst>(&inst);
+      if (load ? !reads_block_coordinates(*load) : !isSafeToSpeculativelyExecute(&inst)) continue;
+      moved.insert(&inst);
+      order.push_back(&inst);
+    }
+  }
+  for (Instruction* inst : order) {
+    inst->moveBefore(entry.getTerminator());
+    inst->dropPoisonGeneratingAnnotations();  // it now runs on paths that did not compute it
+  }
+  return order.size();
+}
+
 }  // namespace
 
 step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers) {
@@ -161,14 +212,21 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
     calls.push_back(call);
     resumes.push_back(SplitBlock(call->getParent(), call->getNextNode()));
   }
-  // What is live after a barrier goes to memory, which move_locals_to_frame makes the thread's own.
+  // A new entry, which will dispatch on the resume point; what every call can
+  // recompute there needs no frame slot.
+  LLVMContext& context = step.getContext();
+  BasicBlock* start = &step.getEntryBlock();
+  BasicBlock* dispatch = BasicBlock::Create(context, "dispatch", &step, start);
+  BranchInst::Create(start, dispatch);
+  const unsigned recomputed = hoist_recomputable(step, *dispatch);
+
+  // What else is live after a barrier goes to memory, which move_locals_to_frame makes the thread's own.
   const SetVector<Instruction*> live = values_live_into(step, resumes);
   unsigned demoted = 0;
   for (Instruction* value : live)
-    if (!isa<AllocaInst>(value)) DemoteRegToStack(*value), ++demoted;
+    if (!isa<AllocaInst>(value) && value->getParent() != dispatch) DemoteRegToStack(*value), ++demoted;
 
   // A barrier records its call site and returns its resume point.
-  LLVMContext& context = step.getContext();
   for (unsigned i = 0; i < calls.size(); ++i) {
     CallInst* call = calls[i];
     Instruction* branch = call->getParent()->getTerminator();
@@ -179,14 +237,14 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
     call->eraseFromParent();
   }
 
-  // The entry dispatches on the resume point; the frame's slots are computed there.
-  BasicBlock* start = &step.getEntryBlock();
-  BasicBlock* dispatch = BasicBlock::Create(context, "dispatch", &step, start);
-  IRBuilder<> at(dispatch);
+  // The frame's slots are computed in the entry, which then dispatches.
+  Instruction* to_start = dispatch->getTerminator();
+  IRBuilder<> at(to_start);
   const std::uint64_t frame_bytes = move_locals_to_frame(step, *clone.frame, at);
   SwitchInst* to = at.CreateSwitch(clone.resume, start, calls.size());
   for (unsigned i = 0; i < resumes.size(); ++i) to->addCase(at.getInt32(i + 1), resumes[i]);
-  return {&step, frame_bytes, demoted, position_read};
+  to_start->eraseFromParent();
+  return {&step, frame_bytes, demoted, position_read, recomputed};
 }
 
 }  // namespace cohort_loops

@@ -9,7 +9,10 @@
 // thread's that lives across a barrier is in its frame: the kernel's locals
 // (allocas) and the SSA values live after a barrier (demoted to frame slots),
 // so a thread resumed after barrier i continues exactly where it stopped.
-// A kernel without barriers keeps its locals on the stack and ignores the frame.
+// Values every call can recompute alike (from the parameters, constants, the
+// block's coordinates and thread-local addresses) are recomputed in the entry
+// instead: they need no slot. A kernel without barriers keeps its locals on
+// the stack and ignores the frame.
 //
 // The kernel's reads of threadIdx (and of the row behind thread_rank()) in
 // its own body read x, y, z and row instead, so that in the thread loop they
@@ -34,6 +37,7 @@ struct step_function {
   std::uint64_t frame_bytes;  // each thread's frame; 0 without barriers
   unsigned frame_values;      // SSA values demoted into the frame
   bool position_read;         // code the parameters do not reach may read the thread position
+  unsigned recomputed = 0;    // instructions moved to the entry, recomputed at each resume
 };
 
 step_function build_step_function(llvm::Function& kernel, llvm::ArrayRef<llvm::CallInst*> barriers);
