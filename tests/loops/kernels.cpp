@@ -131,6 +131,57 @@ __global__ void catches_kernel(const float* in, float* out) {
   out[threadIdx.x] = v;
 }
 
+__global__ void scaled_reverse_kernel(loops_tests::scales s, const float* in, float* out) {
+  float* values = cg::dynamic_shared<float>();
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  values[threadIdx.x] = i < s.n ? in[i] * s.factor[threadIdx.x % 6] : 0.0f;
+  __syncthreads();
+  if (i < s.n) out[i] = values[blockDim.x - 1 - threadIdx.x];
+}
+
+template <class T>
+__global__ void neighbour_sum_kernel(const T* in, T* out) {
+  __shared__ T values[1024];
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  values[threadIdx.x] = in[i];
+  __syncthreads();
+  out[i] = values[threadIdx.x] + values[(threadIdx.x + 1) % blockDim.x];
+}
+
+constexpr unsigned tile = 8;
+
+// Each 8 x 8 block transposes its tile in shared memory.
+__global__ void transpose_tiles_kernel(const int* in, int* out, unsigned width) {
+  __shared__ int t[tile][tile + 1];
+  const unsigned x = blockIdx.x * tile + threadIdx.x, y = blockIdx.y * tile + threadIdx.y;
+  t[threadIdx.y][threadIdx.x] = in[y * width + x];
+  cg::this_thread_block().sync();
+  out[y * width + x] = t[threadIdx.x][threadIdx.y] + static_cast<int>(gridDim.x * 1000);
+}
+
+__noinline__ __device__ float read_mine(const float* in) { return in[blockIdx.x * blockDim.x + threadIdx.x]; }
+
+__global__ void not_inlined_reader_kernel(const float* in, float* out) {
+  __shared__ float values[1024];
+  values[threadIdx.x] = read_mine(in);
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = values[blockDim.x - 1 - threadIdx.x] - read_mine(in);
+}
+
+__noinline__ __device__ void sync_here() { __syncthreads(); }
+
+__global__ void barrier_in_helper_kernel(const float* in, float* out) {
+  __shared__ float values[64];
+  values[threadIdx.x] = in[threadIdx.x];
+  sync_here();
+  out[threadIdx.x] = values[blockDim.x - 1 - threadIdx.x];
+}
+
+__global__ void by_address_kernel(loops_tests::counted c, int* out) {
+  c.value += static_cast<int>(threadIdx.x);  // each thread its own copy, as on a GPU
+  out[threadIdx.x] = c.value;
+}
+
 std::size_t blocks_for(std::size_t n, unsigned block) { return (n + block - 1) / block; }
 
 }  // namespace
@@ -238,5 +289,60 @@ std::vector<float> catches(const std::vector<float>& in) {
   return dout.to_host();
 }
 engine_choice catches_engine() { return cohort::host::engine_for(catches_kernel); }
+
+std::vector<float> scaled_reverse(const scales& s, const std::vector<float>& in, unsigned block) {
+  cg::device_buffer<float> din(in), dout(std::vector<float>(in.size(), -1.0f));
+  cg::launch(scaled_reverse_kernel, {dim3(blocks_for(in.size(), block)), dim3(block), block * sizeof(float)}, s,
+             din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice scaled_reverse_engine() { return cohort::host::engine_for(scaled_reverse_kernel); }
+
+template <class T>
+std::vector<T> neighbour_sum_of(const std::vector<T>& in, unsigned block) {
+  cg::device_buffer<T> din(in), dout(in.size());
+  cg::launch(neighbour_sum_kernel<T>, {dim3(in.size() / block), dim3(block)}, din.data(), dout.data());
+  return dout.to_host();
+}
+std::vector<int> neighbour_sum(const std::vector<int>& in, unsigned block) { return neighbour_sum_of(in, block); }
+std::vector<double> neighbour_sum(const std::vector<double>& in, unsigned block) { return neighbour_sum_of(in, block); }
+engine_choice neighbour_sum_engine() { return cohort::host::engine_for(neighbour_sum_kernel<int>); }
+
+std::vector<int> transpose_tiles(const std::vector<int>& in, unsigned width, unsigned height) {
+  cg::device_buffer<int> din(in), dout(in.size());
+  cg::launch(transpose_tiles_kernel, {dim3(width / tile, height / tile), dim3(tile, tile)}, din.data(), dout.data(),
+             width);
+  return dout.to_host();
+}
+engine_choice transpose_tiles_engine() { return cohort::host::engine_for(transpose_tiles_kernel); }
+
+std::vector<float> not_inlined_reader(const std::vector<float>& in, unsigned block) {
+  cg::device_buffer<float> din(in), dout(in.size());
+  cg::launch(not_inlined_reader_kernel, {dim3(in.size() / block), dim3(block)}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice not_inlined_reader_engine() { return cohort::host::engine_for(not_inlined_reader_kernel); }
+
+std::vector<float> saxpy_cooperative(float a, const std::vector<float>& x, const std::vector<float>& y,
+                                     unsigned block) {
+  cg::device_buffer<float> dx(x), dy(y);
+  cg::launch_cooperative(saxpy_kernel, {dim3(blocks_for(x.size(), block)), dim3(block)},
+                         static_cast<unsigned>(x.size()), a, dx.data(), dy.data());
+  return dy.to_host();
+}
+
+std::vector<float> barrier_in_helper(const std::vector<float>& in) {
+  cg::device_buffer<float> din(in), dout(in.size());
+  cg::launch(barrier_in_helper_kernel, {dim3(1), dim3(static_cast<unsigned>(in.size()))}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice barrier_in_helper_engine() { return cohort::host::engine_for(barrier_in_helper_kernel); }
+
+std::vector<int> by_address(counted c, unsigned threads) {
+  cg::device_buffer<int> dout(threads);
+  cg::launch(by_address_kernel, {dim3(1), dim3(threads)}, c, dout.data());
+  return dout.to_host();
+}
+engine_choice by_address_engine() { return cohort::host::engine_for(by_address_kernel); }
 
 }  // namespace loops_tests

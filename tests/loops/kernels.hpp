@@ -37,7 +37,37 @@ engine_choice uneven_barriers_engine();
 void mismatched_barriers(unsigned threads);
 engine_choice mismatched_barriers_engine();
 
+// A parameter of 28 bytes (passed in memory, byval) and dynamic shared memory.
+struct scales {
+  float factor[6];
+  unsigned n;
+};
+std::vector<float> scaled_reverse(const scales& s, const std::vector<float>& in, unsigned block);
+engine_choice scaled_reverse_engine();
+// A kernel template, instantiated for int and double.
+std::vector<int> neighbour_sum(const std::vector<int>& in, unsigned block);
+std::vector<double> neighbour_sum(const std::vector<double>& in, unsigned block);
+engine_choice neighbour_sum_engine();  // the int instance
+// A 2-D grid of 2-D blocks.
+std::vector<int> transpose_tiles(const std::vector<int>& in, unsigned width, unsigned height);
+engine_choice transpose_tiles_engine();
+// A helper that is not inlined reads threadIdx before and after a barrier.
+std::vector<float> not_inlined_reader(const std::vector<float>& in, unsigned block);
+engine_choice not_inlined_reader_engine();
+// A cooperative launch of a kernel without grid barriers.
+std::vector<float> saxpy_cooperative(float a, const std::vector<float>& x, const std::vector<float>& y, unsigned block);
+
 // Stay on fibers, each for its reason.
+std::vector<float> barrier_in_helper(const std::vector<float>& in);  // a barrier in a function not inlined
+engine_choice barrier_in_helper_engine();
+// A parameter with a copy constructor: passed by address, one copy per thread on fibers.
+struct counted {
+  int value;
+  counted(int v) : value(v) {}
+  counted(const counted& other) : value(other.value) {}
+};
+std::vector<int> by_address(counted c, unsigned threads);
+engine_choice by_address_engine();
 std::vector<float> warp_shuffle(const std::vector<float>& in);
 engine_choice warp_shuffle_engine();
 std::vector<int> grid_sum(const std::vector<int>& in, unsigned blocks, unsigned block);  // cooperative, grid.sync()

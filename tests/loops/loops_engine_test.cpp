@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cohort/cohort.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/host/engine.hpp"
 #include "cohort/host/statistics.hpp"
@@ -127,6 +128,57 @@ TEST_F(LoopsEngine, DifferentBarrierCallsFailTheLaunchOnBothEngines) {
   }
 }
 
+TEST_F(LoopsEngine, ParameterPassedInMemoryAndDynamicSharedMemory) {
+  EXPECT_EQ(loops_tests::scaled_reverse_engine().chosen, engine::loops);
+  const loops_tests::scales s{{0.5f, 1.5f, -2.0f, 3.0f, 0.25f, 7.0f}, 1000};
+  const auto in = random_floats(1024, 13);
+  expect_same_on_both<float>([&] { return loops_tests::scaled_reverse(s, in, 128); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, KernelTemplateInstances) {
+  EXPECT_EQ(loops_tests::neighbour_sum_engine().chosen, engine::loops);
+  const auto ints = random_ints(512, 14);
+  expect_same_on_both<int>([&] { return loops_tests::neighbour_sum(ints, 128); }, engine::loops);
+  std::vector<double> doubles(512);
+  for (std::size_t i = 0; i < doubles.size(); ++i) doubles[i] = ints[i] * 0.125;
+  expect_same_on_both<double>([&] { return loops_tests::neighbour_sum(doubles, 64); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, TwoDimensionalGridOfTwoDimensionalBlocks) {
+  EXPECT_EQ(loops_tests::transpose_tiles_engine().chosen, engine::loops);
+  const auto in = random_ints(48 * 24, 15);
+  expect_same_on_both<int>([&] { return loops_tests::transpose_tiles(in, 48, 24); }, engine::loops);
+  const std::vector<int> out = loops_tests::transpose_tiles(in, 48, 24);
+  EXPECT_EQ(out[9 * 48 + 10], in[10 * 48 + 9] + 6000);  // (10, 9) in tile (1, 1) reads (9, 10)
+}
+
+TEST_F(LoopsEngine, AHelperNotInlinedReadsThreadIdxAcrossABarrier) {
+  EXPECT_EQ(loops_tests::not_inlined_reader_engine().chosen, engine::loops);
+  const auto in = random_floats(256 * 2, 16);
+  expect_same_on_both<float>([&] { return loops_tests::not_inlined_reader(in, 256); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, CooperativeLaunchOfAKernelWithoutGridBarriers) {
+  const auto x = random_floats(700, 17), y = random_floats(700, 18);
+  expect_same_on_both<float>([&] { return loops_tests::saxpy_cooperative(2.0f, x, y, 64); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, ShuffledSchedulesRunOnFibers) {
+  ::setenv("COHORT_SCHEDULE", "shuffle:7", 1);
+  const auto x = random_floats(300, 19), y = random_floats(300, 20);
+  const std::vector<float> out = loops_tests::saxpy(2.0f, x, y, 64);
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  ::unsetenv("COHORT_SCHEDULE");
+  EXPECT_EQ(out, loops_tests::saxpy(2.0f, x, y, 64));
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
+}
+
+TEST_F(LoopsEngine, EngineFibersRunsEveryKernelOnFibers) {
+  set_engine_mode(engine_mode::fibers);
+  EXPECT_EQ(loops_tests::tree_reduce_engine().chosen, engine::fibers);
+  EXPECT_EQ(loops_tests::tree_reduce_engine().reason, "COHORT_ENGINE=fibers");
+}
+
 // A kernel the pass keeps on fibers: the reason names it, `auto` runs it on
 // fibers with the right result, and COHORT_ENGINE=loops refuses it with that reason.
 template <class T>
@@ -192,6 +244,34 @@ TEST_F(LoopsEngine, ExceptionHandlingStaysOnFibers) {
   for (float& v : expected) v = v < 0 ? 0 : v;
   expect_fallback<float>(loops_tests::catches_engine(), "exception handling",
                          [&] { return loops_tests::catches(in); }, expected);
+}
+
+TEST_F(LoopsEngine, BarrierInAHelperNotInlinedStaysOnFibers) {
+  const auto in = random_floats(64, 21);
+  const std::vector<float> expected(in.rbegin(), in.rend());
+  expect_fallback<float>(loops_tests::barrier_in_helper_engine(), "a block barrier inside `(anonymous namespace)::sync_here()`",
+                         [&] { return loops_tests::barrier_in_helper(in); }, expected);
+}
+
+TEST_F(LoopsEngine, ParameterPassedByAddressStaysOnFibers) {
+  const loops_tests::engine_choice choice = loops_tests::by_address_engine();
+  EXPECT_EQ(choice.chosen, engine::fibers);
+  EXPECT_NE(choice.reason.find("a parameter passed by address"), std::string::npos) << choice.reason;
+  const std::vector<int> out = loops_tests::by_address(loops_tests::counted(100), 40);
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  for (int t = 0; t < 40; ++t) ASSERT_EQ(out[t], 100 + t);
+}
+
+__global__ void compiled_by_gxx(int* out) { out[threadIdx.x] = static_cast<int>(threadIdx.x); }
+
+TEST_F(LoopsEngine, KernelsBuiltWithoutThePassRunOnFibers) {
+  const cohort::host::engine_choice choice = cohort::host::engine_for(compiled_by_gxx);
+  EXPECT_EQ(choice.chosen, engine::fibers);
+  EXPECT_EQ(choice.reason, "not compiled by clang with cohort's loops pass");
+  cohort::device_buffer<int> out(32);
+  cohort::launch(compiled_by_gxx, {dim3(1), dim3(32)}, out.data());
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  EXPECT_EQ(out.to_host()[31], 31);
 }
 
 }  // namespace
