@@ -2,6 +2,7 @@
 
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "runtime_abi.hpp"
@@ -234,6 +235,32 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
   return call;
 }
 
+// After inlining: what the step marked uniform, and whose operands the entry
+// already has, moves to the entry, computed once per block instead of per thread.
+void compute_uniform_values_once(Function& block) {
+  BasicBlock& entry = block.getEntryBlock();
+  auto available = [&](const Value* v) {
+    const auto* inst = dyn_cast<Instruction>(v);
+    return !inst || inst->getParent() == &entry;
+  };
+  SmallVector<Instruction*, 16> marked;
+  for (BasicBlock& b : block)
+    for (Instruction& inst : b)
+      if (inst.getMetadata(uniform_metadata)) marked.push_back(&inst);
+  for (bool changed = true; changed;) {  // operands first: a few passes over a short list
+    changed = false;
+    for (Instruction*& inst : marked) {
+      if (!inst || !all_of(inst->operands(), available)) continue;
+      inst->moveBefore(entry.getTerminator());
+      inst->setMetadata(uniform_metadata, nullptr);
+      inst = nullptr;
+      changed = true;
+    }
+  }
+  for (Instruction* inst : marked)
+    if (inst) inst->setMetadata(uniform_metadata, nullptr);
+}
+
 }  // namespace
 
 Function* build_block_function(Function& kernel, const step_function& step) {
@@ -241,7 +268,12 @@ Function* build_block_function(Function& kernel, const step_function& step) {
   CallInst* call = step.frame_bytes == 0 ? build_thread_nest(kernel, *block, step)
                                          : build_region_loop(kernel, *block, step);
   InlineFunctionInfo inlining;
-  if (InlineFunction(*call, inlining).isSuccess()) step.function->eraseFromParent();
+  if (InlineFunction(*call, inlining).isSuccess()) {
+    step.function->eraseFromParent();
+    compute_uniform_values_once(*block);
+  } else {
+    for (Instruction& inst : instructions(*step.function)) inst.setMetadata(uniform_metadata, nullptr);
+  }
   return block;
 }
 

@@ -20,6 +20,10 @@ inline constexpr llvm::StringLiteral current_coordinates_symbol = "_ZN6cohort6de
 // cohort::detail::host::block_sync(std::source_location): __syncthreads(), block.sync().
 inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host10block_syncESt15source_location";
 
+// Marks, between the step and the block function, an instruction whose value is
+// the same for every thread of the block: the block function computes it once.
+inline constexpr llvm::StringLiteral uniform_metadata = "cohort.uniform";
+
 // loops_block* cohort_loops_begin_block(uint64_t frame_bytes)
 inline constexpr llvm::StringLiteral begin_block_symbol = "cohort_loops_begin_block";
 // void cohort_loops_check_site(loops_block*, unsigned first_rank, unsigned rank): fails the launch when

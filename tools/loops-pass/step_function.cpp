@@ -168,8 +168,14 @@ bool reads_block_coordinates(const LoadInst& load) {
 // addresses (a block keeps its OS thread) and the block's coordinates,
 // without side effects or traps. Such a value, live across a barrier, is
 // recomputed at each resume instead of kept in the frame. Returns how many moved.
-unsigned hoist_recomputable(Function& step, BasicBlock& entry) {
-  SmallPtrSet<const Instruction*, 32> moved;
+unsigned hoist_recomputable(Function& step, BasicBlock& entry, unsigned kernel_params) {
+  SmallPtrSet<const Instruction*, 32> moved, uniform;
+  // Uniform: the same for every thread of the block (no x, y, z or row in it).
+  auto is_uniform = [&](const Value* v) {
+    if (const auto* arg = dyn_cast<Argument>(v)) return arg->getArgNo() < kernel_params;
+    const auto* inst = dyn_cast<Instruction>(v);
+    return !inst || uniform.contains(inst);
+  };
   auto invariant = [&](const Value* v) {
     if (isa<Constant>(v) || isa<Argument>(v)) return true;
     const auto* inst = dyn_cast<Instruction>(v);
@@ -186,6 +192,10 @@ unsigned hoist_recomputable(Function& step, BasicBlock& entry) {
       if (load ? !reads_block_coordinates(*load) : !isSafeToSpeculativelyExecute(&inst)) continue;
       moved.insert(&inst);
       order.push_back(&inst);
+      if (all_of(inst.operands(), is_uniform)) {
+        uniform.insert(&inst);
+        inst.setMetadata(uniform_metadata, MDNode::get(step.getContext(), {}));
+      }
     }
   }
   for (Instruction* inst : order) {
@@ -218,7 +228,7 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
   BasicBlock* start = &step.getEntryBlock();
   BasicBlock* dispatch = BasicBlock::Create(context, "dispatch", &step, start);
   BranchInst::Create(start, dispatch);
-  const unsigned recomputed = hoist_recomputable(step, *dispatch);
+  const unsigned recomputed = hoist_recomputable(step, *dispatch, kernel.arg_size());
 
   // What else is live after a barrier goes to memory, which move_locals_to_frame makes the thread's own.
   const SetVector<Instruction*> live = values_live_into(step, resumes);
