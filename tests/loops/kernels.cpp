@@ -139,6 +139,15 @@ __global__ void scaled_reverse_kernel(loops_tests::scales s, const float* in, fl
   if (i < s.n) out[i] = values[blockDim.x - 1 - threadIdx.x];
 }
 
+__global__ void changed_parameter_kernel(loops_tests::scales s, const float* in, float* out) {
+  __shared__ float values[1024];
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  s.factor[threadIdx.x % 6] += static_cast<float>(threadIdx.x);  // this thread's own copy, as on a GPU
+  values[threadIdx.x] = in[i];
+  __syncthreads();
+  out[i] = values[blockDim.x - 1 - threadIdx.x] * s.factor[threadIdx.x % 6];
+}
+
 template <class T>
 __global__ void neighbour_sum_kernel(const T* in, T* out) {
   __shared__ T values[1024];
@@ -297,6 +306,13 @@ std::vector<float> scaled_reverse(const scales& s, const std::vector<float>& in,
   return dout.to_host();
 }
 engine_choice scaled_reverse_engine() { return cohort::host::engine_for(scaled_reverse_kernel); }
+
+std::vector<float> changed_parameter(const scales& s, const std::vector<float>& in, unsigned block) {
+  cg::device_buffer<float> din(in), dout(in.size());
+  cg::launch(changed_parameter_kernel, {dim3(in.size() / block), dim3(block)}, s, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice changed_parameter_engine() { return cohort::host::engine_for(changed_parameter_kernel); }
 
 template <class T>
 std::vector<T> neighbour_sum_of(const std::vector<T>& in, unsigned block) {

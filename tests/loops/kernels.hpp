@@ -44,6 +44,9 @@ struct scales {
 };
 std::vector<float> scaled_reverse(const scales& s, const std::vector<float>& in, unsigned block);
 engine_choice scaled_reverse_engine();
+// The same, each thread changing its copy of the parameter before the barrier and reading it after.
+std::vector<float> changed_parameter(const scales& s, const std::vector<float>& in, unsigned block);
+engine_choice changed_parameter_engine();
 // A kernel template, instantiated for int and double.
 std::vector<int> neighbour_sum(const std::vector<int>& in, unsigned block);
 std::vector<double> neighbour_sum(const std::vector<double>& in, unsigned block);

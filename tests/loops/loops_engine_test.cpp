@@ -135,6 +135,15 @@ TEST_F(LoopsEngine, ParameterPassedInMemoryAndDynamicSharedMemory) {
   expect_same_on_both<float>([&] { return loops_tests::scaled_reverse(s, in, 128); }, engine::loops);
 }
 
+TEST_F(LoopsEngine, EachThreadKeepsItsChangesToAParameterAcrossABarrier) {
+  EXPECT_EQ(loops_tests::changed_parameter_engine().chosen, engine::loops);
+  const loops_tests::scales s{{0.5f, 1.5f, -2.0f, 3.0f, 0.25f, 7.0f}, 0};
+  const auto in = random_floats(256, 22);
+  expect_same_on_both<float>([&] { return loops_tests::changed_parameter(s, in, 128); }, engine::loops);
+  const std::vector<float> out = loops_tests::changed_parameter(s, in, 128);
+  EXPECT_EQ(out[7], in[120] * (1.5f + 7.0f));
+}
+
 TEST_F(LoopsEngine, KernelTemplateInstances) {
   EXPECT_EQ(loops_tests::neighbour_sum_engine().chosen, engine::loops);
   const auto ints = random_ints(512, 14);

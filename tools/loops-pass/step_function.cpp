@@ -146,6 +146,25 @@ bool forward_thread_position(Function& step, Argument* const (&position)[4]) {
   return read_elsewhere;
 }
 
+// A parameter passed in memory (byval) is a copy per call of the step; the
+// thread's changes to it must outlive a barrier, so the thread's first step
+// copies it into a local, which becomes a frame slot, and every use reads that.
+void keep_memory_parameters(Function& step, unsigned kernel_params) {
+  BasicBlock& start = step.getEntryBlock();
+  IRBuilder<> at(&start, start.getFirstInsertionPt());
+  const DataLayout& layout = step.getParent()->getDataLayout();
+  for (unsigned i = 0; i < kernel_params; ++i) {
+    Type* type = step.getParamByValType(i);
+    if (!type) continue;
+    Argument* parameter = step.getArg(i);
+    const Align align = step.getParamAlign(i).value_or(layout.getABITypeAlign(type));
+    AllocaInst* copy = at.CreateAlloca(type, nullptr, parameter->getName() + ".copy");
+    copy->setAlignment(align);
+    parameter->replaceAllUsesWith(copy);
+    at.CreateMemCpy(copy, align, parameter, align, layout.getTypeAllocSize(type));
+  }
+}
+
 // A load of the block's coordinates (blockIdx, blockDim, gridDim, warpSize):
 // through current_coordinates, which the runtime sets once per block and
 // kernel code never writes.
@@ -213,6 +232,8 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
   Function& step = *clone.step;
   const bool position_read = forward_thread_position(step, clone.position);
   if (barriers.empty()) return {&step, 0, 0, position_read};
+
+  keep_memory_parameters(step, kernel.arg_size());
 
   // The code after each barrier starts a block of its own: a resume point.
   SmallVector<CallInst*, 8> calls;
