@@ -151,7 +151,10 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
 
   auto* entry = BasicBlock::Create(context, "entry", &block);
   auto* region = BasicBlock::Create(context, "region", &block);
+  auto* rows = BasicBlock::Create(context, "rows", &block);
+  auto* row_start = BasicBlock::Create(context, "row_start", &block);
   auto* thread_head = BasicBlock::Create(context, "thread", &block);
+  auto* row_end = BasicBlock::Create(context, "row_end", &block);
   auto* live_check = BasicBlock::Create(context, "live", &block);
   auto* run = BasicBlock::Create(context, "run", &block);
   auto* stopped = BasicBlock::Create(context, "stopped", &block);
@@ -166,29 +169,42 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
   const block_record_fields f = begin_block(b, module, step.frame_bytes);
   b.CreateBr(region);
 
+  // Rows of threadIdx.x, each a loop over x: (y, z) advance once per row.
   Constant* none = b.getInt32(exited);
   b.SetInsertPoint(region);
+  b.CreateBr(rows);
+
+  b.SetInsertPoint(rows);
+  PHINode* row = b.CreatePHI(i32, 2, "row");  // the rank of the row's first thread
+  PHINode* y = b.CreatePHI(i32, 2, "y");
+  PHINode* z = b.CreatePHI(i32, 2, "z");
+  PHINode* row_first = b.CreatePHI(i32, 2, "row_first");
+  PHINode* row_site = b.CreatePHI(ptr, 2, "row_site");
+  for (PHINode* phi : {row, y, z}) phi->addIncoming(b.getInt32(0), region);
+  row_first->addIncoming(none, region);
+  row_site->addIncoming(ConstantPointerNull::get(ptr), region);
+  b.CreateCondBr(b.CreateICmpULT(row, f.count), row_start, region_end);
+
+  b.SetInsertPoint(row_start);
   b.CreateBr(thread_head);
 
   b.SetInsertPoint(thread_head);
-  PHINode* rank = b.CreatePHI(i32, 2, "rank");
   PHINode* x = b.CreatePHI(i32, 2, "x");
-  PHINode* y = b.CreatePHI(i32, 2, "y");
-  PHINode* z = b.CreatePHI(i32, 2, "z");
   PHINode* first = b.CreatePHI(i32, 2, "first");  // the first thread of this region at a barrier
   PHINode* first_site = b.CreatePHI(ptr, 2, "first_site");  // the source_location it stopped at
-  for (PHINode* phi : {rank, x, y, z, first}) phi->addIncoming(phi == first ? none : b.getInt32(0), region);
-  first_site->addIncoming(ConstantPointerNull::get(ptr), region);
-  b.CreateCondBr(b.CreateICmpULT(rank, f.count), live_check, region_end);
+  x->addIncoming(b.getInt32(0), row_start);
+  first->addIncoming(row_first, row_start);
+  first_site->addIncoming(row_site, row_start);
+  b.CreateCondBr(b.CreateICmpULT(x, f.dim_x), live_check, row_end);
 
   b.SetInsertPoint(live_check);
+  Value* rank = b.CreateAdd(row, x, "rank");
   Value* rank64 = b.CreateZExt(rank, i64);
   Value* resume_slot = b.CreateInBoundsGEP(i32, f.resumes, rank64, "resume_slot");
   Value* resume = b.CreateLoad(i32, resume_slot, "resume");
   b.CreateCondBr(b.CreateICmpEQ(resume, none), next, run);
 
   b.SetInsertPoint(run);
-  Value* row = b.CreateSub(rank, x, "row");
   if (step.position_read) store_position(b, f.position, x, y, z, row);
   Value* frame = b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(rank64, b.getInt64(step.frame_bytes)), "frame");
   CallInst* call = call_step(b, kernel, block, step, resume, frame, x, y, z, row);
@@ -215,20 +231,23 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
   }
   next_first->addIncoming(rank, stopped);
   next_site->addIncoming(site, stopped);
-  Value* x1 = b.CreateAdd(x, b.getInt32(1));
-  Value* row_done = b.CreateICmpEQ(x1, f.dim_x);
-  Value* y1 = b.CreateAdd(y, b.CreateZExt(row_done, i32));
-  Value* plane_done = b.CreateICmpEQ(y1, f.dim_y);
-  rank->addIncoming(b.CreateAdd(rank, b.getInt32(1)), next);
-  x->addIncoming(b.CreateSelect(row_done, b.getInt32(0), x1), next);
-  y->addIncoming(b.CreateSelect(plane_done, b.getInt32(0), y1), next);
-  z->addIncoming(b.CreateAdd(z, b.CreateZExt(plane_done, i32)), next);
+  x->addIncoming(b.CreateAdd(x, b.getInt32(1)), next);
   first->addIncoming(next_first, next);
   first_site->addIncoming(next_site, next);
   b.CreateBr(thread_head);
 
+  b.SetInsertPoint(row_end);
+  Value* y1 = b.CreateAdd(y, b.getInt32(1));
+  Value* plane_done = b.CreateICmpEQ(y1, f.dim_y);
+  row->addIncoming(b.CreateAdd(row, f.dim_x), row_end);
+  y->addIncoming(b.CreateSelect(plane_done, b.getInt32(0), y1), row_end);
+  z->addIncoming(b.CreateAdd(z, b.CreateZExt(plane_done, i32)), row_end);
+  row_first->addIncoming(first, row_end);
+  row_site->addIncoming(first_site, row_end);
+  b.CreateBr(rows);
+
   b.SetInsertPoint(region_end);  // another region while some thread waits at a barrier
-  b.CreateCondBr(b.CreateICmpNE(first, none), region, done);
+  b.CreateCondBr(b.CreateICmpNE(row_first, none), region, done);
 
   b.SetInsertPoint(done);
   b.CreateRetVoid();

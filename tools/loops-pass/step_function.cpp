@@ -170,10 +170,11 @@ void keep_memory_parameters(Function& step, unsigned kernel_params) {
 // kernel code never writes.
 bool reads_block_coordinates(const LoadInst& load) {
   if (load.isVolatile() || load.isAtomic()) return false;
+  // getUnderlyingObject may or may not look through llvm.threadlocal.address.
   auto is_coordinates_pointer = [](const Value* v) {
-    const auto* tls = dyn_cast<IntrinsicInst>(v);
-    return tls && tls->getIntrinsicID() == Intrinsic::threadlocal_address &&
-           tls->getArgOperand(0)->getName() == current_coordinates_symbol;
+    if (const auto* tls = dyn_cast<IntrinsicInst>(v); tls && tls->getIntrinsicID() == Intrinsic::threadlocal_address)
+      v = tls->getArgOperand(0);
+    return isa<GlobalVariable>(v) && v->getName() == current_coordinates_symbol;
   };
   const Value* base = getUnderlyingObject(load.getPointerOperand());
   if (is_coordinates_pointer(base)) return true;  // the pointer itself
