@@ -86,6 +86,18 @@ __global__ void mismatched_barriers_kernel(int* out) {
   out[threadIdx.x] = 1;
 }
 
+__global__ void mismatched_barrier_loop_kernel(int* out, unsigned rounds) {
+  if (threadIdx.x % 2) {
+    for (unsigned k = 0; k < rounds; ++k) {
+      out[threadIdx.x] += 1;
+      __syncthreads();
+    }
+  } else {
+    __syncthreads();
+  }
+  out[threadIdx.x] = 1;
+}
+
 __global__ void warp_shuffle_kernel(const float* in, float* out) {
   const float v = in[threadIdx.x];
   out[threadIdx.x] = v + __shfl_xor_sync(0xffffffffu, v, 1);
@@ -253,6 +265,10 @@ engine_choice uneven_barriers_engine() { return cohort::host::engine_for(uneven_
 void mismatched_barriers(unsigned threads) {
   cg::device_buffer<int> dout(threads);
   cg::launch(mismatched_barriers_kernel, {dim3(1), dim3(threads)}, dout.data());
+}
+void mismatched_barrier_loop(unsigned threads) {
+  cg::device_buffer<int> dout(std::vector<int>(threads, 0));
+  cg::launch(mismatched_barrier_loop_kernel, {dim3(1), dim3(threads)}, dout.data(), 2u);
 }
 engine_choice mismatched_barriers_engine() { return cohort::host::engine_for(mismatched_barriers_kernel); }
 

@@ -35,6 +35,8 @@ std::vector<int> uneven_barriers(unsigned threads);
 engine_choice uneven_barriers_engine();
 // Odd and even threads wait at different barrier calls: a launch error on both engines.
 void mismatched_barriers(unsigned threads);
+// The same with the two barrier calls kept apart (one in a loop), each passing its own constant site.
+void mismatched_barrier_loop(unsigned threads);
 engine_choice mismatched_barriers_engine();
 
 // A parameter of 28 bytes (passed in memory, byval) and dynamic shared memory.

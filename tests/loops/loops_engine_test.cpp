@@ -114,8 +114,16 @@ TEST_F(LoopsEngine, ThreadsPassTheSameBarrierDifferentTimes) {
 
 TEST_F(LoopsEngine, DifferentBarrierCallsFailTheLaunchOnBothEngines) {
   EXPECT_EQ(loops_tests::mismatched_barriers_engine().chosen, engine::loops);
-  for (engine_mode mode : {engine_mode::fibers, engine_mode::automatic}) {
+  for (engine_mode mode : {engine_mode::fibers, engine_mode::automatic, engine_mode::loops}) {
     set_engine_mode(mode);
+    try {
+      loops_tests::mismatched_barrier_loop(64);
+      ADD_FAILURE() << "no error";
+    } catch (const cohort::error& e) {
+      EXPECT_EQ(e.kind(), cohort::errc::barrier_mismatch);
+      EXPECT_NE(std::string(e.what()).find("wait at different block barrier call sites"), std::string::npos)
+          << e.what();
+    }
     try {
       loops_tests::mismatched_barriers(64);
       ADD_FAILURE() << "no error";
