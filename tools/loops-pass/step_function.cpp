@@ -1,13 +1,12 @@
 #include "step_function.hpp"
 
 #include "liveness.hpp"
-#include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/Analysis/ValueTracking.h"
+#include "recomputed_values.hpp"
+#include "thread_position.hpp"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/Operator.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -86,66 +85,6 @@ std::uint64_t move_locals_to_frame(Function& step, Argument& frame, IRBuilder<>&
   return alignTo(offset, largest);
 }
 
-// Loads of threadIdx.x/y/z and the row through current_position become the
-// parameters. Returns whether anything else may still read the position: another
-// use of the pointer, or a call of a function defined here (it may read threadIdx).
-bool forward_thread_position(Function& step, Argument* const (&position)[4]) {
-  const DataLayout& layout = step.getParent()->getDataLayout();
-  bool read_elsewhere = false;
-  SmallVector<std::pair<LoadInst*, Value*>, 16> replaced;
-  for (Instruction& inst : instructions(step)) {
-    auto* call = dyn_cast<CallInst>(&inst);
-    if (!call) continue;
-    Function* callee = call->getCalledFunction();
-    if (callee && !callee->isIntrinsic() && !callee->isDeclaration()) read_elsewhere = true;
-    auto* tls = dyn_cast<IntrinsicInst>(call);
-    if (!tls || tls->getIntrinsicID() != Intrinsic::threadlocal_address ||
-        tls->getArgOperand(0)->getName() != current_position_symbol)
-      continue;
-    for (User* user : tls->users()) {
-      auto* pointer = dyn_cast<LoadInst>(user);
-      if (!pointer) {
-        read_elsewhere = true;
-        continue;
-      }
-      for (User* field_user : pointer->users()) {
-        // The field read: a load of the pointer itself (index.x), or through a constant offset.
-        APInt offset(64, 0);
-        Value* address = field_user;
-        if (auto* gep = dyn_cast<GEPOperator>(field_user)) {
-          if (!gep->accumulateConstantOffset(layout, offset)) {
-            read_elsewhere = true;
-            continue;
-          }
-        } else if (auto* load = dyn_cast<LoadInst>(field_user); load && load->getPointerOperand() == pointer) {
-          address = nullptr;
-        } else {
-          read_elsewhere = true;
-          continue;
-        }
-        const std::uint64_t field = offset.getZExtValue();
-        auto forward = [&](User* reader) {
-          auto* load = dyn_cast<LoadInst>(reader);
-          if (!load || !load->getType()->isIntegerTy(32) || field % 4 != 0 || field > 12 || load->isVolatile()) {
-            read_elsewhere = true;
-            return;
-          }
-          replaced.push_back({load, position[field / 4]});
-        };
-        if (!address)
-          forward(field_user);
-        else
-          for (User* reader : address->users()) forward(reader);
-      }
-    }
-  }
-  for (auto& [load, value] : replaced) {
-    load->replaceAllUsesWith(value);
-    load->eraseFromParent();
-  }
-  return read_elsewhere;
-}
-
 // A parameter passed in memory (byval) is a copy per call of the step; the
 // thread's changes to it must outlive a barrier, so the thread's first step
 // copies it into a local, which becomes a frame slot, and every use reads that.
@@ -163,66 +102,6 @@ void keep_memory_parameters(Function& step, unsigned kernel_params) {
     parameter->replaceAllUsesWith(copy);
     at.CreateMemCpy(copy, align, parameter, align, layout.getTypeAllocSize(type));
   }
-}
-
-// A load of the block's coordinates (blockIdx, blockDim, gridDim, warpSize):
-// through current_coordinates, which the runtime sets once per block and
-// kernel code never writes.
-bool reads_block_coordinates(const LoadInst& load) {
-  if (load.isVolatile() || load.isAtomic()) return false;
-  // getUnderlyingObject may or may not look through llvm.threadlocal.address.
-  auto is_coordinates_pointer = [](const Value* v) {
-    if (const auto* tls = dyn_cast<IntrinsicInst>(v); tls && tls->getIntrinsicID() == Intrinsic::threadlocal_address)
-      v = tls->getArgOperand(0);
-    return isa<GlobalVariable>(v) && v->getName() == current_coordinates_symbol;
-  };
-  const Value* base = getUnderlyingObject(load.getPointerOperand());
-  if (is_coordinates_pointer(base)) return true;  // the pointer itself
-  const auto* pointer = dyn_cast<LoadInst>(base);
-  return pointer && !pointer->isVolatile() && is_coordinates_pointer(getUnderlyingObject(pointer->getPointerOperand()));
-}
-
-// Moves into `entry` every instruction that computes the same value wherever
-// and whenever the step runs for the thread: from the step's parameters
-// (the kernel's, and the thread's x, y, z, row), constants, thread-local
-// addresses (a block keeps its OS thread) and the block's coordinates,
-// without side effects or traps. Such a value, live across a barrier, is
-// recomputed at each resume instead of kept in the frame. Returns how many moved.
-unsigned hoist_recomputable(Function& step, BasicBlock& entry, unsigned kernel_params) {
-  SmallPtrSet<const Instruction*, 32> moved, uniform;
-  // Uniform: the same for every thread of the block (no x, y, z or row in it).
-  auto is_uniform = [&](const Value* v) {
-    if (const auto* arg = dyn_cast<Argument>(v)) return arg->getArgNo() < kernel_params;
-    const auto* inst = dyn_cast<Instruction>(v);
-    return !inst || uniform.contains(inst);
-  };
-  auto invariant = [&](const Value* v) {
-    if (isa<Constant>(v) || isa<Argument>(v)) return true;
-    const auto* inst = dyn_cast<Instruction>(v);
-    return inst && moved.contains(inst);
-  };
-  SmallVector<Instruction*, 32> order;
-  ReversePostOrderTraversal<Function*> blocks(&step);  // definitions before uses
-  for (BasicBlock* block : blocks) {
-    if (block == &entry) continue;
-    for (Instruction& inst : *block) {
-      if (isa<PHINode>(inst) || isa<AllocaInst>(inst) || inst.isTerminator() || inst.mayHaveSideEffects()) continue;
-      if (!all_of(inst.operands(), invariant)) continue;
-      const auto* load = dyn_cast<LoadInst>(&inst);
-      if (load ? !reads_block_coordinates(*load) : !isSafeToSpeculativelyExecute(&inst)) continue;
-      moved.insert(&inst);
-      order.push_back(&inst);
-      if (all_of(inst.operands(), is_uniform)) {
-        uniform.insert(&inst);
-        inst.setMetadata(uniform_metadata, MDNode::get(step.getContext(), {}));
-      }
-    }
-  }
-  for (Instruction* inst : order) {
-    inst->moveBefore(entry.getTerminator());
-    inst->dropPoisonGeneratingAnnotations();  // it now runs on paths that did not compute it
-  }
-  return order.size();
 }
 
 }  // namespace
