@@ -180,6 +180,22 @@ __global__ void transpose_tiles_kernel(const int* in, int* out, unsigned width) 
   out[y * width + x] = t[threadIdx.x][threadIdx.y] + static_cast<int>(gridDim.x * 1000);
 }
 
+__global__ void tiled_matmul_kernel(const float* a, const float* b, float* c, unsigned n, unsigned k, unsigned m) {
+  __shared__ float as[tile][tile];
+  __shared__ float bs[tile][tile];
+  const unsigned row = blockIdx.y * tile + threadIdx.y, col = blockIdx.x * tile + threadIdx.x;
+  float sum = 0.0f;
+  for (unsigned t = 0; t < (k + tile - 1) / tile; ++t) {
+    const unsigned ak = t * tile + threadIdx.x, bk = t * tile + threadIdx.y;
+    as[threadIdx.y][threadIdx.x] = row < n && ak < k ? a[row * k + ak] : 0.0f;
+    bs[threadIdx.y][threadIdx.x] = bk < k && col < m ? b[bk * m + col] : 0.0f;
+    __syncthreads();
+    for (unsigned i = 0; i < tile; ++i) sum += as[threadIdx.y][i] * bs[i][threadIdx.x];
+    __syncthreads();
+  }
+  if (row < n && col < m) c[row * m + col] = sum;
+}
+
 __noinline__ __device__ float read_mine(const float* in) { return in[blockIdx.x * blockDim.x + threadIdx.x]; }
 
 __global__ void not_inlined_reader_kernel(const float* in, float* out) {
@@ -347,6 +363,15 @@ std::vector<int> transpose_tiles(const std::vector<int>& in, unsigned width, uns
   return dout.to_host();
 }
 engine_choice transpose_tiles_engine() { return cohort::host::engine_for(transpose_tiles_kernel); }
+
+std::vector<float> tiled_matmul(const std::vector<float>& a, const std::vector<float>& b, unsigned n, unsigned k,
+                                unsigned m) {
+  cg::device_buffer<float> da(a), db(b), dc(std::vector<float>(n * m, -1.0f));
+  cg::launch(tiled_matmul_kernel, {dim3((m + tile - 1) / tile, (n + tile - 1) / tile), dim3(tile, tile)}, da.data(),
+             db.data(), dc.data(), n, k, m);
+  return dc.to_host();
+}
+engine_choice tiled_matmul_engine() { return cohort::host::engine_for(tiled_matmul_kernel); }
 
 std::vector<float> not_inlined_reader(const std::vector<float>& in, unsigned block) {
   cg::device_buffer<float> din(in), dout(in.size());

@@ -56,6 +56,11 @@ engine_choice neighbour_sum_engine();  // the int instance
 // A 2-D grid of 2-D blocks.
 std::vector<int> transpose_tiles(const std::vector<int>& in, unsigned width, unsigned height);
 engine_choice transpose_tiles_engine();
+// C = A x B (n x k times k x m) by 8 x 8 tiles through shared memory: two
+// barriers in a loop over the tiles, the running sum live across both.
+std::vector<float> tiled_matmul(const std::vector<float>& a, const std::vector<float>& b, unsigned n, unsigned k,
+                                unsigned m);
+engine_choice tiled_matmul_engine();
 // A helper that is not inlined reads threadIdx before and after a barrier.
 std::vector<float> not_inlined_reader(const std::vector<float>& in, unsigned block);
 engine_choice not_inlined_reader_engine();

@@ -169,6 +169,17 @@ TEST_F(LoopsEngine, TwoDimensionalGridOfTwoDimensionalBlocks) {
   EXPECT_EQ(out[9 * 48 + 10], in[10 * 48 + 9] + 6000);  // (10, 9) in tile (1, 1) reads (9, 10)
 }
 
+TEST_F(LoopsEngine, TiledMatrixProductWithBarriersInALoop) {
+  EXPECT_EQ(loops_tests::tiled_matmul_engine().chosen, engine::loops);
+  const unsigned n = 37, k = 29, m = 43;  // partial tiles on every side
+  const auto a = random_floats(n * k, 23), b = random_floats(k * m, 24);
+  expect_same_on_both<float>([&] { return loops_tests::tiled_matmul(a, b, n, k, m); }, engine::loops);
+  const std::vector<float> c = loops_tests::tiled_matmul(a, b, n, k, m);
+  double expected = 0;
+  for (unsigned i = 0; i < k; ++i) expected += double(a[5 * k + i]) * b[i * m + 40];
+  EXPECT_NEAR(c[5 * m + 40], expected, 1e-3);
+}
+
 TEST_F(LoopsEngine, AHelperNotInlinedReadsThreadIdxAcrossABarrier) {
   EXPECT_EQ(loops_tests::not_inlined_reader_engine().chosen, engine::loops);
   const auto in = random_floats(256 * 2, 16);
