@@ -1,7 +1,8 @@
 // The same kernels on the loops engine and on fibers, one process, one worker
 // (main.cpp): the seed-style tree reduction of 2^22 floats (blocks of 256 and
-// 1024: 8 and 10 barriers a block) and saxpy over 2^22 floats; a plain loop
-// over the same data is the floor. Results in docs/measurements/*-loops-engine.md.
+// 1024: 8 and 10 barriers a block) and saxpy over 2^22 floats, a plain loop
+// over the same data the floor; and 64 bare block barriers per block.
+// Results in docs/measurements/*-loops-engine.md.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -92,6 +93,24 @@ void BM_Saxpy_PlainLoop(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * elements);
 }
 
+// The cost of a block barrier per thread: 64 barriers in blocks of 256 or
+// 1024 threads, 16 blocks; the counter is nanoseconds per thread and barrier.
+void barriers_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  constexpr unsigned rounds = 64, blocks = 16;
+  cohort::device_buffer<unsigned> out(blocks);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::barriers(rounds, out.data(), blocks, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::barriers(rounds, out.data(), blocks, block);
+  state.counters["ns_per_thread_barrier"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * rounds * blocks * block,
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_Barrier_Loops(benchmark::State& state) { barriers_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops); }
+void BM_Barrier_Fibers(benchmark::State& state) { barriers_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers); }
+
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
@@ -104,5 +123,7 @@ LOOPS_BENCH(BM_TreeReduce_PlainLoop)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Saxpy_Loops);
 LOOPS_BENCH(BM_Saxpy_Fibers);
 LOOPS_BENCH(BM_Saxpy_PlainLoop);
+LOOPS_BENCH(BM_Barrier_Loops)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_Barrier_Fibers)->Arg(256)->Arg(1024);
 
 }  // namespace

@@ -24,9 +24,25 @@ __global__ void saxpy_kernel(unsigned n, float a, const float* x, float* y) {
   if (i < n) y[i] = a * x[i] + y[i];
 }
 
+// Nothing but barriers: `rounds` of them, each thread adding its rank to a
+// shared word in between, so that the loop is not empty.
+__global__ void barriers_kernel(unsigned rounds, unsigned* out) {
+  __shared__ unsigned word[1024];
+  word[threadIdx.x] = 0;
+  for (unsigned r = 0; r < rounds; ++r) {
+    word[threadIdx.x] += threadIdx.x;
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = word[0];
+}
+
 }  // namespace
 
 namespace loops_bench {
+
+void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block) {
+  cohort::launch(barriers_kernel, {dim3(blocks), dim3(block)}, rounds, out);
+}
 
 void tree_reduce(const float* in, float* out, unsigned blocks, unsigned block) {
   cohort::launch(tree_reduce_kernel, {dim3(blocks), dim3(block)}, in, out);
