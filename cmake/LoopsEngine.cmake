@@ -36,10 +36,15 @@ else()
   message(STATUS "cohort loops engine: not built: ${COHORT_LOOPS_MISSING}")
 endif()
 
-# Compiles `source` with clang and the loops pass into `object`; the pass's
-# remarks (-Rpass / -Rpass-missed) appear in the build log.
+# Compiles `source` with clang and the loops pass into `object` (at -O2, or
+# with the optimization flag given after them); the pass's remarks (-Rpass /
+# -Rpass-missed) appear in the build log.
 function(cohort_loops_object source object)
-  set(flags -std=c++20 -O2 -fPIE -g0 -Rpass=cohort-loops -Rpass-missed=cohort-loops)
+  set(optimization -O2)
+  if(ARGC GREATER 2)
+    set(optimization ${ARGV2})
+  endif()
+  set(flags -std=c++20 ${optimization} -fPIE -g0 -Rpass=cohort-loops -Rpass-missed=cohort-loops)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
     list(APPEND flags -mtls-dialect=gnu2)  # as the runtime's translation units (src/host/CMakeLists.txt)
   endif()

@@ -37,10 +37,16 @@ kernel_registry& registry() {
   return r;
 }
 
+// A kernel defined in several translation units (inline, a template) is
+// registered by each that the pass compiled; any lowering is the kernel's (the
+// definitions are one), so a lowering is never replaced by a fallback: a
+// launch that chose loops finds its block function.
 void record(const void* kernel, registered_kernel k) {
   kernel_registry& r = registry();
   std::unique_lock lock(r.mutex);
-  r.kernels[kernel] = std::move(k);
+  registered_kernel& entry = r.kernels[kernel];
+  if (entry.block_function && !k.block_function) return;
+  entry = std::move(k);
 }
 
 std::optional<registered_kernel> find_kernel(const void* kernel) {

@@ -6,6 +6,8 @@
 
 #include <cohort/cohort.hpp>
 
+#include "shared_kernel.hpp"
+
 namespace cg = cohort;
 
 namespace {
@@ -401,5 +403,12 @@ std::vector<int> by_address(counted c, unsigned threads) {
   return dout.to_host();
 }
 engine_choice by_address_engine() { return cohort::host::engine_for(by_address_kernel); }
+
+std::vector<int> shared_reverse(const std::vector<int>& in, unsigned block) {
+  cg::device_buffer<int> din(in), dout(in.size());
+  cg::launch(shared_reverse_kernel<int>, {dim3(in.size() / block), dim3(block)}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice shared_reverse_engine() { return cohort::host::engine_for(shared_reverse_kernel<int>); }
 
 }  // namespace loops_tests

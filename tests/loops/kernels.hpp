@@ -67,6 +67,11 @@ engine_choice not_inlined_reader_engine();
 // A cooperative launch of a kernel without grid barriers.
 std::vector<float> saxpy_cooperative(float a, const std::vector<float>& x, const std::vector<float>& y, unsigned block);
 
+// shared_kernel.hpp's template, instantiated here (-O2) and in kernels_unoptimized.cpp (-O0).
+std::vector<int> shared_reverse(const std::vector<int>& in, unsigned block);
+std::vector<int> shared_reverse_unoptimized(const std::vector<int>& in, unsigned block);
+engine_choice shared_reverse_engine();
+
 // Stay on fibers, each for its reason.
 std::vector<float> barrier_in_helper(const std::vector<float>& in);  // a barrier in a function not inlined
 engine_choice barrier_in_helper_engine();

@@ -180,6 +180,15 @@ TEST_F(LoopsEngine, TiledMatrixProductWithBarriersInALoop) {
   EXPECT_NEAR(c[5 * m + 40], expected, 1e-3);
 }
 
+TEST_F(LoopsEngine, AKernelInstantiatedAtO2AndAtO0IsLowered) {
+  const loops_tests::engine_choice choice = loops_tests::shared_reverse_engine();
+  EXPECT_EQ(choice.chosen, engine::loops) << choice.reason;
+  const auto in = random_ints(512, 25);
+  expect_same_on_both<int>([&] { return loops_tests::shared_reverse(in, 128); }, engine::loops);
+  expect_same_on_both<int>([&] { return loops_tests::shared_reverse_unoptimized(in, 128); }, engine::loops);
+  EXPECT_EQ(loops_tests::shared_reverse_unoptimized(in, 128)[0], in[127] * 3);
+}
+
 TEST_F(LoopsEngine, AHelperNotInlinedReadsThreadIdxAcrossABarrier) {
   EXPECT_EQ(loops_tests::not_inlined_reader_engine().chosen, engine::loops);
   const auto in = random_floats(256 * 2, 16);
