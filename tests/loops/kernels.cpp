@@ -135,6 +135,34 @@ __global__ void indirect_call_kernel(const float* in, float* out, float (*const*
 
 __global__ void atomic_count_kernel(int* counter) { atomicAdd(counter, 1); }
 
+__global__ void block_sums_atomic_kernel(const int* in, int* total) {
+  __shared__ int values[1024];
+  values[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int s = 0;
+    for (unsigned k = 0; k < blockDim.x; ++k) s += values[k];
+    atomicAdd(total, s);
+  }
+}
+
+__global__ void histogram_kernel(const int* in, unsigned n, int* bins, unsigned bin_count) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    atomicAdd(&bins[static_cast<unsigned>(in[i]) % bin_count], 1);
+}
+
+// Thread 0 waits for the last thread's flag: fine on fibers (the fence lets the
+// others run), a thread loop would never reach the last thread.
+__global__ void fenced_spin_kernel(int* flag, int* out) {
+  if (threadIdx.x == 0) {
+    while (*flag == 0) __threadfence();
+    out[0] = *flag;
+  } else if (threadIdx.x == blockDim.x - 1) {
+    __threadfence();
+    *flag = 7;
+  }
+}
+
 __global__ void catches_kernel(const float* in, float* out) {
   float v = in[threadIdx.x];
   try {
@@ -325,6 +353,27 @@ int atomic_count(unsigned threads) {
   return counter.to_host()[0];
 }
 engine_choice atomic_count_engine() { return cohort::host::engine_for(atomic_count_kernel); }
+
+int block_sums_atomic(const std::vector<int>& in, unsigned block) {
+  cg::device_buffer<int> din(in), total(std::vector<int>{0});
+  cg::launch(block_sums_atomic_kernel, {dim3(in.size() / block), dim3(block)}, din.data(), total.data());
+  return total.to_host()[0];
+}
+engine_choice block_sums_atomic_engine() { return cohort::host::engine_for(block_sums_atomic_kernel); }
+
+std::vector<int> histogram(const std::vector<int>& in, unsigned bins) {
+  cg::device_buffer<int> din(in), dbins(std::vector<int>(bins, 0));
+  cg::launch(histogram_kernel, {dim3(3), dim3(64)}, din.data(), static_cast<unsigned>(in.size()), dbins.data(), bins);
+  return dbins.to_host();
+}
+engine_choice histogram_engine() { return cohort::host::engine_for(histogram_kernel); }
+
+std::vector<int> fenced_spin(unsigned threads) {
+  cg::device_buffer<int> flag(std::vector<int>{0}), out(std::vector<int>{0});
+  cg::launch(fenced_spin_kernel, {dim3(1), dim3(threads)}, flag.data(), out.data());
+  return out.to_host();
+}
+engine_choice fenced_spin_engine() { return cohort::host::engine_for(fenced_spin_kernel); }
 
 std::vector<float> catches(const std::vector<float>& in) {
   cg::device_buffer<float> din(in), dout(in.size());

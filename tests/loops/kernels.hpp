@@ -93,6 +93,15 @@ std::vector<float> indirect_call(const std::vector<float>& in);
 engine_choice indirect_call_engine();
 int atomic_count(unsigned threads);
 engine_choice atomic_count_engine();
+// One atomicAdd per block of its shared-memory sum, after a barrier: lowered.
+int block_sums_atomic(const std::vector<int>& in, unsigned block);
+engine_choice block_sums_atomic_engine();
+// A histogram: atomicAdd in a grid-stride loop, kept on fibers.
+std::vector<int> histogram(const std::vector<int>& in, unsigned bins);
+engine_choice histogram_engine();
+// A spin on a flag with a fence in the loop, and no atomic read: kept on fibers.
+std::vector<int> fenced_spin(unsigned threads);
+engine_choice fenced_spin_engine();
 std::vector<float> catches(const std::vector<float>& in);
 engine_choice catches_engine();
 

@@ -270,9 +270,29 @@ TEST_F(LoopsEngine, IndirectCallStaysOnFibers) {
                          [&] { return loops_tests::indirect_call(in); }, expected);
 }
 
-TEST_F(LoopsEngine, AtomicsStayOnFibers) {
-  expect_fallback<int>(loops_tests::atomic_count_engine(), "atomics, fences or sleeps",
-                       [] { return std::vector<int>{loops_tests::atomic_count(96)}; }, {96});
+TEST_F(LoopsEngine, AtomicsOutsideLoopsRunOnLoops) {
+  EXPECT_EQ(loops_tests::atomic_count_engine().chosen, engine::loops) << loops_tests::atomic_count_engine().reason;
+  expect_same_on_both<int>([] { return std::vector<int>{loops_tests::atomic_count(96)}; }, engine::loops);
+  EXPECT_EQ(loops_tests::atomic_count(96), 96);
+  EXPECT_EQ(loops_tests::block_sums_atomic_engine().chosen, engine::loops);
+  const auto in = random_ints(256 * 5, 26);
+  int total = 0;
+  for (int v : in) total += v;
+  expect_same_on_both<int>([&] { return std::vector<int>{loops_tests::block_sums_atomic(in, 256)}; }, engine::loops);
+  EXPECT_EQ(loops_tests::block_sums_atomic(in, 256), total);
+}
+
+TEST_F(LoopsEngine, AtomicsInALoopStayOnFibers) {
+  const auto in = random_ints(1000, 27);
+  std::vector<int> expected(7, 0);
+  for (int v : in) ++expected[static_cast<unsigned>(v) % 7];
+  expect_fallback<int>(loops_tests::histogram_engine(), "inside a loop", [&] { return loops_tests::histogram(in, 7); },
+                       expected);
+}
+
+TEST_F(LoopsEngine, ASpinWithAFenceStaysOnFibers) {
+  expect_fallback<int>(loops_tests::fenced_spin_engine(), "inside a loop", [] { return loops_tests::fenced_spin(64); },
+                       {7});
 }
 
 TEST_F(LoopsEngine, ExceptionHandlingStaysOnFibers) {

@@ -38,8 +38,6 @@ std::string runtime_call_reason(StringRef demangled) {
   if (has("multi_grid")) return "a multi-grid barrier or collective, not lowered yet";
   if (has("grid_")) return "a grid barrier or grid collective (grid.sync()), not lowered yet";
   if (has("cluster")) return "a cluster barrier or distributed shared memory, not lowered yet";
-  if (has("spin_yield") || has("observed"))
-    return "atomics, fences or sleeps (their spin-wait detection calls the runtime), not lowered yet";
   if (has("copy") || has("memcpy")) return "memcpy_async and its waits, not lowered yet";
   if (has("rendezvous") || has("converge") || has("collective") || has("lanes") || has("tile") || has("shuffle") ||
       has("shfl") || has("vote") || has("ballot") || has("match"))
@@ -94,6 +92,8 @@ class checker {
         if (reads_shared_state(inst) && loops.getLoopFor(&block))
           return refusal{"an atomic or volatile read inside a loop (it may poll memory another thread writes)",
                          &inst};
+        if (isa<FenceInst>(inst) && loops.getLoopFor(&block))
+          return refusal{"a fence inside a loop (it may order a poll of memory another thread writes)", &inst};
         auto* call = dyn_cast<CallInst>(&inst);
         if (!call) continue;
         if (call->isInlineAsm()) return refusal{"inline assembly", &inst};
@@ -107,6 +107,16 @@ class checker {
           if (call->arg_size() != 1 || !call->getArgOperand(0)->getType()->isPointerTy())
             return refusal{"block_sync with an unexpected ABI (its source_location is not one pointer)", &inst};
           barriers.push_back(call);
+          continue;
+        }
+        if (name == spin_yield_symbol) {
+          // An atomic's, fence's or sleep's yield: dropped from the kernel's
+          // own body, which has no polling loop (checked above, per instruction).
+          if (!in_kernel)
+            return refusal{"atomics, fences or sleeps inside `" + demangle(f.getName()) + "`, which was not inlined",
+                           &inst};
+          if (loops.getLoopFor(&block))
+            return refusal{"atomics, fences or sleeps inside a loop (a thread may wait there for another)", &inst};
           continue;
         }
         if (!callee->isDeclaration()) {

@@ -24,6 +24,11 @@ inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host
 // the same for every thread of the block: the block function computes it once.
 inline constexpr llvm::StringLiteral uniform_metadata = "cohort.uniform";
 
+// cohort::detail::host::spin_yield(std::source_location): where an atomic, fence or sleep lets the
+// other fibers run (detail/host/atomics.hpp). A kernel that cannot poll (no atomic or volatile read
+// in a loop) never needs it, and the step function drops it: a block function cannot yield.
+inline constexpr llvm::StringLiteral spin_yield_symbol = "_ZN6cohort6detail4host10spin_yieldESt15source_location";
+
 // loops_block* cohort_loops_begin_block(uint64_t frame_bytes)
 inline constexpr llvm::StringLiteral begin_block_symbol = "cohort_loops_begin_block";
 // void cohort_loops_check_site(loops_block*, unsigned first_rank, unsigned rank): fails the launch when

@@ -85,6 +85,18 @@ std::uint64_t move_locals_to_frame(Function& step, Argument& frame, IRBuilder<>&
   return alignTo(offset, largest);
 }
 
+// The yields of atomics, fences and sleeps (eligibility.cpp admits them only
+// where the kernel cannot poll): a thread of a block function runs to its next
+// barrier, there are no other fibers to let run.
+void drop_yields(Function& step) {
+  SmallVector<CallInst*, 8> yields;
+  for (Instruction& inst : instructions(step))
+    if (auto* call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() &&
+                                                call->getCalledFunction()->getName() == spin_yield_symbol)
+      yields.push_back(call);
+  for (CallInst* call : yields) call->eraseFromParent();
+}
+
 // A parameter passed in memory (byval) is a copy per call of the step; the
 // thread's changes to it must outlive a barrier, so the thread's first step
 // copies it into a local, which becomes a frame slot, and every use reads that.
@@ -110,6 +122,7 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
   clone_result clone;
   clone_kernel(kernel, clone);
   Function& step = *clone.step;
+  drop_yields(step);
   const bool position_read = forward_thread_position(step, clone.position);
   if (barriers.empty()) return {&step, 0, 0, position_read};
 
