@@ -22,3 +22,24 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
+
+# The loops engine's compiler (docs/loops-engine.md): clang and llvm-dev of one
+# version, when none is installed. Optional: where apt has no such packages, or
+# installing them fails, the build goes on with the fiber engine alone
+# (COHORT_SKIP_LOOPS_DEPS=1 skips the attempt).
+if (($# == 0)) && [ "${COHORT_SKIP_LOOPS_DEPS:-0}" != 1 ] && ! ls /usr/lib/llvm-1[5-9]/lib/cmake/llvm/LLVMConfig.cmake >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  ((${#missing[@]})) || $sudo apt-get update -qq || true  # the lists, where nothing above read them
+  found=""
+  for v in 19 18 17 16 15; do
+    if apt-cache show "clang-$v" "llvm-$v-dev" >/dev/null 2>&1; then
+      found=$v
+      echo "installing the loops engine's compiler: clang-$v llvm-$v-dev"
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "clang-$v" "llvm-$v-dev" ||
+        echo "clang-$v / llvm-$v-dev not installed: kernels will run on fibers only"
+      break
+    fi
+  done
+  [ -n "$found" ] || echo "no clang/llvm-dev 15-19 in apt: kernels will run on fibers only"
+fi

@@ -19,6 +19,7 @@
 #include "diagnostics.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"
+#include "loops_engine.hpp"
 #include "memory_check.hpp"
 #include "runtime_tls.hpp"
 #include "virtual_devices.hpp"
@@ -133,8 +134,9 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
                 "code");
   raise_pending_memory_fault();
   const device_properties p = cohort::host::virtual_device();
+  const launch_engine engine = choose_launch_engine(entry, shuffle_seed().has_value(), multi_grid != nullptr);
   launch_state launch;
-  launch.entry = &entry;
+  launch.entry = &engine.entry;
   launch.config = cfg;
   launch.cooperative = cooperative;
   launch.cooperative_call = cooperative_call;
@@ -153,7 +155,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   }
   prepare_clusters(launch, worker_count(launch.block_count));
   run_grid(launch);
-  last_statistics = {launch.block_count, launch.fibers_started.load()};
+  last_statistics = {launch.block_count, launch.fibers_started.load(), engine.choice.chosen};
   if (launch.exit_request) carry_out_exit(*launch.exit_request);
   if (launch.first_error) throw kernel_error(*launch.first_error);
   if (modes.memory) check_redzones_after(launch);

@@ -13,7 +13,13 @@
 #include "cohort/detail/host/vector_types.hpp"
 #include "cohort/detail/host/warp_intrinsics.hpp"
 
+// Under clang, a kernel carries an annotation by which cohort's loops pass
+// (tools/loops-pass, docs/loops-engine.md) finds it; without the pass it changes nothing.
+#if defined(__clang__)
+#define __global__ __attribute__((annotate("cohort.kernel")))
+#else
 #define __global__
+#endif
 #define __device__
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))

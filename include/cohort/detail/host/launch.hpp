@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cohort/detail/host/block_loop.hpp"
 #include "cohort/detail/host/kernel_call.hpp"
 #include "cohort/detail/host/thread_loop.hpp"
 #include "cohort/detail/kernel_arguments.hpp"
@@ -34,6 +35,9 @@ struct kernel_entry {
   void (*run_threads)(const void* payload);
   const void* payload;
   const void* kernel;  // identifies the kernel: its name in messages, its attributes
+  // The loops engine's runner (block_loop.hpp), where the kernel's parameters
+  // allow one; whether it runs is the launch's choice (src/host/loops_engine.cpp).
+  void (*run_loops)(const void* payload) = nullptr;
 };
 
 // How diagnostics name the call that makes a launch cooperative, for the
@@ -75,6 +79,16 @@ void run_dynamic(const void* payload) {
   run_threads([&p] { call_kernel(p.kernel, p.args); });
 }
 
+// Calls the kernel's block function, which has the kernel's type, once per
+// block. Only for kernels whose parameters are all passed as they are: a
+// parameter passed by address would be one copy for all the block's threads.
+template <class... P>
+void run_loops(const void* payload) {
+  const auto& p = *static_cast<const kernel_payload<P...>*>(payload);
+  auto* const block = reinterpret_cast<void (*)(P...)>(const_cast<void*>(loops_block_function(kernel_address(p.kernel))));
+  run_whole_blocks([&p, block] { std::apply(block, p.args); });
+}
+
 template <auto Kernel, class... P>
 void run_static(const void* payload) {
   const auto& p = *static_cast<const kernel_payload<P...>*>(payload);
@@ -105,7 +119,8 @@ void launch_with(void (*run)(const void*), void (*kernel)(P...), const launch_co
   if constexpr (parameter_bytes<P...>() > max_parameter_bytes) parameters_too_large(kernel_address(kernel), parameter_bytes<P...>());
   // Each argument converted once, straight into the launch's copy (arguments_fit has checked that it converts).
   const kernel_payload<P...> payload{kernel, {std::forward<A>(args)...}};
-  launch_kernel(kernel_entry{run, &payload, kernel_address(kernel)}, cfg, cooperative);
+  void (*const run_loops_for)(const void*) = any_passed_by_address<P...> ? nullptr : &run_loops<P...>;
+  launch_kernel(kernel_entry{run, &payload, kernel_address(kernel), run_loops_for}, cfg, cooperative);
 }
 
 template <class F>

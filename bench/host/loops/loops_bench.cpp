@@ -1,0 +1,129 @@
+// The same kernels on the loops engine and on fibers, one process, one worker
+// (main.cpp): the seed-style tree reduction of 2^22 floats (blocks of 256 and
+// 1024: 8 and 10 barriers a block) and saxpy over 2^22 floats, a plain loop
+// over the same data the floor; and 64 bare block barriers per block.
+// Results in docs/measurements/*-loops-engine.md.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "cohort/host/engine.hpp"
+#include "cohort/host/statistics.hpp"
+#include "cohort/memory/device_buffer.hpp"
+#include "reduce_kernels.hpp"
+
+namespace {
+
+constexpr unsigned elements = 1u << 22;
+
+std::vector<float> inputs() {
+  std::mt19937 gen(42);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(elements);
+  for (float& x : v) x = d(gen);
+  return v;
+}
+
+void use_engine(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  cohort::host::set_engine_mode(mode);
+  if (cohort::host::last_launch_statistics().ran_on != expected) state.SkipWithError("the launch ran on the other engine");
+}
+
+void reduce_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  cohort::device_buffer<float> in(inputs()), out(elements / block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::tree_reduce(in.data(), out.data(), elements / block, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) {
+    loops_bench::tree_reduce(in.data(), out.data(), elements / block, block);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * elements);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+
+void BM_TreeReduce_Loops(benchmark::State& state) {
+  reduce_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_TreeReduce_Fibers(benchmark::State& state) {
+  reduce_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
+// The same sums as a plain loop: per block of `block` elements, added in the tree's order.
+void BM_TreeReduce_PlainLoop(benchmark::State& state) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  const std::vector<float> in = inputs();
+  std::vector<float> partial(block), out(elements / block);
+  for (auto _ : state) {
+    for (unsigned b = 0; b < elements / block; ++b) {
+      std::copy_n(in.begin() + b * block, block, partial.begin());
+      for (unsigned s = block / 2; s > 0; s >>= 1)
+        for (unsigned t = 0; t < s; ++t) partial[t] += partial[t + s];
+      out[b] = partial[0];
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * elements);
+}
+
+void saxpy_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  cohort::device_buffer<float> x(inputs()), y(inputs());
+  cohort::host::set_engine_mode(mode);
+  loops_bench::saxpy(elements, 0.5f, x.data(), y.data(), 256);
+  use_engine(state, mode, expected);
+  for (auto _ : state) {
+    loops_bench::saxpy(elements, 0.5f, x.data(), y.data(), 256);
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.SetItemsProcessed(state.iterations() * elements);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+
+void BM_Saxpy_Loops(benchmark::State& state) { saxpy_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops); }
+void BM_Saxpy_Fibers(benchmark::State& state) { saxpy_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers); }
+void BM_Saxpy_PlainLoop(benchmark::State& state) {
+  std::vector<float> x = inputs(), y = inputs();
+  for (auto _ : state) {
+    for (unsigned i = 0; i < elements; ++i) y[i] = 0.5f * x[i] + y[i];
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.SetItemsProcessed(state.iterations() * elements);
+}
+
+// The cost of a block barrier per thread: 64 barriers in blocks of 256 or
+// 1024 threads, 16 blocks; the counter is nanoseconds per thread and barrier.
+void barriers_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  constexpr unsigned rounds = 64, blocks = 16;
+  cohort::device_buffer<unsigned> out(blocks);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::barriers(rounds, out.data(), blocks, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::barriers(rounds, out.data(), blocks, block);
+  state.counters["ns_per_thread_barrier"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * rounds * blocks * block,
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_Barrier_Loops(benchmark::State& state) { barriers_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops); }
+void BM_Barrier_Fibers(benchmark::State& state) { barriers_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers); }
+
+double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
+
+#define LOOPS_BENCH(name) \
+  BENCHMARK(name)->Unit(benchmark::kMillisecond)->ComputeStatistics("min", min_of)->ComputeStatistics("max", max_of)
+
+LOOPS_BENCH(BM_TreeReduce_Loops)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_TreeReduce_Fibers)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_TreeReduce_PlainLoop)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_Saxpy_Loops);
+LOOPS_BENCH(BM_Saxpy_Fibers);
+LOOPS_BENCH(BM_Saxpy_PlainLoop);
+LOOPS_BENCH(BM_Barrier_Loops)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_Barrier_Fibers)->Arg(256)->Arg(1024);
+
+}  // namespace

@@ -1,0 +1,55 @@
+// The kernels the loops engine is measured on, built by clang with the loops
+// pass: the seed-style shared-memory tree reduction (`if (tid < s)`, a barrier
+// per level) and barrier-free saxpy. Each launch function runs one launch.
+#include "reduce_kernels.hpp"
+
+#include <cohort/cohort.hpp>
+
+namespace {
+
+__global__ void tree_reduce_kernel(const float* in, float* out) {
+  __shared__ float partial[1024];
+  const unsigned tid = threadIdx.x;
+  partial[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) partial[tid] += partial[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+__global__ void saxpy_kernel(unsigned n, float a, const float* x, float* y) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+// Nothing but barriers: `rounds` of them, each thread adding its rank to a
+// shared word in between, so that the loop is not empty.
+__global__ void barriers_kernel(unsigned rounds, unsigned* out) {
+  __shared__ unsigned word[1024];
+  word[threadIdx.x] = 0;
+  for (unsigned r = 0; r < rounds; ++r) {
+    word[threadIdx.x] += threadIdx.x;
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = word[0];
+}
+
+}  // namespace
+
+namespace loops_bench {
+
+void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block) {
+  cohort::launch(barriers_kernel, {dim3(blocks), dim3(block)}, rounds, out);
+}
+
+void tree_reduce(const float* in, float* out, unsigned blocks, unsigned block) {
+  cohort::launch(tree_reduce_kernel, {dim3(blocks), dim3(block)}, in, out);
+}
+
+void saxpy(unsigned n, float a, const float* x, float* y, unsigned block) {
+  cohort::launch(saxpy_kernel, {dim3((n + block - 1) / block), dim3(block)}, n, a, x, y);
+}
+
+}  // namespace loops_bench

@@ -1,0 +1,11 @@
+// Launches of the loops engine's benchmark kernels (reduce_kernels.cpp, clang + the loops pass).
+#pragma once
+
+namespace loops_bench {
+
+void tree_reduce(const float* in, float* out, unsigned blocks, unsigned block);
+void saxpy(unsigned n, float a, const float* x, float* y, unsigned block);
+// `rounds` block barriers per block and little else.
+void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block);
+
+}  // namespace loops_bench

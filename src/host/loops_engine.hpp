@@ -1,0 +1,21 @@
+// The launch's choice of engine (docs/loops-engine.md): loops where the loops
+// pass registered a block function for the kernel and nothing asks for fibers.
+#pragma once
+
+#include <string>
+
+#include "cohort/detail/host/launch.hpp"
+#include "cohort/host/engine.hpp"
+
+namespace cohort::detail::host {
+
+struct launch_engine {
+  cohort::host::engine_choice choice;
+  kernel_entry entry;  // the launch's entry, run_threads the chosen engine's runner
+};
+
+// Throws under COHORT_ENGINE=loops when the choice is fibers; reports the
+// choice on stderr under COHORT_ENGINE_REPORT=1.
+launch_engine choose_launch_engine(const kernel_entry& entry, bool shuffled, bool multi_device);
+
+}  // namespace cohort::detail::host

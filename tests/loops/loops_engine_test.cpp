@@ -1,0 +1,334 @@
+// The loops engine against the fiber engine: each kernel of kernels.cpp
+// (built by clang with the loops pass) runs on both; the results must be
+// equal element by element, and the engine that ran must be the one the pass
+// chose. Kernels the pass keeps on fibers must say why.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cohort/cohort.hpp"
+#include "cohort/errors.hpp"
+#include "cohort/host/engine.hpp"
+#include "cohort/host/statistics.hpp"
+#include "kernels.hpp"
+
+void external_scale(float* value) { *value *= 3.0f; }
+
+namespace {
+
+using cohort::host::engine;
+using cohort::host::engine_mode;
+using cohort::host::set_engine_mode;
+
+std::vector<float> random_floats(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-4.0f, 4.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(gen);
+  return v;
+}
+
+std::vector<int> random_ints(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> d(-1000, 1000);
+  std::vector<int> v(n);
+  for (int& x : v) x = d(gen);
+  return v;
+}
+
+// The run on fibers and on the engine `auto` chooses; that choice must be `expected`.
+template <class T>
+void expect_same_on_both(const std::function<std::vector<T>()>& run, engine expected) {
+  set_engine_mode(engine_mode::fibers);
+  const std::vector<T> on_fibers = run();
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  set_engine_mode(engine_mode::automatic);
+  const std::vector<T> on_auto = run();
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, expected);
+  ASSERT_EQ(on_fibers.size(), on_auto.size());
+  for (std::size_t i = 0; i < on_fibers.size(); ++i)
+    ASSERT_EQ(on_fibers[i], on_auto[i]) << "element " << i;
+}
+
+class LoopsEngine : public ::testing::Test {
+ protected:
+  void TearDown() override { set_engine_mode(engine_mode::automatic); }
+};
+
+TEST_F(LoopsEngine, BarrierFreeSaxpyRunsOnLoops) {
+  EXPECT_EQ(loops_tests::saxpy_engine().chosen, engine::loops) << loops_tests::saxpy_engine().reason;
+  const auto x = random_floats(1000, 1), y = random_floats(1000, 2);
+  expect_same_on_both<float>([&] { return loops_tests::saxpy(1.5f, x, y, 128); }, engine::loops);
+  const std::vector<float> out = loops_tests::saxpy(1.5f, x, y, 128);
+  for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(out[i], 1.5f * x[i] + y[i]) << i;
+}
+
+TEST_F(LoopsEngine, TreeReductionWithBarriersInALoop) {
+  EXPECT_EQ(loops_tests::tree_reduce_engine().chosen, engine::loops) << loops_tests::tree_reduce_engine().reason;
+  for (unsigned block : {32u, 256u, 1024u}) {
+    const auto in = random_floats(block * 6, block);
+    expect_same_on_both<float>([&] { return loops_tests::tree_reduce(in, block); }, engine::loops);
+  }
+}
+
+TEST_F(LoopsEngine, StencilThroughASharedTile) {
+  EXPECT_EQ(loops_tests::stencil_engine().chosen, engine::loops);
+  const auto in = random_floats(1000, 3);  // a partial last block
+  expect_same_on_both<float>([&] { return loops_tests::stencil(in, 96); }, engine::loops);
+  const std::vector<float> out = loops_tests::stencil(in, 96);
+  EXPECT_EQ(out[500], in[499] + in[500] + in[501]);
+}
+
+TEST_F(LoopsEngine, ThreadsThatReturnBeforeABarrierNoLongerCount) {
+  EXPECT_EQ(loops_tests::early_exit_engine().chosen, engine::loops);
+  const auto in = random_floats(1000, 4);  // 1000 = 7 x 128 + 104: the last block's 24 threads return
+  expect_same_on_both<float>([&] { return loops_tests::early_exit(in, 128); }, engine::loops);
+  const std::vector<float> out = loops_tests::early_exit(in, 128);
+  EXPECT_EQ(out[999], in[999] + in[896]);  // the last live thread's neighbour wraps to its block's first
+}
+
+TEST_F(LoopsEngine, ThreeDimensionalBlocksOfOddExtents) {
+  EXPECT_EQ(loops_tests::reverse_3d_engine().chosen, engine::loops);
+  const auto in = random_ints(33 * 3 * 3 * 4, 5);
+  expect_same_on_both<int>([&] { return loops_tests::reverse_3d(in, 33, 3, 3); }, engine::loops);
+  const auto small = random_ints(5 * 3 * 2 * 3, 6);
+  expect_same_on_both<int>([&] { return loops_tests::reverse_3d(small, 5, 3, 2); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, LocalArrayLiveAcrossABarrier) {
+  EXPECT_EQ(loops_tests::local_array_engine().chosen, engine::loops);
+  const auto in = random_floats(256 * 3, 7);
+  expect_same_on_both<float>([&] { return loops_tests::local_array(in, 256); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, ThreadsPassTheSameBarrierDifferentTimes) {
+  EXPECT_EQ(loops_tests::uneven_barriers_engine().chosen, engine::loops);
+  expect_same_on_both<int>([] { return loops_tests::uneven_barriers(100); }, engine::loops);
+  const std::vector<int> out = loops_tests::uneven_barriers(100);
+  EXPECT_EQ(out[5], 2 * 1000 + 5);
+}
+
+TEST_F(LoopsEngine, DifferentBarrierCallsFailTheLaunchOnBothEngines) {
+  EXPECT_EQ(loops_tests::mismatched_barriers_engine().chosen, engine::loops);
+  for (engine_mode mode : {engine_mode::fibers, engine_mode::automatic, engine_mode::loops}) {
+    set_engine_mode(mode);
+    try {
+      loops_tests::mismatched_barrier_loop(64);
+      ADD_FAILURE() << "no error";
+    } catch (const cohort::error& e) {
+      EXPECT_EQ(e.kind(), cohort::errc::barrier_mismatch);
+      EXPECT_NE(std::string(e.what()).find("wait at different block barrier call sites"), std::string::npos)
+          << e.what();
+    }
+    try {
+      loops_tests::mismatched_barriers(64);
+      ADD_FAILURE() << "no error";
+    } catch (const cohort::error& e) {
+      EXPECT_EQ(e.kind(), cohort::errc::barrier_mismatch);
+      EXPECT_NE(std::string(e.what()).find("wait at different block barrier call sites"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("kernels.cpp:"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST_F(LoopsEngine, ParameterPassedInMemoryAndDynamicSharedMemory) {
+  EXPECT_EQ(loops_tests::scaled_reverse_engine().chosen, engine::loops);
+  const loops_tests::scales s{{0.5f, 1.5f, -2.0f, 3.0f, 0.25f, 7.0f}, 1000};
+  const auto in = random_floats(1024, 13);
+  expect_same_on_both<float>([&] { return loops_tests::scaled_reverse(s, in, 128); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, EachThreadKeepsItsChangesToAParameterAcrossABarrier) {
+  EXPECT_EQ(loops_tests::changed_parameter_engine().chosen, engine::loops);
+  const loops_tests::scales s{{0.5f, 1.5f, -2.0f, 3.0f, 0.25f, 7.0f}, 0};
+  const auto in = random_floats(256, 22);
+  expect_same_on_both<float>([&] { return loops_tests::changed_parameter(s, in, 128); }, engine::loops);
+  const std::vector<float> out = loops_tests::changed_parameter(s, in, 128);
+  EXPECT_EQ(out[7], in[120] * (1.5f + 7.0f));
+}
+
+TEST_F(LoopsEngine, KernelTemplateInstances) {
+  EXPECT_EQ(loops_tests::neighbour_sum_engine().chosen, engine::loops);
+  const auto ints = random_ints(512, 14);
+  expect_same_on_both<int>([&] { return loops_tests::neighbour_sum(ints, 128); }, engine::loops);
+  std::vector<double> doubles(512);
+  for (std::size_t i = 0; i < doubles.size(); ++i) doubles[i] = ints[i] * 0.125;
+  expect_same_on_both<double>([&] { return loops_tests::neighbour_sum(doubles, 64); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, TwoDimensionalGridOfTwoDimensionalBlocks) {
+  EXPECT_EQ(loops_tests::transpose_tiles_engine().chosen, engine::loops);
+  const auto in = random_ints(48 * 24, 15);
+  expect_same_on_both<int>([&] { return loops_tests::transpose_tiles(in, 48, 24); }, engine::loops);
+  const std::vector<int> out = loops_tests::transpose_tiles(in, 48, 24);
+  EXPECT_EQ(out[9 * 48 + 10], in[10 * 48 + 9] + 6000);  // (10, 9) in tile (1, 1) reads (9, 10)
+}
+
+TEST_F(LoopsEngine, TiledMatrixProductWithBarriersInALoop) {
+  EXPECT_EQ(loops_tests::tiled_matmul_engine().chosen, engine::loops);
+  const unsigned n = 37, k = 29, m = 43;  // partial tiles on every side
+  const auto a = random_floats(n * k, 23), b = random_floats(k * m, 24);
+  expect_same_on_both<float>([&] { return loops_tests::tiled_matmul(a, b, n, k, m); }, engine::loops);
+  const std::vector<float> c = loops_tests::tiled_matmul(a, b, n, k, m);
+  double expected = 0;
+  for (unsigned i = 0; i < k; ++i) expected += double(a[5 * k + i]) * b[i * m + 40];
+  EXPECT_NEAR(c[5 * m + 40], expected, 1e-3);
+}
+
+TEST_F(LoopsEngine, AKernelInstantiatedAtO2AndAtO0IsLowered) {
+  const loops_tests::engine_choice choice = loops_tests::shared_reverse_engine();
+  EXPECT_EQ(choice.chosen, engine::loops) << choice.reason;
+  const auto in = random_ints(512, 25);
+  expect_same_on_both<int>([&] { return loops_tests::shared_reverse(in, 128); }, engine::loops);
+  expect_same_on_both<int>([&] { return loops_tests::shared_reverse_unoptimized(in, 128); }, engine::loops);
+  EXPECT_EQ(loops_tests::shared_reverse_unoptimized(in, 128)[0], in[127] * 3);
+}
+
+TEST_F(LoopsEngine, AHelperNotInlinedReadsThreadIdxAcrossABarrier) {
+  EXPECT_EQ(loops_tests::not_inlined_reader_engine().chosen, engine::loops);
+  const auto in = random_floats(256 * 2, 16);
+  expect_same_on_both<float>([&] { return loops_tests::not_inlined_reader(in, 256); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, CooperativeLaunchOfAKernelWithoutGridBarriers) {
+  const auto x = random_floats(700, 17), y = random_floats(700, 18);
+  expect_same_on_both<float>([&] { return loops_tests::saxpy_cooperative(2.0f, x, y, 64); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, ShuffledSchedulesRunOnFibers) {
+  ::setenv("COHORT_SCHEDULE", "shuffle:7", 1);
+  const auto x = random_floats(300, 19), y = random_floats(300, 20);
+  const std::vector<float> out = loops_tests::saxpy(2.0f, x, y, 64);
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  ::unsetenv("COHORT_SCHEDULE");
+  EXPECT_EQ(out, loops_tests::saxpy(2.0f, x, y, 64));
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
+}
+
+TEST_F(LoopsEngine, EngineFibersRunsEveryKernelOnFibers) {
+  set_engine_mode(engine_mode::fibers);
+  EXPECT_EQ(loops_tests::tree_reduce_engine().chosen, engine::fibers);
+  EXPECT_EQ(loops_tests::tree_reduce_engine().reason, "COHORT_ENGINE=fibers");
+}
+
+// A kernel the pass keeps on fibers: the reason names it, `auto` runs it on
+// fibers with the right result, and COHORT_ENGINE=loops refuses it with that reason.
+template <class T>
+void expect_fallback(const loops_tests::engine_choice& choice, const std::string& reason,
+                     const std::function<std::vector<T>()>& run, const std::vector<T>& expected) {
+  EXPECT_EQ(choice.chosen, engine::fibers);
+  EXPECT_NE(choice.reason.find(reason), std::string::npos) << choice.reason;
+  EXPECT_NE(choice.reason.find("kernels.cpp:"), std::string::npos) << choice.reason;
+  set_engine_mode(engine_mode::automatic);
+  EXPECT_EQ(run(), expected);
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  set_engine_mode(engine_mode::loops);
+  try {
+    run();
+    ADD_FAILURE() << "COHORT_ENGINE=loops ran a kernel the pass kept on fibers";
+  } catch (const cohort::error& e) {
+    EXPECT_EQ(e.kind(), cohort::errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+  }
+  set_engine_mode(engine_mode::automatic);
+}
+
+TEST_F(LoopsEngine, WarpShuffleStaysOnFibers) {
+  const auto in = random_floats(64, 8);
+  std::vector<float> expected(64);
+  for (unsigned i = 0; i < 64; ++i) expected[i] = in[i] + in[i ^ 1];
+  expect_fallback<float>(loops_tests::warp_shuffle_engine(), "a warp or tile collective",
+                         [&] { return loops_tests::warp_shuffle(in); }, expected);
+}
+
+TEST_F(LoopsEngine, GridSyncStaysOnFibers) {
+  const auto in = random_ints(4 * 64, 9);
+  int total = 0;
+  for (int v : in) total += v;
+  expect_fallback<int>(loops_tests::grid_sum_engine(), "a grid barrier",
+                       [&] { return loops_tests::grid_sum(in, 4, 64); }, {total});
+}
+
+TEST_F(LoopsEngine, CallToAnotherTranslationUnitStaysOnFibers) {
+  const auto in = random_floats(32, 10);
+  std::vector<float> expected(in);
+  for (float& v : expected) v *= 3.0f;
+  expect_fallback<float>(loops_tests::calls_elsewhere_engine(), "a call to `external_scale(float*)`, defined elsewhere",
+                         [&] { return loops_tests::calls_elsewhere(in); }, expected);
+}
+
+TEST_F(LoopsEngine, IndirectCallStaysOnFibers) {
+  const auto in = random_floats(32, 11);
+  std::vector<float> expected(32);
+  for (unsigned i = 0; i < 32; ++i) expected[i] = i % 2 ? 2 * in[i] : -in[i];
+  expect_fallback<float>(loops_tests::indirect_call_engine(), "an indirect call",
+                         [&] { return loops_tests::indirect_call(in); }, expected);
+}
+
+TEST_F(LoopsEngine, AtomicsOutsideLoopsRunOnLoops) {
+  EXPECT_EQ(loops_tests::atomic_count_engine().chosen, engine::loops) << loops_tests::atomic_count_engine().reason;
+  expect_same_on_both<int>([] { return std::vector<int>{loops_tests::atomic_count(96)}; }, engine::loops);
+  EXPECT_EQ(loops_tests::atomic_count(96), 96);
+  EXPECT_EQ(loops_tests::block_sums_atomic_engine().chosen, engine::loops);
+  const auto in = random_ints(256 * 5, 26);
+  int total = 0;
+  for (int v : in) total += v;
+  expect_same_on_both<int>([&] { return std::vector<int>{loops_tests::block_sums_atomic(in, 256)}; }, engine::loops);
+  EXPECT_EQ(loops_tests::block_sums_atomic(in, 256), total);
+}
+
+TEST_F(LoopsEngine, AtomicsInALoopStayOnFibers) {
+  const auto in = random_ints(1000, 27);
+  std::vector<int> expected(7, 0);
+  for (int v : in) ++expected[static_cast<unsigned>(v) % 7];
+  expect_fallback<int>(loops_tests::histogram_engine(), "inside a loop", [&] { return loops_tests::histogram(in, 7); },
+                       expected);
+}
+
+TEST_F(LoopsEngine, ASpinWithAFenceStaysOnFibers) {
+  expect_fallback<int>(loops_tests::fenced_spin_engine(), "inside a loop", [] { return loops_tests::fenced_spin(64); },
+                       {7});
+}
+
+TEST_F(LoopsEngine, ExceptionHandlingStaysOnFibers) {
+  const auto in = random_floats(32, 12);
+  std::vector<float> expected(in);
+  for (float& v : expected) v = v < 0 ? 0 : v;
+  expect_fallback<float>(loops_tests::catches_engine(), "exception handling",
+                         [&] { return loops_tests::catches(in); }, expected);
+}
+
+TEST_F(LoopsEngine, BarrierInAHelperNotInlinedStaysOnFibers) {
+  const auto in = random_floats(64, 21);
+  const std::vector<float> expected(in.rbegin(), in.rend());
+  expect_fallback<float>(loops_tests::barrier_in_helper_engine(), "a block barrier inside `(anonymous namespace)::sync_here()`",
+                         [&] { return loops_tests::barrier_in_helper(in); }, expected);
+}
+
+TEST_F(LoopsEngine, ParameterPassedByAddressStaysOnFibers) {
+  const loops_tests::engine_choice choice = loops_tests::by_address_engine();
+  EXPECT_EQ(choice.chosen, engine::fibers);
+  EXPECT_NE(choice.reason.find("a parameter passed by address"), std::string::npos) << choice.reason;
+  const std::vector<int> out = loops_tests::by_address(loops_tests::counted(100), 40);
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  for (int t = 0; t < 40; ++t) ASSERT_EQ(out[t], 100 + t);
+}
+
+__global__ void compiled_by_gxx(int* out) { out[threadIdx.x] = static_cast<int>(threadIdx.x); }
+
+TEST_F(LoopsEngine, KernelsBuiltWithoutThePassRunOnFibers) {
+  const cohort::host::engine_choice choice = cohort::host::engine_for(compiled_by_gxx);
+  EXPECT_EQ(choice.chosen, engine::fibers);
+  EXPECT_EQ(choice.reason, "not compiled by clang with cohort's loops pass");
+  cohort::device_buffer<int> out(32);
+  cohort::launch(compiled_by_gxx, {dim3(1), dim3(32)}, out.data());
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  EXPECT_EQ(out.to_host()[31], 31);
+}
+
+}  // namespace

@@ -1,0 +1,15 @@
+// Compiled by the `loops_remarks` test only: the pass must say, at compile
+// time, which kernel it keeps on fibers, where and why, and which it lowers.
+#include <cohort/cohort.hpp>
+
+__global__ void remark_shuffle(const float* in, float* out) {
+  const float v = in[threadIdx.x];
+  out[threadIdx.x] = __shfl_down_sync(0xffffffffu, v, 1);
+}
+
+__global__ void remark_lowered(const float* in, float* out) {
+  __shared__ float values[256];
+  values[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = values[255 - threadIdx.x];
+}

@@ -1,0 +1,299 @@
+#include "block_function.hpp"
+
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "runtime_abi.hpp"
+#include "step_function.hpp"
+
+using namespace llvm;
+
+namespace cohort_loops {
+
+namespace {
+
+// Called by C++ exactly as the kernel is (same type, same parameter
+// attributes: byval and the like), compiled for the same target.
+Function* declare_block_function(Function& kernel) {
+  Module& module = *kernel.getParent();
+  Function* block = Function::Create(kernel.getFunctionType(), GlobalValue::InternalLinkage,
+                                     kernel.getName() + ".cohort.block", module);
+  for (unsigned i = 0; i < kernel.arg_size(); ++i)
+    block->addParamAttrs(i, AttrBuilder(module.getContext(), kernel.getAttributes().getParamAttrs(i)));
+  for (StringRef copied : {"target-cpu", "target-features", "tune-cpu", "frame-pointer"})
+    if (kernel.hasFnAttribute(copied)) block->addFnAttr(kernel.getFnAttribute(copied));
+  block->setUWTableKind(kernel.getUWTableKind());
+  // Its own subprogram, so that the step function's locations inline into it.
+  if (DISubprogram* program = kernel.getSubprogram())
+    block->setSubprogram(MDNode::replaceWithDistinct(program->clone()));
+  return block;
+}
+
+// What both shapes of block function read from the runtime's record.
+struct block_record_fields {
+  Value* ctx;
+  Value* position;
+  Value* frames;
+  Value* resumes;
+  Value* dim_x;
+  Value* dim_y;
+  Value* dim_z;
+  Value* count;
+};
+
+block_record_fields begin_block(IRBuilder<>& b, Module& module, std::uint64_t frame_bytes) {
+  Type* i8 = b.getInt8Ty();
+  Type* i32 = b.getInt32Ty();
+  PointerType* ptr = b.getPtrTy();
+  FunctionCallee begin = module.getOrInsertFunction(begin_block_symbol, ptr, b.getInt64Ty());
+  block_record_fields f{};
+  f.ctx = b.CreateCall(begin, {b.getInt64(frame_bytes)}, "ctx");
+  auto field = [&](unsigned offset, Type* type, const char* name) {
+    return b.CreateLoad(type, b.CreateConstInBoundsGEP1_64(i8, f.ctx, offset), name);
+  };
+  f.position = field(position_offset, ptr, "position");
+  f.frames = field(frames_offset, ptr, "frames");
+  f.resumes = field(resume_offset, ptr, "resumes");
+  f.dim_x = field(dim_x_offset, i32, "dim_x");
+  f.dim_y = field(dim_y_offset, i32, "dim_y");
+  f.dim_z = field(dim_z_offset, i32, "dim_z");
+  f.count = field(count_offset, i32, "count");
+  return f;
+}
+
+// threadIdx and the row where code the step's parameters do not reach reads them.
+void store_position(IRBuilder<>& b, Value* position, Value* x, Value* y, Value* z, Value* row) {
+  Type* i8 = b.getInt8Ty();
+  b.CreateStore(x, position);
+  b.CreateStore(y, b.CreateConstInBoundsGEP1_64(i8, position, 4));
+  b.CreateStore(z, b.CreateConstInBoundsGEP1_64(i8, position, 8));
+  b.CreateStore(row, b.CreateConstInBoundsGEP1_64(i8, position, 12));
+}
+
+CallInst* call_step(IRBuilder<>& b, Function& kernel, Function& block, const step_function& step, Value* resume,
+                    Value* frame, Value* x, Value* y, Value* z, Value* row) {
+  SmallVector<Value*, 12> args;
+  for (Argument& a : block.args()) args.push_back(&a);
+  args.append({resume, frame, x, y, z, row});
+  CallInst* call = b.CreateCall(step.function, args, "stopped_at");
+  for (unsigned i = 0; i < kernel.arg_size(); ++i)
+    for (Attribute attribute : kernel.getAttributes().getParamAttrs(i)) call->addParamAttr(i, attribute);
+  if (DISubprogram* program = block.getSubprogram())
+    call->setDebugLoc(DILocation::get(kernel.getContext(), program->getLine(), 0, program));
+  return call;
+}
+
+// A kernel without barriers: one region, every thread run once, z, y, x
+// nested with threadIdx.x innermost, the loop the vectorizer may take.
+CallInst* build_thread_nest(Function& kernel, Function& block, const step_function& step) {
+  LLVMContext& context = kernel.getContext();
+  auto* entry = BasicBlock::Create(context, "entry", &block);
+  auto* z_head = BasicBlock::Create(context, "z", &block);
+  auto* y_head = BasicBlock::Create(context, "y", &block);
+  auto* row_start = BasicBlock::Create(context, "row", &block);
+  auto* x_head = BasicBlock::Create(context, "x", &block);
+  auto* body = BasicBlock::Create(context, "thread", &block);
+  auto* row_end = BasicBlock::Create(context, "row_end", &block);
+  auto* plane_end = BasicBlock::Create(context, "plane_end", &block);
+  auto* done = BasicBlock::Create(context, "done", &block);
+  IRBuilder<> b(entry);
+  const block_record_fields f = begin_block(b, *kernel.getParent(), 0);
+  b.CreateBr(z_head);
+
+  b.SetInsertPoint(z_head);
+  PHINode* z = b.CreatePHI(b.getInt32Ty(), 2, "z");
+  z->addIncoming(b.getInt32(0), entry);
+  b.CreateCondBr(b.CreateICmpULT(z, f.dim_z), y_head, done);
+
+  b.SetInsertPoint(y_head);
+  PHINode* y = b.CreatePHI(b.getInt32Ty(), 2, "y");
+  y->addIncoming(b.getInt32(0), z_head);
+  b.CreateCondBr(b.CreateICmpULT(y, f.dim_y), row_start, plane_end);
+
+  b.SetInsertPoint(row_start);
+  Value* row = b.CreateMul(b.CreateAdd(b.CreateMul(z, f.dim_y), y), f.dim_x, "row");
+  b.CreateBr(x_head);
+
+  b.SetInsertPoint(x_head);
+  PHINode* x = b.CreatePHI(b.getInt32Ty(), 2, "x");
+  x->addIncoming(b.getInt32(0), row_start);
+  b.CreateCondBr(b.CreateICmpULT(x, f.dim_x), body, row_end);
+
+  b.SetInsertPoint(body);
+  if (step.position_read) store_position(b, f.position, x, y, z, row);
+  CallInst* call = call_step(b, kernel, block, step, b.getInt32(0), f.frames, x, y, z, row);
+  x->addIncoming(b.CreateAdd(x, b.getInt32(1)), body);
+  b.CreateBr(x_head);
+
+  b.SetInsertPoint(row_end);
+  y->addIncoming(b.CreateAdd(y, b.getInt32(1)), row_end);
+  b.CreateBr(y_head);
+
+  b.SetInsertPoint(plane_end);
+  z->addIncoming(b.CreateAdd(z, b.getInt32(1)), plane_end);
+  b.CreateBr(z_head);
+
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return call;
+}
+
+// A kernel with barriers: regions until no thread waits at one.
+CallInst* build_region_loop(Function& kernel, Function& block, const step_function& step) {
+  LLVMContext& context = kernel.getContext();
+  Module& module = *kernel.getParent();
+  Type* i8 = Type::getInt8Ty(context);
+  Type* i32 = Type::getInt32Ty(context);
+  Type* i64 = Type::getInt64Ty(context);
+  PointerType* ptr = PointerType::getUnqual(context);
+
+  auto* entry = BasicBlock::Create(context, "entry", &block);
+  auto* region = BasicBlock::Create(context, "region", &block);
+  auto* rows = BasicBlock::Create(context, "rows", &block);
+  auto* row_start = BasicBlock::Create(context, "row_start", &block);
+  auto* thread_head = BasicBlock::Create(context, "thread", &block);
+  auto* row_end = BasicBlock::Create(context, "row_end", &block);
+  auto* live_check = BasicBlock::Create(context, "live", &block);
+  auto* run = BasicBlock::Create(context, "run", &block);
+  auto* stopped = BasicBlock::Create(context, "stopped", &block);
+  auto* compare = BasicBlock::Create(context, "compare", &block);
+  auto* other_site = BasicBlock::Create(context, "other_site", &block);
+  auto* next = BasicBlock::Create(context, "next", &block);
+  auto* region_end = BasicBlock::Create(context, "region_end", &block);
+  auto* done = BasicBlock::Create(context, "done", &block);
+
+  IRBuilder<> b(entry);
+  FunctionCallee check_site = module.getOrInsertFunction(check_site_symbol, Type::getVoidTy(context), ptr, i32, i32);
+  const block_record_fields f = begin_block(b, module, step.frame_bytes);
+  b.CreateBr(region);
+
+  // Rows of threadIdx.x, each a loop over x: (y, z) advance once per row.
+  Constant* none = b.getInt32(exited);
+  b.SetInsertPoint(region);
+  b.CreateBr(rows);
+
+  b.SetInsertPoint(rows);
+  PHINode* row = b.CreatePHI(i32, 2, "row");  // the rank of the row's first thread
+  PHINode* y = b.CreatePHI(i32, 2, "y");
+  PHINode* z = b.CreatePHI(i32, 2, "z");
+  PHINode* row_first = b.CreatePHI(i32, 2, "row_first");
+  PHINode* row_site = b.CreatePHI(ptr, 2, "row_site");
+  for (PHINode* phi : {row, y, z}) phi->addIncoming(b.getInt32(0), region);
+  row_first->addIncoming(none, region);
+  row_site->addIncoming(ConstantPointerNull::get(ptr), region);
+  b.CreateCondBr(b.CreateICmpULT(row, f.count), row_start, region_end);
+
+  b.SetInsertPoint(row_start);
+  b.CreateBr(thread_head);
+
+  b.SetInsertPoint(thread_head);
+  PHINode* x = b.CreatePHI(i32, 2, "x");
+  PHINode* first = b.CreatePHI(i32, 2, "first");  // the first thread of this region at a barrier
+  PHINode* first_site = b.CreatePHI(ptr, 2, "first_site");  // the source_location it stopped at
+  x->addIncoming(b.getInt32(0), row_start);
+  first->addIncoming(row_first, row_start);
+  first_site->addIncoming(row_site, row_start);
+  b.CreateCondBr(b.CreateICmpULT(x, f.dim_x), live_check, row_end);
+
+  b.SetInsertPoint(live_check);
+  Value* rank = b.CreateAdd(row, x, "rank");
+  Value* rank64 = b.CreateZExt(rank, i64);
+  Value* resume_slot = b.CreateInBoundsGEP(i32, f.resumes, rank64, "resume_slot");
+  Value* resume = b.CreateLoad(i32, resume_slot, "resume");
+  b.CreateCondBr(b.CreateICmpEQ(resume, none), next, run);
+
+  b.SetInsertPoint(run);
+  if (step.position_read) store_position(b, f.position, x, y, z, row);
+  Value* frame = b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(rank64, b.getInt64(step.frame_bytes)), "frame");
+  CallInst* call = call_step(b, kernel, block, step, resume, frame, x, y, z, row);
+  b.CreateStore(call, resume_slot);
+  b.CreateCondBr(b.CreateICmpEQ(call, none), next, stopped);
+
+  b.SetInsertPoint(stopped);
+  Value* site = b.CreateLoad(ptr, frame, "site");
+  b.CreateCondBr(b.CreateICmpEQ(first, none), next, compare);
+
+  b.SetInsertPoint(compare);  // the same source_location record: the usual case
+  b.CreateCondBr(b.CreateICmpEQ(site, first_site), next, other_site);
+
+  b.SetInsertPoint(other_site);  // the runtime compares the sites field by field, and fails the launch if they differ
+  b.CreateCall(check_site, {f.ctx, first, rank});
+  b.CreateBr(next);
+
+  b.SetInsertPoint(next);
+  PHINode* next_first = b.CreatePHI(i32, 5, "next_first");
+  PHINode* next_site = b.CreatePHI(ptr, 5, "next_site");
+  for (BasicBlock* from : {live_check, run, compare, other_site}) {
+    next_first->addIncoming(first, from);
+    next_site->addIncoming(first_site, from);
+  }
+  next_first->addIncoming(rank, stopped);
+  next_site->addIncoming(site, stopped);
+  x->addIncoming(b.CreateAdd(x, b.getInt32(1)), next);
+  first->addIncoming(next_first, next);
+  first_site->addIncoming(next_site, next);
+  b.CreateBr(thread_head);
+
+  b.SetInsertPoint(row_end);
+  Value* y1 = b.CreateAdd(y, b.getInt32(1));
+  Value* plane_done = b.CreateICmpEQ(y1, f.dim_y);
+  row->addIncoming(b.CreateAdd(row, f.dim_x), row_end);
+  y->addIncoming(b.CreateSelect(plane_done, b.getInt32(0), y1), row_end);
+  z->addIncoming(b.CreateAdd(z, b.CreateZExt(plane_done, i32)), row_end);
+  row_first->addIncoming(first, row_end);
+  row_site->addIncoming(first_site, row_end);
+  b.CreateBr(rows);
+
+  b.SetInsertPoint(region_end);  // another region while some thread waits at a barrier
+  b.CreateCondBr(b.CreateICmpNE(row_first, none), region, done);
+
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return call;
+}
+
+// After inlining: what the step marked uniform, and whose operands the entry
+// already has, moves to the entry, computed once per block instead of per thread.
+void compute_uniform_values_once(Function& block) {
+  BasicBlock& entry = block.getEntryBlock();
+  auto available = [&](const Value* v) {
+    const auto* inst = dyn_cast<Instruction>(v);
+    return !inst || inst->getParent() == &entry;
+  };
+  SmallVector<Instruction*, 16> marked;
+  for (BasicBlock& b : block)
+    for (Instruction& inst : b)
+      if (inst.getMetadata(uniform_metadata)) marked.push_back(&inst);
+  for (bool changed = true; changed;) {  // operands first: a few passes over a short list
+    changed = false;
+    for (Instruction*& inst : marked) {
+      if (!inst || !all_of(inst->operands(), available)) continue;
+      inst->moveBefore(entry.getTerminator());
+      inst->setMetadata(uniform_metadata, nullptr);
+      inst = nullptr;
+      changed = true;
+    }
+  }
+  for (Instruction* inst : marked)
+    if (inst) inst->setMetadata(uniform_metadata, nullptr);
+}
+
+}  // namespace
+
+Function* build_block_function(Function& kernel, const step_function& step) {
+  Function* block = declare_block_function(kernel);
+  CallInst* call = step.frame_bytes == 0 ? build_thread_nest(kernel, *block, step)
+                                         : build_region_loop(kernel, *block, step);
+  InlineFunctionInfo inlining;
+  if (InlineFunction(*call, inlining).isSuccess()) {
+    step.function->eraseFromParent();
+    compute_uniform_values_once(*block);
+  } else {
+    for (Instruction& inst : instructions(*step.function)) inst.setMetadata(uniform_metadata, nullptr);
+  }
+  return block;
+}
+
+}  // namespace cohort_loops

@@ -1,0 +1,39 @@
+// Whether a kernel can become a block function, decided at compile time.
+// Never silently wrong: anything the thread loops cannot run as the fibers
+// would (a barrier the pass cannot see, a wait on another thread without a
+// barrier, a collective that is not lowered yet) keeps the kernel on fibers,
+// with the reason and the instruction that caused it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class CallInst;
+class Function;
+class Instruction;
+}  // namespace llvm
+
+namespace cohort_loops {
+
+struct refusal {
+  std::string reason;
+  const llvm::Instruction* where = nullptr;  // null: the kernel as a whole
+};
+
+// The kernel's block barriers (calls of block_sync in the kernel's own body),
+// or why the kernel stays on fibers.
+struct eligibility {
+  llvm::SmallVector<llvm::CallInst*, 8> barriers;
+  std::optional<refusal> refused;
+};
+
+eligibility check_eligibility(llvm::Function& kernel, llvm::FunctionAnalysisManager& functions);
+
+// "file:line" of the instruction, or "" without debug locations.
+std::string source_line(const llvm::Instruction* where);
+
+}  // namespace cohort_loops

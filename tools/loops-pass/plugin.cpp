@@ -1,0 +1,109 @@
+// cohort's loops pass: clang -O2 -fpass-plugin=<this> turns each eligible
+// kernel (`__global__` under clang annotates it) into a block function that
+// loops over the block's threads between barriers, and registers it with the
+// host runtime; the others stay on fibers, and the pass says why
+// (-Rpass-missed=cohort-loops; -Rpass=cohort-loops for those lowered).
+// Design: docs/loops-engine.md.
+#include <vector>
+
+#include "block_function.hpp"
+#include "eligibility.hpp"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "registration.hpp"
+#include "runtime_abi.hpp"
+#include "step_function.hpp"
+
+using namespace llvm;
+
+namespace cohort_loops {
+
+namespace {
+
+constexpr const char* pass_name = "cohort-loops";
+
+// The kernels defined in this module: the functions annotated by `__global__`.
+std::vector<Function*> annotated_kernels(Module& module) {
+  std::vector<Function*> kernels;
+  GlobalVariable* annotations = module.getGlobalVariable("llvm.global.annotations");
+  if (!annotations || !annotations->hasInitializer()) return kernels;
+  auto* entries = dyn_cast<ConstantArray>(annotations->getInitializer());
+  if (!entries) return kernels;
+  for (Value* entry : entries->operands()) {
+    auto* fields = dyn_cast<ConstantStruct>(entry);
+    if (!fields || fields->getNumOperands() < 2) continue;
+    auto* function = dyn_cast<Function>(fields->getOperand(0)->stripPointerCasts());
+    auto* text = dyn_cast<GlobalVariable>(fields->getOperand(1)->stripPointerCasts());
+    if (!function || function->isDeclaration() || !text || !text->hasInitializer()) continue;
+    auto* bytes = dyn_cast<ConstantDataSequential>(text->getInitializer());
+    if (!bytes || !bytes->isCString() || bytes->getAsCString() != kernel_annotation) continue;
+    if (std::find(kernels.begin(), kernels.end(), function) == kernels.end()) kernels.push_back(function);
+  }
+  return kernels;
+}
+
+struct lower_kernels : PassInfoMixin<lower_kernels> {
+  PreservedAnalyses run(Module& module, ModuleAnalysisManager& modules) {
+    const std::vector<Function*> kernels = annotated_kernels(module);
+    if (kernels.empty()) return PreservedAnalyses::all();
+    FunctionAnalysisManager& functions = modules.getResult<FunctionAnalysisManagerModuleProxy>(module).getManager();
+    std::vector<kernel_outcome> outcomes;
+    for (Function* kernel : kernels) {
+      OptimizationRemarkEmitter remarks(kernel);
+      const std::string name = demangle(kernel->getName());
+      eligibility verdict = check_eligibility(*kernel, functions);
+      if (verdict.refused) {
+        std::string reason = verdict.refused->reason;
+        if (const std::string line = source_line(verdict.refused->where); !line.empty()) reason += " at " + line;
+        remarks.emit([&] {
+          if (verdict.refused->where)
+            return OptimizationRemarkMissed(pass_name, "StaysOnFibers", verdict.refused->where)
+                   << "kernel `" << name << "` stays on the fiber engine: " << reason;
+          return OptimizationRemarkMissed(pass_name, "StaysOnFibers", kernel->getSubprogram(),
+                                          &kernel->getEntryBlock())
+                 << "kernel `" << name << "` stays on the fiber engine: " << reason;
+        });
+        outcomes.push_back({kernel, nullptr, name, reason});
+        continue;
+      }
+      const step_function step = build_step_function(*kernel, verdict.barriers);
+      Function* block = build_block_function(*kernel, step);
+      remarks.emit([&] {
+        return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
+               << "kernel `" << name << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))
+               << " barrier(s), a frame of " << ore::NV("FrameBytes", step.frame_bytes) << " bytes per thread ("
+               << ore::NV("FrameValues", step.frame_values) << " values kept across barriers, "
+               << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)";
+      });
+      outcomes.push_back({kernel, block, name, ""});
+    }
+    emit_registrations(module, outcomes);
+    return PreservedAnalyses::none();
+  }
+};
+
+}  // namespace
+
+}  // namespace cohort_loops
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "cohort-loops", "1", [](PassBuilder& builder) {
+            // After inlining and simplification (a kernel's helpers, __syncthreads() and
+            // threadIdx are inlined by then), before the vectorizer sees the thread loops.
+            builder.registerOptimizerEarlyEPCallback(
+                [](ModulePassManager& passes, OptimizationLevel) { passes.addPass(cohort_loops::lower_kernels()); });
+            // opt -passes=cohort-loops, for inspecting the pass on IR.
+            builder.registerPipelineParsingCallback(
+                [](StringRef name, ModulePassManager& passes, ArrayRef<PassBuilder::PipelineElement>) {
+                  if (name != "cohort-loops") return false;
+                  passes.addPass(cohort_loops::lower_kernels());
+                  return true;
+                });
+          }};
+}

@@ -1,0 +1,24 @@
+// Tells cohort's runtime, before main, what the pass decided for each kernel
+// of the translation unit: its block function, or why it stays on fibers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+class Module;
+}  // namespace llvm
+
+namespace cohort_loops {
+
+struct kernel_outcome {
+  llvm::Function* kernel;
+  llvm::Function* block;  // null: stays on fibers
+  std::string name;       // demangled
+  std::string reason;     // why it stays on fibers
+};
+
+void emit_registrations(llvm::Module& module, const std::vector<kernel_outcome>& outcomes);
+
+}  // namespace cohort_loops

@@ -1,0 +1,56 @@
+// What the pass and cohort's host runtime agree on: the symbols the pass finds
+// in kernels, the runtime entry points the generated code calls, and the layout
+// of the record the runtime hands a block function (src/host/loops_engine.cpp
+// static_asserts the same layout). Change one side, change the other.
+#pragma once
+
+#include <cstdint>
+
+#include "llvm/ADT/StringRef.h"
+
+namespace cohort_loops {
+
+// `__global__` under clang (detail/host/kernel_language.hpp) annotates the kernel with this.
+inline constexpr llvm::StringLiteral kernel_annotation = "cohort.kernel";
+// The thread-local pointer threadIdx is read through (detail/host/state.hpp): a
+// thread_position { uint3 index; unsigned row; }, row being the rank of the row's first thread.
+inline constexpr llvm::StringLiteral current_position_symbol = "_ZN6cohort6detail4host16current_positionE";
+// The thread-local pointer blockIdx, blockDim, gridDim and warpSize are read through, set per block.
+inline constexpr llvm::StringLiteral current_coordinates_symbol = "_ZN6cohort6detail4host19current_coordinatesE";
+// cohort::detail::host::block_sync(std::source_location): __syncthreads(), block.sync().
+inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host10block_syncESt15source_location";
+
+// Marks, between the step and the block function, an instruction whose value is
+// the same for every thread of the block: the block function computes it once.
+inline constexpr llvm::StringLiteral uniform_metadata = "cohort.uniform";
+
+// cohort::detail::host::spin_yield(std::source_location): where an atomic, fence or sleep lets the
+// other fibers run (detail/host/atomics.hpp). A kernel that cannot poll (no atomic or volatile read
+// in a loop) never needs it, and the step function drops it: a block function cannot yield.
+inline constexpr llvm::StringLiteral spin_yield_symbol = "_ZN6cohort6detail4host10spin_yieldESt15source_location";
+
+// loops_block* cohort_loops_begin_block(uint64_t frame_bytes)
+inline constexpr llvm::StringLiteral begin_block_symbol = "cohort_loops_begin_block";
+// void cohort_loops_check_site(loops_block*, unsigned first_rank, unsigned rank): fails the launch when
+// the two threads stopped at different barrier call sites.
+inline constexpr llvm::StringLiteral check_site_symbol = "cohort_loops_check_site";
+// void cohort_loops_register_kernel(const void* kernel, const void* block_function, const char* name)
+inline constexpr llvm::StringLiteral register_kernel_symbol = "cohort_loops_register_kernel";
+// void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason)
+inline constexpr llvm::StringLiteral register_fallback_symbol = "cohort_loops_register_fallback";
+
+// struct loops_block, field offsets in bytes.
+inline constexpr unsigned position_offset = 0;  // thread_position*: threadIdx.{x,y,z}, row (4 x u32)
+inline constexpr unsigned frames_offset = 8;    // unsigned char*: count frames of frame_bytes each
+inline constexpr unsigned resume_offset = 16;   // uint32_t*: each thread's resume point
+inline constexpr unsigned dim_x_offset = 24;    // uint32_t blockDim.x
+inline constexpr unsigned dim_y_offset = 28;    // uint32_t blockDim.y
+inline constexpr unsigned dim_z_offset = 32;    // uint32_t blockDim.z
+inline constexpr unsigned count_offset = 36;    // uint32_t threads in the block
+
+// A thread's resume point: 0 the kernel's start, i the code after barrier i, exited.
+inline constexpr std::uint32_t exited = 0xffffffffu;
+// The first bytes of each thread's frame: the source_location of the barrier it stopped at.
+inline constexpr unsigned site_slot_bytes = 8;
+
+}  // namespace cohort_loops

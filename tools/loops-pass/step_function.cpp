@@ -1,0 +1,174 @@
+#include "step_function.hpp"
+
+#include "liveness.hpp"
+#include "recomputed_values.hpp"
+#include "thread_position.hpp"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "runtime_abi.hpp"
+
+using namespace llvm;
+
+namespace cohort_loops {
+
+namespace {
+
+struct clone_result {
+  Function* step;
+  Argument* resume;
+  Argument* frame;
+  Argument* position[4];  // x, y, z, row
+  ValueToValueMapTy map;
+};
+
+// The kernel's body in a function that also takes the resume point and the
+// frame, and returns `exited` where the kernel returns.
+void clone_kernel(Function& kernel, clone_result& out) {
+  Module& module = *kernel.getParent();
+  LLVMContext& context = module.getContext();
+  SmallVector<Type*, 8> params(kernel.getFunctionType()->params());
+  params.push_back(Type::getInt32Ty(context));
+  params.push_back(PointerType::getUnqual(context));
+  params.append(4, Type::getInt32Ty(context));
+  auto* type = FunctionType::get(Type::getInt32Ty(context), params, false);
+  out.step = Function::Create(type, GlobalValue::InternalLinkage, kernel.getName() + ".cohort.step", module);
+  auto arg = out.step->arg_begin();
+  for (Argument& a : kernel.args()) {
+    arg->setName(a.getName());
+    out.map[&a] = &*arg++;
+  }
+  out.resume = &*arg++;
+  out.resume->setName("resume");
+  out.frame = &*arg++;
+  out.frame->setName("frame");
+  unsigned field = 0;
+  for (const char* name : {"x", "y", "z", "row"}) {
+    arg->setName(name);
+    out.position[field++] = &*arg++;
+  }
+  SmallVector<ReturnInst*, 4> returns;
+  CloneFunctionInto(out.step, &kernel, out.map, CloneFunctionChangeType::GlobalChanges, returns);
+  out.step->setLinkage(GlobalValue::InternalLinkage);
+  out.step->removeFnAttr(Attribute::NoInline);
+  for (ReturnInst* ret : returns) {
+    ReturnInst::Create(context, ConstantInt::get(Type::getInt32Ty(context), exited), ret->getIterator());
+    ret->eraseFromParent();
+  }
+}
+
+// Every local of the thread moves into its frame, after the barrier's site slot.
+std::uint64_t move_locals_to_frame(Function& step, Argument& frame, IRBuilder<>& at) {
+  const DataLayout& layout = step.getParent()->getDataLayout();
+  SmallVector<AllocaInst*, 16> locals;
+  for (Instruction& inst : instructions(step))
+    if (auto* local = dyn_cast<AllocaInst>(&inst)) locals.push_back(local);
+  std::uint64_t offset = site_slot_bytes;
+  Align largest(16);
+  for (AllocaInst* local : locals) {
+    const std::uint64_t size = local->getAllocationSize(layout)->getFixedValue();
+    const Align align = local->getAlign();
+    offset = alignTo(offset, align);
+    Value* slot = at.CreateInBoundsGEP(at.getInt8Ty(), &frame, at.getInt64(offset), local->getName() + ".frame");
+    // Lifetime markers belong to allocas; the frame outlives each region.
+    for (User* user : make_early_inc_range(local->users()))
+      if (auto* marker = dyn_cast<IntrinsicInst>(user); marker && marker->isLifetimeStartOrEnd()) marker->eraseFromParent();
+    local->replaceAllUsesWith(slot);
+    local->eraseFromParent();
+    offset += size;
+    largest = std::max(largest, align);
+  }
+  return alignTo(offset, largest);
+}
+
+// The yields of atomics, fences and sleeps (eligibility.cpp admits them only
+// where the kernel cannot poll): a thread of a block function runs to its next
+// barrier, there are no other fibers to let run.
+void drop_yields(Function& step) {
+  SmallVector<CallInst*, 8> yields;
+  for (Instruction& inst : instructions(step))
+    if (auto* call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() &&
+                                                call->getCalledFunction()->getName() == spin_yield_symbol)
+      yields.push_back(call);
+  for (CallInst* call : yields) call->eraseFromParent();
+}
+
+// A parameter passed in memory (byval) is a copy per call of the step; the
+// thread's changes to it must outlive a barrier, so the thread's first step
+// copies it into a local, which becomes a frame slot, and every use reads that.
+void keep_memory_parameters(Function& step, unsigned kernel_params) {
+  BasicBlock& start = step.getEntryBlock();
+  IRBuilder<> at(&start, start.getFirstInsertionPt());
+  const DataLayout& layout = step.getParent()->getDataLayout();
+  for (unsigned i = 0; i < kernel_params; ++i) {
+    Type* type = step.getParamByValType(i);
+    if (!type) continue;
+    Argument* parameter = step.getArg(i);
+    const Align align = step.getParamAlign(i).value_or(layout.getABITypeAlign(type));
+    AllocaInst* copy = at.CreateAlloca(type, nullptr, parameter->getName() + ".copy");
+    copy->setAlignment(align);
+    parameter->replaceAllUsesWith(copy);
+    at.CreateMemCpy(copy, align, parameter, align, layout.getTypeAllocSize(type));
+  }
+}
+
+}  // namespace
+
+step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers) {
+  clone_result clone;
+  clone_kernel(kernel, clone);
+  Function& step = *clone.step;
+  drop_yields(step);
+  const bool position_read = forward_thread_position(step, clone.position);
+  if (barriers.empty()) return {&step, 0, 0, position_read};
+
+  keep_memory_parameters(step, kernel.arg_size());
+
+  // The code after each barrier starts a block of its own: a resume point.
+  SmallVector<CallInst*, 8> calls;
+  SmallVector<BasicBlock*, 8> resumes;
+  for (CallInst* barrier : barriers) {
+    auto* call = cast<CallInst>(clone.map[barrier]);
+    calls.push_back(call);
+    resumes.push_back(SplitBlock(call->getParent(), call->getNextNode()));
+  }
+  // A new entry, which will dispatch on the resume point; what every call can
+  // recompute there needs no frame slot.
+  LLVMContext& context = step.getContext();
+  BasicBlock* start = &step.getEntryBlock();
+  BasicBlock* dispatch = BasicBlock::Create(context, "dispatch", &step, start);
+  BranchInst::Create(start, dispatch);
+  const unsigned recomputed = hoist_recomputable(step, *dispatch, kernel.arg_size());
+
+  // What else is live after a barrier goes to memory, which move_locals_to_frame makes the thread's own.
+  const SetVector<Instruction*> live = values_live_into(step, resumes);
+  unsigned demoted = 0;
+  for (Instruction* value : live)
+    if (!isa<AllocaInst>(value) && value->getParent() != dispatch) DemoteRegToStack(*value), ++demoted;
+
+  // A barrier records its call site and returns its resume point.
+  for (unsigned i = 0; i < calls.size(); ++i) {
+    CallInst* call = calls[i];
+    Instruction* branch = call->getParent()->getTerminator();
+    IRBuilder<> at(branch);
+    at.CreateStore(call->getArgOperand(0), clone.frame);
+    at.CreateRet(at.getInt32(i + 1));
+    branch->eraseFromParent();
+    call->eraseFromParent();
+  }
+
+  // The frame's slots are computed in the entry, which then dispatches.
+  Instruction* to_start = dispatch->getTerminator();
+  IRBuilder<> at(to_start);
+  const std::uint64_t frame_bytes = move_locals_to_frame(step, *clone.frame, at);
+  SwitchInst* to = at.CreateSwitch(clone.resume, start, calls.size());
+  for (unsigned i = 0; i < resumes.size(); ++i) to->addCase(at.getInt32(i + 1), resumes[i]);
+  to_start->eraseFromParent();
+  return {&step, frame_bytes, demoted, position_read, recomputed};
+}
+
+}  // namespace cohort_loops

@@ -1,0 +1,45 @@
+// The step function: one thread's run of a kernel from a resume point to its
+// next barrier or its exit, as a resumable clone of the kernel.
+//
+//   uint32_t K.cohort.step(<K's parameters>, uint32_t resume, ptr frame,
+//                          uint32_t x, uint32_t y, uint32_t z, uint32_t row)
+//
+// returns the barrier it stopped at (1..n, after storing the barrier's
+// source_location in the frame's first slot) or `exited`. Everything of the
+// thread's that lives across a barrier is in its frame: the kernel's locals
+// (allocas) and the SSA values live after a barrier (demoted to frame slots),
+// so a thread resumed after barrier i continues exactly where it stopped.
+// Values every call can recompute alike (from the parameters, constants, the
+// block's coordinates and thread-local addresses) are recomputed in the entry
+// instead: they need no slot. A kernel without barriers keeps its locals on
+// the stack and ignores the frame.
+//
+// The kernel's reads of threadIdx (and of the row behind thread_rank()) in
+// its own body read x, y, z and row instead, so that in the thread loop they
+// are the loop's counters; what else may read them (a function not inlined)
+// still finds them in the runtime's thread position, which the block function
+// then writes per thread.
+#pragma once
+
+#include <cstdint>
+
+#include "llvm/ADT/ArrayRef.h"
+
+namespace llvm {
+class CallInst;
+class Function;
+}  // namespace llvm
+
+namespace cohort_loops {
+
+struct step_function {
+  llvm::Function* function;
+  std::uint64_t frame_bytes;  // each thread's frame; 0 without barriers
+  unsigned frame_values;      // SSA values demoted into the frame
+  bool position_read;         // code the parameters do not reach may read the thread position
+  unsigned recomputed = 0;    // instructions moved to the entry, recomputed at each resume
+};
+
+step_function build_step_function(llvm::Function& kernel, llvm::ArrayRef<llvm::CallInst*> barriers);
+
+}  // namespace cohort_loops

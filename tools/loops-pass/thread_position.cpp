@@ -1,0 +1,75 @@
+#include "thread_position.hpp"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "runtime_abi.hpp"
+
+using namespace llvm;
+
+namespace cohort_loops {
+
+// Loads of threadIdx.x/y/z and the row through current_position become the
+// parameters. Returns whether anything else may still read the position: another
+// use of the pointer, or a call of a function defined here (it may read threadIdx).
+bool forward_thread_position(Function& step, Argument* const (&position)[4]) {
+  const DataLayout& layout = step.getParent()->getDataLayout();
+  bool read_elsewhere = false;
+  SmallVector<std::pair<LoadInst*, Value*>, 16> replaced;
+  for (Instruction& inst : instructions(step)) {
+    auto* call = dyn_cast<CallInst>(&inst);
+    if (!call) continue;
+    Function* callee = call->getCalledFunction();
+    if (callee && !callee->isIntrinsic() && !callee->isDeclaration()) read_elsewhere = true;
+    auto* tls = dyn_cast<IntrinsicInst>(call);
+    if (!tls || tls->getIntrinsicID() != Intrinsic::threadlocal_address ||
+        tls->getArgOperand(0)->getName() != current_position_symbol)
+      continue;
+    for (User* user : tls->users()) {
+      auto* pointer = dyn_cast<LoadInst>(user);
+      if (!pointer) {
+        read_elsewhere = true;
+        continue;
+      }
+      for (User* field_user : pointer->users()) {
+        // The field read: a load of the pointer itself (index.x), or through a constant offset.
+        APInt offset(64, 0);
+        Value* address = field_user;
+        if (auto* gep = dyn_cast<GEPOperator>(field_user)) {
+          if (!gep->accumulateConstantOffset(layout, offset)) {
+            read_elsewhere = true;
+            continue;
+          }
+        } else if (auto* load = dyn_cast<LoadInst>(field_user); load && load->getPointerOperand() == pointer) {
+          address = nullptr;
+        } else {
+          read_elsewhere = true;
+          continue;
+        }
+        const std::uint64_t field = offset.getZExtValue();
+        auto forward = [&](User* reader) {
+          auto* load = dyn_cast<LoadInst>(reader);
+          if (!load || !load->getType()->isIntegerTy(32) || field % 4 != 0 || field > 12 || load->isVolatile()) {
+            read_elsewhere = true;
+            return;
+          }
+          replaced.push_back({load, position[field / 4]});
+        };
+        if (!address)
+          forward(field_user);
+        else
+          for (User* reader : address->users()) forward(reader);
+      }
+    }
+  }
+  for (auto& [load, value] : replaced) {
+    load->replaceAllUsesWith(value);
+    load->eraseFromParent();
+  }
+  return read_elsewhere;
+}
+
+}  // namespace cohort_loops
