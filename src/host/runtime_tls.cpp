@@ -25,8 +25,11 @@ COHORT_RUNTIME_TLS cohort::host::launch_statistics last_statistics{};
 COHORT_RUNTIME_TLS const char* cooperative_call = "cohort::launch_cooperative(...)";
 }  // namespace cohort::detail::host
 
-// CUDA's built-in variables (state.hpp), the runtime's too.
-COHORT_RUNTIME_TLS uint3 threadIdx{};
+// CUDA's built-in variables (state.hpp), the runtime's too. threadIdx is the
+// streak position's index, the same bytes under CUDA's name: the thread loop
+// writes it there, and a block function of the loops engine writes the whole
+// position (index and row) at once (docs/loops-engine.md).
+extern thread_local constinit uint3 threadIdx [[gnu::alias("_ZN6cohort6detail4host15streak_positionE")]];
 COHORT_RUNTIME_TLS uint3 blockIdx{};
 COHORT_RUNTIME_TLS dim3 blockDim{0, 0, 0};
 COHORT_RUNTIME_TLS dim3 gridDim{0, 0, 0};

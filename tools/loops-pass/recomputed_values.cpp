@@ -1,6 +1,7 @@
 #include "recomputed_values.hpp"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
@@ -15,20 +16,14 @@ namespace cohort_loops {
 namespace {
 
 // A load of the block's coordinates (blockIdx, blockDim, gridDim, warpSize):
-// through current_coordinates, which the runtime sets once per block and
-// kernel code never writes.
+// thread-locals that the runtime sets once per block and kernel code never writes.
 bool reads_block_coordinates(const LoadInst& load) {
   if (load.isVolatile() || load.isAtomic()) return false;
   // getUnderlyingObject may or may not look through llvm.threadlocal.address.
-  auto is_coordinates_pointer = [](const Value* v) {
-    if (const auto* tls = dyn_cast<IntrinsicInst>(v); tls && tls->getIntrinsicID() == Intrinsic::threadlocal_address)
-      v = tls->getArgOperand(0);
-    return isa<GlobalVariable>(v) && v->getName() == current_coordinates_symbol;
-  };
-  const Value* base = getUnderlyingObject(load.getPointerOperand());
-  if (is_coordinates_pointer(base)) return true;  // the pointer itself
-  const auto* pointer = dyn_cast<LoadInst>(base);
-  return pointer && !pointer->isVolatile() && is_coordinates_pointer(getUnderlyingObject(pointer->getPointerOperand()));
+  const Value* v = getUnderlyingObject(load.getPointerOperand());
+  if (const auto* tls = dyn_cast<IntrinsicInst>(v); tls && tls->getIntrinsicID() == Intrinsic::threadlocal_address)
+    v = tls->getArgOperand(0);
+  return isa<GlobalVariable>(v) && is_contained(block_coordinate_symbols, v->getName());
 }
 
 }  // namespace

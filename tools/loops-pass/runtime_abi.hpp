@@ -12,11 +12,14 @@ namespace cohort_loops {
 
 // `__global__` under clang (detail/host/kernel_language.hpp) annotates the kernel with this.
 inline constexpr llvm::StringLiteral kernel_annotation = "cohort.kernel";
-// The thread-local pointer threadIdx is read through (detail/host/state.hpp): a
+// The thread-local pointer the thread's row is read through (detail/host/state.hpp): a
 // thread_position { uint3 index; unsigned row; }, row being the rank of the row's first thread.
 inline constexpr llvm::StringLiteral current_position_symbol = "_ZN6cohort6detail4host16current_positionE";
-// The thread-local pointer blockIdx, blockDim, gridDim and warpSize are read through, set per block.
-inline constexpr llvm::StringLiteral current_coordinates_symbol = "_ZN6cohort6detail4host19current_coordinatesE";
+// threadIdx itself, a thread-local uint3 in the global namespace (the runtime's streak
+// position's index, under CUDA's name).
+inline constexpr llvm::StringLiteral thread_index_symbol = "threadIdx";
+// The thread-locals blockIdx, blockDim, gridDim and warpSize: set once per block.
+inline constexpr llvm::StringLiteral block_coordinate_symbols[] = {"blockIdx", "blockDim", "gridDim", "warpSize"};
 // cohort::detail::host::block_sync(std::source_location): __syncthreads(), block.sync().
 inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host10block_syncESt15source_location";
 

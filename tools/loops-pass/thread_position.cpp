@@ -12,9 +12,10 @@ using namespace llvm;
 
 namespace cohort_loops {
 
-// Loads of threadIdx.x/y/z and the row through current_position become the
-// parameters. Returns whether anything else may still read the position: another
-// use of the pointer, or a call of a function defined here (it may read threadIdx).
+// Loads of threadIdx.x/y/z (the thread-local itself) and of the row through
+// current_position become the parameters. Returns whether anything else may
+// still read the position: another use of either, or a call of a function
+// defined here (it may read threadIdx).
 bool forward_thread_position(Function& step, Argument* const (&position)[4]) {
   const DataLayout& layout = step.getParent()->getDataLayout();
   bool read_elsewhere = false;
@@ -25,15 +26,22 @@ bool forward_thread_position(Function& step, Argument* const (&position)[4]) {
     Function* callee = call->getCalledFunction();
     if (callee && !callee->isIntrinsic() && !callee->isDeclaration()) read_elsewhere = true;
     auto* tls = dyn_cast<IntrinsicInst>(call);
-    if (!tls || tls->getIntrinsicID() != Intrinsic::threadlocal_address ||
-        tls->getArgOperand(0)->getName() != current_position_symbol)
-      continue;
-    for (User* user : tls->users()) {
-      auto* pointer = dyn_cast<LoadInst>(user);
-      if (!pointer) {
-        read_elsewhere = true;
-        continue;
+    if (!tls || tls->getIntrinsicID() != Intrinsic::threadlocal_address) continue;
+    const StringRef name = tls->getArgOperand(0)->getName();
+    if (name != current_position_symbol && name != thread_index_symbol) continue;
+    // threadIdx's address is the position itself (its index); current_position holds a pointer to it.
+    SmallVector<Value*, 4> positions;
+    if (name == thread_index_symbol) {
+      positions.push_back(tls);
+    } else {
+      for (User* user : tls->users()) {
+        if (auto* pointer = dyn_cast<LoadInst>(user))
+          positions.push_back(pointer);
+        else
+          read_elsewhere = true;
       }
+    }
+    for (Value* pointer : positions) {
       for (User* field_user : pointer->users()) {
         // The field read: a load of the pointer itself (index.x), or through a constant offset.
         APInt offset(64, 0);

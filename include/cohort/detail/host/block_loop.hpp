@@ -19,7 +19,6 @@ template <class Body>
 [[noreturn]] void run_whole_blocks(const Body& block_function) {
   block_record& b = *current_block;
   for (;;) {
-    enter_block();
     b.next_unstarted = b.thread_count;  // the block function starts every thread
     try {
       block_function();
