@@ -6,7 +6,7 @@
 
 #include <cohort/cohort.hpp>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 struct probe_capacity {
   int blocks_per_sm = 0;
@@ -19,4 +19,4 @@ probe_capacity grid_sync_probe_capacity(unsigned threads);
 // (0 on a working device). Throws cohort::error if the launch is refused.
 unsigned run_grid_sync_probe(unsigned blocks, unsigned threads, unsigned rounds, cohort::stream_t stream = {});
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

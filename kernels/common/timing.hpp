@@ -10,7 +10,7 @@
 
 #include "common/statistics.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 // Runs work warmups times untimed, then repeats times timed; returns the
 // samples in microseconds.
@@ -29,4 +29,4 @@ std::vector<double> time_us(Work&& work, int repeats, int warmups = 0) {
   return samples;
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

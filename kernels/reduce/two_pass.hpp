@@ -12,7 +12,7 @@
 #include "reduce/block_sum.hpp"
 #include "reduce/reduce_plan.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 // Block b writes the sum of its grid-stride share of in[0, n) to out[b]. Both
 // passes are this kernel: the second runs one block over the first's output.
@@ -37,4 +37,4 @@ inline reduce_plan plan_sum_two_pass(std::size_t n) {
 inline constexpr reduce_variant sum_two_pass{"two-pass", "a partial per block, then one block sums the partials",
                                              &plan_sum_two_pass};
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 inline constexpr std::uint64_t default_seed = 2024;
 
@@ -45,4 +45,4 @@ inline std::vector<int> random_ints(std::size_t n, std::uint64_t seed = default_
   return v;
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

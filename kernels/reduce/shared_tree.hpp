@@ -10,7 +10,7 @@
 #include "reduce/block_sum.hpp"
 #include "reduce/reduce_plan.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 template <class T>
 __global__ void sum_shared_tree_kernel(T* out, const T* __restrict__ in, std::size_t n) {
@@ -30,4 +30,4 @@ inline reduce_plan plan_sum_shared_tree(std::size_t n) {
 inline constexpr reduce_variant sum_shared_tree{"shared-tree", "block tree in shared memory, an atomicAdd per block",
                                                 &plan_sum_shared_tree};
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

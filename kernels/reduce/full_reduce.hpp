@@ -14,7 +14,7 @@
 
 #include "reduce/batched_v1.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 // The most values one stage writes: a value per chunk, plus one per block for
 // the last round of chunks, where blocks past the end write zeros.
@@ -59,4 +59,4 @@ __global__ void full_reduce_sum(float* out, const float* __restrict__ in, std::s
   if (grid.thread_rank() == 0) *out = stage_in[0];
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

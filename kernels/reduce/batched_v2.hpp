@@ -9,7 +9,7 @@
 
 #include "reduce/batched_v1.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 // The seed's warp_reduce_sum: shuffles down a tile of 32; valid in rank 0.
 __device__ inline float tile_reduce_sum(cg::thread_block_tile<32> group, float value) {
@@ -40,4 +40,4 @@ __global__ void batched_reduce_sum_v2(float* __restrict__ out, const float* __re
   if (cg::this_thread_block().thread_rank() == 0) out[batch] = sum;
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

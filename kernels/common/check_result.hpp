@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 struct check_result {
   std::string name;
@@ -24,4 +24,4 @@ inline bool print_checks(const std::vector<check_result>& checks, std::FILE* out
   return all;
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

@@ -12,7 +12,7 @@ __global__ void grid_sync_probe_kernel(unsigned* stamps, unsigned* mismatches, u
   }
 }
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 probe_capacity grid_sync_probe_capacity(unsigned threads) {
   return {cohort::max_active_blocks_per_sm(grid_sync_probe_kernel, static_cast<int>(threads)),
@@ -29,4 +29,4 @@ unsigned run_grid_sync_probe(unsigned blocks, unsigned threads, unsigned rounds,
   return mismatches.to_host()[0];
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

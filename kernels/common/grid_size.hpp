@@ -7,7 +7,7 @@
 
 #include <cohort/cohort.hpp>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 // The grid for a grid-stride kernel over n elements: a thread per element if
 // that few blocks suffice, otherwise every block that can be resident at once
@@ -21,15 +21,15 @@ unsigned resident_grid(void (*kernel)(P...), unsigned block_threads, std::size_t
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min(wanted, resident)));
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels
 
 #include <string>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 // "16x256": a launch's grid and block, as reports print it.
 inline std::string launch_text(unsigned grid, unsigned block) {
   return std::to_string(grid) + "x" + std::to_string(block);
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

@@ -16,7 +16,7 @@
 
 #include "common/device_summary.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 struct example_info {
   const char* title;               // one line: the program, its seed section and what it checks
@@ -52,4 +52,4 @@ int run_example(int argc, char** argv, const example_info& info, Body&& body) {
   }
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

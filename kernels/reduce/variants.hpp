@@ -10,9 +10,9 @@
 #include "reduce/two_pass.hpp"
 #include "reduce/warp_shuffle.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 inline constexpr std::array reduce_variants{sum_atomic, sum_two_pass, sum_shared_tree, sum_warp_shuffle,
                                             sum_cooperative};
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

@@ -4,7 +4,7 @@
 
 #include <cohort/kernel_language.hpp>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 __host__ __device__ inline unsigned mix(unsigned x) {
   x ^= x >> 16;
@@ -15,4 +15,4 @@ __host__ __device__ inline unsigned mix(unsigned x) {
   return x;
 }
 
-} // namespace cohort_examples
+} // namespace cohort_kernels

@@ -10,7 +10,7 @@
 
 #include "reduce/block_sum.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 // The seed's thread_reduce_sum: elements start, start + stride, ... below n.
 __device__ inline float strided_sum(const float* __restrict__ in, std::size_t start, std::size_t n,
@@ -39,4 +39,4 @@ __global__ void batched_reduce_sum_v1(float* __restrict__ out, const float* __re
   if (cg::this_thread_block().thread_rank() == 0) out[batch] = sum;
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

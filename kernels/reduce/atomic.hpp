@@ -10,7 +10,7 @@
 #include "reduce/block_sum.hpp"
 #include "reduce/reduce_plan.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 template <class T>
 __global__ void sum_atomic_kernel(T* out, const T* __restrict__ in, std::size_t n) {
@@ -29,4 +29,4 @@ inline reduce_plan plan_sum_atomic(std::size_t n) {
 
 inline constexpr reduce_variant sum_atomic{"atomic", "every element atomicAdd-ed into the result", &plan_sum_atomic};
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

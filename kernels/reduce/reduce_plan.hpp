@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 struct reduce_plan {
   std::string launch;  // the grids it launches, e.g. "16x256 + 1x256"
@@ -22,4 +22,4 @@ struct reduce_variant {
   reduce_plan (*plan)(std::size_t n);
 };
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

@@ -12,7 +12,7 @@
 
 #include <cohort/cohort.hpp>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 namespace cg = cohort;
 
@@ -83,4 +83,4 @@ __device__ T block_warp_sum(T* warp_sums, T value) {
   return value;
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

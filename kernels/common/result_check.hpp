@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 class result_check {
  public:
@@ -78,4 +78,4 @@ bool kept_in_part_order(const std::vector<int>& input, const std::vector<index_r
   return at == kept;
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

@@ -11,7 +11,7 @@
 #include "reduce/block_sum.hpp"
 #include "reduce/reduce_plan.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 template <class T>
 __global__ void sum_warp_shuffle_kernel(T* out, const T* __restrict__ in, std::size_t n) {
@@ -31,4 +31,4 @@ inline reduce_plan plan_sum_warp_shuffle(std::size_t n) {
 inline constexpr reduce_variant sum_warp_shuffle{
     "warp-shuffle", "warp sums by __shfl_down_sync, an atomicAdd per block", &plan_sum_warp_shuffle};
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

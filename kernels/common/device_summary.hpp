@@ -7,7 +7,7 @@
 
 #include <cohort/launch/device.hpp>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 inline const char* backend_name(cohort::backend b) { return b == cohort::backend::cuda ? "cuda" : "host"; }
 
@@ -19,4 +19,4 @@ inline std::string device_summary(const cohort::device_properties& p) {
   return s + ")";
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

@@ -13,7 +13,7 @@
 #include "common/check_result.hpp"
 #include "common/grid_sync_probe.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 inline check_result check_cooperative_attribute() {
   const long long value = cohort::get_device_attribute(cohort::device_attribute::cooperative_launch);
@@ -67,4 +67,4 @@ inline std::vector<check_result> cooperative_launch_checks(unsigned threads) {
           check_cooperative_stream(threads)};
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

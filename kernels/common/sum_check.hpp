@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 // Measured on the host and on an H100, up to 2^28 of the seeded inputs: the
 // atomic variant (one accumulator taking every element, in any order) lands
@@ -50,4 +50,4 @@ inline sum_check check_sum(const reference_sum& r, float got) {
 inline sum_check check_sum(const float* x, std::size_t n, float got) { return check_sum(sum_in_double(x, n), got); }
 inline sum_check check_sum(const std::vector<float>& x, float got) { return check_sum(x.data(), x.size(), got); }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

@@ -18,7 +18,7 @@
 #include "reduce/block_sum.hpp"
 #include "reduce/reduce_plan.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 template <class T>
 __global__ void sum_cooperative_kernel(T* out, T* block_sums, const T* __restrict__ in, std::size_t n) {
@@ -55,4 +55,4 @@ inline reduce_plan plan_sum_cooperative(std::size_t n) {
 inline constexpr reduce_variant sum_cooperative{
     "cooperative", "one cooperative kernel: partials, grid.sync(), block 0 sums them", &plan_sum_cooperative};
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

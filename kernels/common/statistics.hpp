@@ -7,7 +7,7 @@
 #include <numeric>
 #include <vector>
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 inline double mean_of(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
@@ -30,4 +30,4 @@ inline double gigabytes_per_second(double bytes, double microseconds) {
   return microseconds > 0 ? bytes / microseconds / 1e3 : 0.0;
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels
