@@ -163,6 +163,20 @@ __global__ void fenced_spin_kernel(int* flag, int* out) {
   }
 }
 
+__global__ void irreducible_kernel(const int* in, int* out) {
+  unsigned v = static_cast<unsigned>(in[threadIdx.x]);
+  int steps = 0;
+  if (v & 1) goto inside;
+top:
+  v += 3;
+  ++steps;
+inside:
+  v >>= 1;
+  ++steps;
+  if (v > 1 && steps < 40) goto top;
+  out[threadIdx.x] = static_cast<int>(v) * 100 + steps;
+}
+
 __global__ void catches_kernel(const float* in, float* out) {
   float v = in[threadIdx.x];
   try {
@@ -374,6 +388,13 @@ std::vector<int> fenced_spin(unsigned threads) {
   return out.to_host();
 }
 engine_choice fenced_spin_engine() { return cohort::host::engine_for(fenced_spin_kernel); }
+
+std::vector<int> irreducible(const std::vector<int>& in) {
+  cg::device_buffer<int> din(in), dout(in.size());
+  cg::launch(irreducible_kernel, {dim3(1), dim3(static_cast<unsigned>(in.size()))}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice irreducible_engine() { return cohort::host::engine_for(irreducible_kernel); }
 
 std::vector<float> catches(const std::vector<float>& in) {
   cg::device_buffer<float> din(in), dout(in.size());

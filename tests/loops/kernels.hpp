@@ -102,6 +102,9 @@ engine_choice histogram_engine();
 // A spin on a flag with a fence in the loop, and no atomic read: kept on fibers.
 std::vector<int> fenced_spin(unsigned threads);
 engine_choice fenced_spin_engine();
+// Two entries into one cycle (a goto into a loop's body).
+std::vector<int> irreducible(const std::vector<int>& in);
+engine_choice irreducible_engine();
 std::vector<float> catches(const std::vector<float>& in);
 engine_choice catches_engine();
 

@@ -295,6 +295,25 @@ TEST_F(LoopsEngine, ASpinWithAFenceStaysOnFibers) {
                        {7});
 }
 
+TEST_F(LoopsEngine, IrreducibleControlFlowStaysOnFibers) {
+  const auto in = random_ints(32, 28);
+  std::vector<int> expected(32);
+  for (unsigned i = 0; i < 32; ++i) {
+    unsigned v = static_cast<unsigned>(in[i]);
+    int steps = 0;
+    bool skip = v & 1;
+    do {
+      if (!skip) v += 3, ++steps;
+      skip = false;
+      v >>= 1;
+      ++steps;
+    } while (v > 1 && steps < 40);
+    expected[i] = static_cast<int>(v) * 100 + steps;
+  }
+  expect_fallback<int>(loops_tests::irreducible_engine(), "irreducible control flow",
+                       [&] { return loops_tests::irreducible(in); }, expected);
+}
+
 TEST_F(LoopsEngine, ExceptionHandlingStaysOnFibers) {
   const auto in = random_floats(32, 12);
   std::vector<float> expected(in);

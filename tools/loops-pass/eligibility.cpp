@@ -1,10 +1,13 @@
 #include "eligibility.hpp"
 
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "runtime_abi.hpp"
@@ -81,6 +84,18 @@ class checker {
                                         SmallVectorImpl<CallInst*>& barriers) {
     LoopInfo& loops = functions_.getResult<LoopAnalysis>(f);
     const bool in_kernel = &f == &kernel_;
+    // The checks for polls below look in loops; a cycle that is not one (goto
+    // into a loop's body) could hide a poll from them.
+    ReversePostOrderTraversal<Function*> order(&f);
+    if (containsIrreducibleCFG<const BasicBlock*>(order, loops)) {
+      const Instruction* located = nullptr;
+      for (const Instruction& inst : instructions(f))
+        if (inst.getDebugLoc()) {
+          located = &inst;
+          break;
+        }
+      return refusal{"irreducible control flow (a cycle with more than one entry)", located};
+    }
     for (BasicBlock& block : f) {
       for (Instruction& inst : block) {
         if (isa<InvokeInst>(inst) || isa<CallBrInst>(inst) || inst.isEHPad())
