@@ -507,7 +507,8 @@ def rewrite_tokens(tokens, include=None, templates=None):
                 # A function template named without (all) its arguments, or a kernel with default
                 # arguments: the call is completed as nvcc does, by calling it from a generic thunk.
                 # A kernel that is not a template gives its type, so that the arguments take its types.
-                signature = f"<decltype(&{kernel})>" if templates[kernel] == 0 and explicit is None else ""
+                expression = text_of(tokens, start, last)  # qualified as the launch names it: ns::k
+                signature = f"<decltype(&{expression})>" if templates[kernel] == 0 and explicit is None else ""
                 out[start] = f"::cohort::compat::chevron_deduced{signature}([](auto... cohort_a) {{ " + out[start]
                 out[i] = "(cohort_a...); },"
             else:

@@ -109,6 +109,11 @@ class Launches(unittest.TestCase):
         self.assertIn("chevron_deduced<decltype(&k)>([](auto... cohort_a) { k(cohort_a...); },1, 2)(p, 3)",
                       rewrite(source))
 
+    def test_default_arguments_of_a_qualified_kernel(self):
+        source = "namespace ns { __global__ void k(int* p, int n = 3) {} }\nvoid f() { ns::k<<<1, 2>>>(p); }"
+        self.assertIn("chevron_deduced<decltype(&ns :: k)>([](auto... cohort_a) { ns::k(cohort_a...); }",
+                      rewrite(source))
+
     def test_a_condition_before_a_parenthesized_kernel(self):
         out = rewrite("void f() { if (c) (k)<<<1, 1>>>(x); while (c) (*t[i])<<<1, 1>>>(x); }")
         self.assertIn("if (c) ::cohort::compat::chevron((k),1, 1)(x);", out)
