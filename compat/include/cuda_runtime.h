@@ -25,6 +25,8 @@
 #ifdef __CUDACC__
 #include "cohort_compat/device_functions.hpp"
 #include "cohort_compat/ptx.hpp"
+#include "cohort_compat/rounding_intrinsics.hpp"
+#include "cohort_compat/special_functions.hpp"
 #endif
 
 #define __managed__
