@@ -2,8 +2,9 @@
 """Runs gdb in batch mode on parked_kernel (stopped with threads exited, at a
 block barrier, at a warp shuffle and running) and checks what cohort's gdb
 extension shows: the listing's states and lines, `cohort thread` + `bt` and
-`info locals` in parked threads, the printers, and that the program completes
-once the real registers are back. Exit 77 (skipped) where gdb cannot run.
+`info locals` in parked threads, the printers, the listing after `next` over
+the shuffle (its other lanes runnable), and that the program completes once
+the real registers are back. Exit 77 (skipped) where gdb cannot run.
 
 usage: run_gdb_test.py PROGRAM SOURCE [GDB]"""
 
@@ -54,6 +55,10 @@ def gdb_script(lines):
         "cohort thread restore",
         "bt 1",
         "print threadIdx",
+        "echo ==next\\n",
+        "next",
+        "next",
+        "info cohort threads",
         "echo ==continue\\n",
         "cohort thread 0 30",
         "delete",
@@ -137,6 +142,13 @@ def main():
     expect(r"the real registers are back", restored, "restore")
     expect(r"^#0 .*parked_kernel \(out=.*, flag=.*\) at .*%s:%d$" % (src, lines["BREAK"]), restored, "bt after restore")
     expect(r"^\$\d+ = \(63, 0, 0\)$", restored, "threadIdx after restore")
+
+    # Thread 63, the shuffle's last lane, completes it and goes on: its lanes are runnable.
+    stepped = section(out, "next")
+    expect(r"^    \(48,0,0\)-\(62,0,0\)\s+15  runnable\s+%s:%d  void parked_kernel\(int\*, int\*\)$"
+           % (src, lines["SHUFFLE"]), stepped, "listing after next")
+    expect(r"^  \* \(63,0,0\)\s+1  running\s+%s:%d  parked_kernel\(int\*, int\*\)$" % (src, lines["BARRIER"]),
+           stepped, "listing after next")
 
     done = section(out, "continue")
     expect(r"the real registers are back", done, "restore on continue")
