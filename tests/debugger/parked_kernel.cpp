@@ -2,7 +2,8 @@
 // two blocks of 64 threads in which, when block 0's thread 63 stops at the
 // line marked BREAK, its block's threads 0-15 have exited, 16-47 wait at the
 // block barrier and 48-62 at a warp shuffle, and block 1 runs on another OS
-// thread (its thread 63 set the flag that thread 63 of block 0 waited for).
+// thread (its thread 63 set the flag that thread 63 of block 0 waited for);
+// then a barrier-free kernel, stopped in its thread 5.
 // The markers name the lines the test expects; built with -O0 -g.
 #include <cohort/cohort.hpp>
 
@@ -35,6 +36,13 @@ __global__ void parked_kernel(int* out, int* flag) {
   grid.sync();
 }
 
+// A kernel that never waits: its block's threads run one after another on one
+// fiber (a streak), with no per-thread counts stored until one calls in.
+__global__ void streak_kernel(int* out) {
+  const unsigned rank = threadIdx.x;
+  out[rank] = static_cast<int>(rank);  // STREAK
+}
+
 int main() {
   cg::device_buffer<int> out(128), flag(1);
   cg::fill(flag.data(), 0, 1);
@@ -49,6 +57,13 @@ int main() {
         std::printf("block %u thread %u: %d, expected %d\n", b, t, got[b * 64 + t], expected);
         return 1;
       }
+    }
+  cg::launch(streak_kernel, {dim3(1), dim3(64), 0}, out.data());
+  const std::vector<int> streak = out.to_host();
+  for (unsigned t = 0; t < 64; ++t)
+    if (streak[t] != static_cast<int>(t)) {
+      std::printf("streak_kernel thread %u: %d\n", t, streak[t]);
+      return 1;
     }
   std::puts("parked_kernel: all values as expected");
   return 0;

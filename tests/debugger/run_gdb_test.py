@@ -62,6 +62,10 @@ def gdb_script(lines):
         "echo ==continue\\n",
         "cohort thread 0 30",
         "delete",
+        "break parked_kernel.cpp:%d if threadIdx.x == 5" % lines["STREAK"],
+        "continue",
+        "echo ==streak\\n",
+        "info cohort threads",
         "continue",
         "",
     ])
@@ -152,8 +156,15 @@ def main():
 
     done = section(out, "continue")
     expect(r"the real registers are back", done, "restore on continue")
-    expect(r"^parked_kernel: all values as expected$", done, "the program's result")
-    expect(r"exited normally", done, "the program's exit")
+
+    streak = section(out, "streak")
+    expect(r"^Kernel streak_kernel\(int\*\)\s+grid \(1,1,1\)\s+block \(64,1,1\)$", streak, "streak listing")
+    expect(r"^    \(0,0,0\)-\(4,0,0\)\s+5  exited\s*$", streak, "streak listing")
+    expect(r"^  \* \(5,0,0\)\s+1  running\s+%s:%d  streak_kernel\(int\*\)$" % (src, lines["STREAK"]),
+           streak, "streak listing")
+    expect(r"^    \(6,0,0\)-\(63,0,0\)\s+58  not started\s*$", streak, "streak listing")
+    expect(r"^parked_kernel: all values as expected$", streak, "the program's result")
+    expect(r"exited normally", streak, "the program's exit")
 
     if failures:
         print("FAILED:\n  " + "\n  ".join(failures))
