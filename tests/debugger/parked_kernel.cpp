@@ -3,7 +3,8 @@
 // line marked BREAK, its block's threads 0-15 have exited, 16-47 wait at the
 // block barrier and 48-62 at a warp shuffle, and block 1 runs on another OS
 // thread (its thread 63 set the flag that thread 63 of block 0 waited for);
-// then a barrier-free kernel, stopped in its thread 5.
+// then a barrier-free kernel, stopped in its thread 5, and a converged warp,
+// stopped in its lane 5.
 // The markers name the lines the test expects; built with -O0 -g.
 #include <cohort/cohort.hpp>
 
@@ -43,6 +44,13 @@ __global__ void streak_kernel(int* out) {
   out[rank] = static_cast<int>(rank);  // STREAK
 }
 
+// A warp that converges: coalesced_threads() parks each lane until the last
+// arrives, which releases them all.
+__global__ void converge_kernel(int* out) {
+  cg::coalesced_group lanes = cg::coalesced_threads();
+  out[threadIdx.x] = static_cast<int>(lanes.thread_rank());  // CONVERGE
+}
+
 int main() {
   cg::device_buffer<int> out(128), flag(1);
   cg::fill(flag.data(), 0, 1);
@@ -63,6 +71,13 @@ int main() {
   for (unsigned t = 0; t < 64; ++t)
     if (streak[t] != static_cast<int>(t)) {
       std::printf("streak_kernel thread %u: %d\n", t, streak[t]);
+      return 1;
+    }
+  cg::launch(converge_kernel, {dim3(1), dim3(32), 0}, out.data());
+  const std::vector<int> ranks = out.to_host();
+  for (unsigned t = 0; t < 32; ++t)
+    if (ranks[t] != static_cast<int>(t)) {
+      std::printf("converge_kernel thread %u: rank %d\n", t, ranks[t]);
       return 1;
     }
   std::puts("parked_kernel: all values as expected");

@@ -66,6 +66,12 @@ def gdb_script(lines):
         "continue",
         "echo ==streak\\n",
         "info cohort threads",
+        "delete",
+        "break parked_kernel.cpp:%d if threadIdx.x == 5" % lines["CONVERGE"],
+        "continue",
+        "echo ==converge\\n",
+        "info cohort threads",
+        "print lanes",
         "continue",
         "",
     ])
@@ -163,8 +169,18 @@ def main():
     expect(r"^  \* \(5,0,0\)\s+1  running\s+%s:%d  streak_kernel\(int\*\)$" % (src, lines["STREAK"]),
            streak, "streak listing")
     expect(r"^    \(6,0,0\)-\(63,0,0\)\s+58  not started\s*$", streak, "streak listing")
-    expect(r"^parked_kernel: all values as expected$", streak, "the program's result")
-    expect(r"exited normally", streak, "the program's exit")
+    converge = section(out, "converge")
+    # Lane 31 completed the convergence and exited; the lanes it released resume in order.
+    expect(r"^    \(0,0,0\)-\(4,0,0\)\s+5  exited\s*$", converge, "converge listing")
+    expect(r"^  \* \(5,0,0\)\s+1  running\s+%s:%d  converge_kernel\(int\*\)$" % (src, lines["CONVERGE"]),
+           converge, "converge listing")
+    expect(r"^\$\d+ = coalesced_group \{rank 5 of 32, lanes 0xffffffff, group 0 of 1\}$", converge, "print lanes")
+    expect(r"^    \(6,0,0\)-\(30,0,0\)\s+25  runnable\s+%s:%d  void converge_kernel\(int\*\)$"
+           % (src, lines["CONVERGE"] - 1), converge, "converge listing")
+    expect(r"^    \(31,0,0\)\s+1  exited\s*$", converge, "converge listing")
+    # Not anchored: the program's output and gdb's own messages may interleave.
+    expect(r"parked_kernel: all values as expected", converge, "the program's result")
+    expect(r"exited normally", converge, "the program's exit")
 
     if failures:
         print("FAILED:\n  " + "\n  ".join(failures))
