@@ -13,6 +13,7 @@
 // identical entries into one.
 
 #include "block_runtime.hpp"
+#include "launch_state.hpp"
 
 #ifndef COHORT_GDB_INSTALLED_DIR
 #error "COHORT_GDB_INSTALLED_DIR and COHORT_GDB_SOURCE_DIR are set by src/host/CMakeLists.txt"
@@ -38,4 +39,6 @@ __asm__(
 // where the rest of the runtime is built without -g (this file always is).
 extern "C" {
 [[gnu::used]] const cohort::detail::host::block_runtime* cohort_debugger_support = nullptr;
+// The launch (its kernel's name in the listing), only a declaration in block_runtime.hpp.
+[[gnu::used]] const cohort::detail::host::launch_state* cohort_debugger_launch = nullptr;
 }
