@@ -62,21 +62,18 @@ def _enumerator(value):
 
 
 def source_location(loc):
-    """(file, line, function) of a std::source_location, or None when empty."""
-    try:
-        impl = loc["_M_impl"]  # libstdc++
+    """(file, line, function) of a std::source_location, or None when empty.
+    Its record's fields are named by the compilers' __builtin_source_location
+    (_M_file_name & co.); the pointer to it is libstdc++'s _M_impl or libc++'s __ptr_."""
+    for pointer in ("_M_impl", "__ptr_"):
+        try:
+            impl = loc[pointer]
+        except gdb.error:
+            continue
         if int(impl) == 0:
             return None
         return (impl["_M_file_name"].string(), int(impl["_M_line"]), impl["_M_function_name"].string())
-    except gdb.error:
-        pass
-    try:  # libc++
-        impl = loc["__ptr_"]
-        if int(impl) == 0:
-            return None
-        return (impl["__file_"].string(), int(impl["__line_"]), impl["__func_"].string())
-    except gdb.error:
-        return None
+    return None
 
 
 def newest_source_frame(frame):
