@@ -5,7 +5,7 @@
 # there already.
 set -euo pipefail
 packages=(cmake ninja-build g++ python3 libboost-context-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
-          nlohmann-json3-dev libtbb-dev)
+          nlohmann-json3-dev libtbb-dev gdb)
 (($#)) && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do
