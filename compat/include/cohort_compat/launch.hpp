@@ -218,7 +218,7 @@ kernel_call bind_from_args(const void* kernel, void** args) {
 // launch converts them, to be launched later (on the configuration then given).
 template <class... P, class... A>
 kernel_call bind_launch(void (*kernel)(P...), A&&... args) {
-  return [kernel, values = std::tuple<std::remove_cvref_t<P>...>(std::forward<A>(args)...)](
+  return [kernel, values = std::tuple<std::remove_cvref_t<P>...>(detail::kernel_argument<P>(std::forward<A>(args))...)](
              const launch_request& request) {
     return std::apply([&](const auto&... v) { return launch_typed(kernel, request, v...); }, values);
   };
