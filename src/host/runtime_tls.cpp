@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <initializer_list>
+#include <mutex>
+#include <vector>
 
 extern "C" int __cxa_thread_atexit(void (*)(void*), void*, void*) noexcept;
 extern "C" void* __dso_handle;
@@ -61,6 +63,17 @@ void protect(const tls_guard_span& g, int protection) {
   if (g.end > g.begin) mprotect(reinterpret_cast<void*>(g.begin), g.end - g.begin, protection);
 }
 
+// The guards closed now, of every thread. Never destroyed: exit() may
+// read it after static destructors have run.
+struct closed_guards {
+  std::mutex mutex;
+  std::vector<tls_guard_span> spans;
+};
+closed_guards& every_closed_guard() {
+  static closed_guards* const all = new closed_guards;
+  return *all;
+}
+
 }  // namespace
 
 tls_guard_span tls_low_guard_pages() { return whole_pages(tls_low_guard_spacer, sizeof tls_low_guard_spacer); }
@@ -71,17 +84,32 @@ std::uintptr_t tls_low_spacer_end() {
 std::uintptr_t tls_high_spacer_address() { return reinterpret_cast<std::uintptr_t>(tls_guard_spacer); }
 
 void close_tls_guard() {
+  closed_guards& all = every_closed_guard();
+  const std::lock_guard lock(all.mutex);
   for (const tls_guard_span& g : {tls_low_guard_pages(), tls_high_guard_pages()}) {
     protect(g, PROT_NONE);
     // The C library wrote them when it made the thread: give the memory back.
     if (g.end > g.begin) madvise(reinterpret_cast<void*>(g.begin), g.end - g.begin, MADV_DONTNEED);
+    all.spans.push_back(g);
   }
 }
 
 void open_tls_guard() {
+  closed_guards& all = every_closed_guard();
+  const std::lock_guard lock(all.mutex);
   // The C library writes them again (the initial image, zeros) when it
   // reuses the thread's memory for a new thread.
-  for (const tls_guard_span& g : {tls_low_guard_pages(), tls_high_guard_pages()}) protect(g, PROT_READ | PROT_WRITE);
+  for (const tls_guard_span& g : {tls_low_guard_pages(), tls_high_guard_pages()}) {
+    protect(g, PROT_READ | PROT_WRITE);
+    std::erase_if(all.spans, [&](const tls_guard_span& s) { return s.begin == g.begin; });
+  }
+}
+
+void open_every_tls_guard() {
+  closed_guards& all = every_closed_guard();
+  const std::lock_guard lock(all.mutex);
+  for (const tls_guard_span& g : all.spans) protect(g, PROT_READ | PROT_WRITE);
+  all.spans.clear();
 }
 
 void at_thread_exit(void (*destroy)(void*), void* object) { __cxa_thread_atexit(destroy, object, &__dso_handle); }

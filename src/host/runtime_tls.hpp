@@ -61,6 +61,10 @@ inline constexpr const char* tls_high_spacer_symbol = "_ZN6cohort6detail4host16t
 // calling thread's guard pages.
 void close_tls_guard();
 void open_tls_guard();
+// Opens the guard pages of every thread that has them closed: at an exit()
+// that leaves threads running blocks (worker_pool.cpp), for whatever reads
+// their TLS after them (LeakSanitizer scans every thread's at exit).
+void open_every_tls_guard();
 
 // Registers `destroy(object)` to run when the calling thread ends, as a
 // thread_local's destructor would.

@@ -469,12 +469,12 @@ worker_context::worker_context() {
 }
 
 worker_context::~worker_context() {
+  open_tls_guard();  // the C library writes the thread's TLS again when it reuses its memory
   // Destroyed by exit() on a thread that is inside a block (a signal handler
   // that interrupted it called exit()): the running fiber's stack, or the
   // signal stack, may be the one exit() runs on. The process is ending;
   // they are left to it.
   if (current_block != nullptr) return;
-  open_tls_guard();  // the C library zeroes the thread's TLS again when it reuses its memory
   for (fiber& f : runtime.fibers) {
     f.sanitizer.destroyed();
     stacks.release(f.stack);

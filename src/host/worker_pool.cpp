@@ -72,6 +72,7 @@ class pool {
     std::lock_guard lock(mutex_);
     if (idle_.size() != all_.size()) {
       for (auto& w : all_) (void)w.release();
+      open_every_tls_guard();
       return;
     }
     for (const auto& w : all_) w->stop();

@@ -28,11 +28,19 @@ using cohort_test::scoped_env;
 
 namespace {
 
+// The int `index` ints from `array`, through an address the compiler cannot
+// tie to the array (UBSan's object-size check would report the overrun
+// itself, before the runtime's guard could).
+volatile int& int_at(int* array, int index) {
+  volatile std::uintptr_t address = reinterpret_cast<std::uintptr_t>(array);
+  return *reinterpret_cast<volatile int*>(address + static_cast<std::uintptr_t>(static_cast<long>(index) * 4));
+}
+
 // Thread 0 of every block writes the int `past` ints beyond `ints` ints of
 // dynamic shared memory; every thread then writes its rank to `out`.
 __global__ void writes_past_dynamic(int* out, int ints, int past) {
   int* shared = cg::dynamic_shared<int>();
-  if (threadIdx.x == 0) static_cast<volatile int*>(shared)[ints + past] = 7;
+  if (threadIdx.x == 0) int_at(shared, ints + past) = 7;
   __syncthreads();
   out[blockIdx.x * blockDim.x + threadIdx.x] = static_cast<int>(threadIdx.x);
 }
@@ -86,7 +94,7 @@ __global__ void writes_past_static(int* out, int past) {
   __shared__ int tile[32];
   tile[threadIdx.x % 32] = static_cast<int>(threadIdx.x);
   __syncthreads();
-  if (threadIdx.x == 0) static_cast<volatile int*>(tile)[32 + past] = 7;
+  if (threadIdx.x == 0) int_at(tile, 32 + past) = 7;
   __syncthreads();
   out[blockIdx.x * blockDim.x + threadIdx.x] = tile[threadIdx.x % 32];
 }
