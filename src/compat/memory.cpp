@@ -196,10 +196,14 @@ cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void*
   if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice)
     if (const cudaError_t e = check_device_side(what.c_str(), "source", src, spitch * (height - 1) + width))
       return e;
-  return issue(call, stream, task_kind::work, [=](cudaError_t) {
+  const cudaError_t e = issue(call, stream, task_kind::work, [=](cudaError_t) {
     for (std::size_t row = 0; row < height; ++row)
       std::memmove(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width);
   });
+  // Pageable host memory on either side: done before the call returns (as stream_copy's staging would be).
+  if (e != cudaSuccess || !(pageable(src) || pageable(dst)) || runs_inline(stream)) return e;
+  if (const cudaError_t waited = synchronize_stream(stream)) return waited;
+  return sticky();
 }
 
 cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaStream_t stream) {
