@@ -22,10 +22,12 @@ namespace {
 
 std::mutex regions_mutex;
 
-// By base address. Built on first use: a program may allocate from a static initializer.
+// By base address. Built on first use: a program may allocate from a static
+// initializer. Never destroyed: memory the program did not free stays
+// reachable (no leak at exit), and a static destructor may still free it.
 std::map<const char*, region>& regions() {
-  static std::map<const char*, region> by_base;
-  return by_base;
+  static auto* const by_base = new std::map<const char*, region>;
+  return *by_base;
 }
 
 const char* bytes_of(const void* p) { return static_cast<const char*>(p); }
