@@ -21,10 +21,12 @@ namespace {
 
 std::mutex regions_mutex;
 
-// By base address. Built on first use: a program may allocate from a static initializer.
+// By base address. Built on first use: a program may allocate from a static
+// initializer. Never destroyed: memory the program did not free stays
+// reachable (no leak at exit), and a static destructor may still free it.
 std::map<const char*, region>& regions() {
-  static std::map<const char*, region> by_base;
-  return by_base;
+  static auto* const by_base = new std::map<const char*, region>;
+  return *by_base;
 }
 
 const char* bytes_of(const void* p) { return static_cast<const char*>(p); }
@@ -208,10 +210,14 @@ cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void*
   if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice)
     if (const cudaError_t e = check_device_side(what.c_str(), "source", src, spitch * (height - 1) + width))
       return e;
-  return issue(call, stream, task_kind::work, [=](cudaError_t) {
+  const cudaError_t e = issue(call, stream, task_kind::work, [=](cudaError_t) {
     for (std::size_t row = 0; row < height; ++row)
       std::memmove(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width);
   });
+  // Pageable host memory on either side: done before the call returns (as stream_copy's staging would be).
+  if (e != cudaSuccess || !(pageable(src) || pageable(dst)) || runs_inline(stream)) return e;
+  if (const cudaError_t waited = synchronize_stream(stream)) return waited;
+  return sticky();
 }
 
 cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaStream_t stream) {

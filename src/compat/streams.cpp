@@ -29,13 +29,15 @@ namespace {
 std::mutex handles_mutex;
 
 // Built on first use: a program may create handles from a static initializer.
+// Never destroyed: a handle the program did not destroy stays reachable (no
+// leak at exit) and valid for a static destructor's call.
 std::set<cudaStream_t>& streams() {
-  static std::set<cudaStream_t> live;
-  return live;
+  static auto* const live = new std::set<cudaStream_t>;
+  return *live;
 }
 std::set<cudaEvent_t>& events() {
-  static std::set<cudaEvent_t> live;
-  return live;
+  static auto* const live = new std::set<cudaEvent_t>;
+  return *live;
 }
 
 bool valid_event(cudaEvent_t event) {
