@@ -158,6 +158,7 @@ TEST(KernelSideCallsFromHostCodeDeathTest, BuiltInsAndIntrinsicsSayWhy) {
       "(thread_record|thread_position|block_record|block_coordinates|uint3)'";
   EXPECT_DEATH({ [[maybe_unused]] volatile unsigned x = threadIdx.x; }, says);
   EXPECT_DEATH({ [[maybe_unused]] volatile int v = __shfl_sync(0xffffffffu, 1, 0); }, says);
+  EXPECT_DEATH({ [[maybe_unused]] volatile unsigned v = __ballot_sync(0xffffffffu, 1); }, says);
 }
 
 // A null pointer of the host code's own, in a program that has launched
