@@ -33,7 +33,7 @@ namespace cohort::detail::host {
 [[gnu::used]] thread_local constinit std::byte shared_spacer[4096]{};
 thread_local constinit block_record* current_block = nullptr;
 thread_local constinit thread_record* current_thread = nullptr;
-constinit outside_kernel_page no_kernel{};
+constinit const outside_kernel_page no_kernel{};
 thread_local constinit const block_coordinates* current_coordinates = &no_kernel.coordinates;
 thread_local constinit block_coordinates running_block_coordinates{};
 thread_local constinit const thread_position* current_position = &no_kernel.position;
@@ -141,7 +141,8 @@ void install_overflow_handler() {
 // it. Installed when the program starts, so that it is there before any
 // launch; the page is closed then too.
 [[gnu::used]] const bool handler_at_startup =
-    (install_overflow_handler(), mprotect(&no_kernel, sizeof no_kernel, PROT_NONE), true);
+    (install_overflow_handler(), mprotect(const_cast<outside_kernel_page*>(&no_kernel), sizeof no_kernel, PROT_NONE),
+     true);
 
 }  // namespace
 

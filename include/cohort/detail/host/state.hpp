@@ -112,12 +112,14 @@ struct block_coordinates {
   unsigned warp_size;
 };
 // One page (of the largest page size, 64 KiB), made inaccessible when the
-// program starts, that the two pointers point into outside a kernel.
+// program starts, that the two pointers point into outside a kernel. Const,
+// so that it lies in a read-only segment: LeakSanitizer scans the writable
+// ones for pointers, and would fault on it there.
 struct alignas(65536) outside_kernel_page {
   thread_position position;
   block_coordinates coordinates;
 };
-extern constinit outside_kernel_page no_kernel;
+extern constinit const outside_kernel_page no_kernel;
 extern thread_local constinit const block_coordinates* current_coordinates;
 extern thread_local constinit block_coordinates running_block_coordinates;
 extern thread_local constinit const thread_position* current_position;
