@@ -34,7 +34,7 @@
 
 namespace cohort::detail::host {
 
-constinit outside_kernel_page no_kernel{};
+constinit const outside_kernel_page no_kernel{};
 
 struct worker_context {
   stack_pool stacks;
@@ -169,7 +169,8 @@ void install_overflow_handler() {
 // process dies of it. Installed when the program starts, so that it is there
 // before any launch; the page is closed then too.
 [[gnu::used]] const bool handler_at_startup =
-    (install_overflow_handler(), mprotect(&no_kernel, sizeof no_kernel, PROT_NONE), true);
+    (install_overflow_handler(), mprotect(const_cast<outside_kernel_page*>(&no_kernel), sizeof no_kernel, PROT_NONE),
+     true);
 
 }  // namespace
 

@@ -158,6 +158,7 @@ TEST(KernelSideCallsFromHostCodeDeathTest, IntrinsicsSayWhy) {
       "used outside a kernel|null pointer of type '(const )?(struct )?(cohort::(host|detail::host)::)?"
       "(thread_record|thread_position|block_record)'";
   EXPECT_DEATH({ [[maybe_unused]] volatile int v = __shfl_sync(0xffffffffu, 1, 0); }, says);
+  EXPECT_DEATH({ [[maybe_unused]] volatile unsigned v = __ballot_sync(0xffffffffu, 1); }, says);
 }
 
 // A null pointer of the host code's own, in a program that has launched

@@ -103,11 +103,12 @@ extern thread_local constinit thread_record* current_thread;
 // code faults there, and the fault handler, which tells that page from
 // address 0 (a null pointer of the program's own is an ordinary crash), says why.
 // One page (of the largest page size, 64 KiB), made inaccessible when the
-// program starts.
+// program starts. Const, so that it lies in a read-only segment:
+// LeakSanitizer scans the writable ones for pointers, and would fault on it there.
 struct alignas(65536) outside_kernel_page {
   thread_position position;
 };
-extern constinit outside_kernel_page no_kernel;
+extern constinit const outside_kernel_page no_kernel;
 extern thread_local constinit const thread_position* current_position;
 extern thread_local constinit thread_position streak_position;
 

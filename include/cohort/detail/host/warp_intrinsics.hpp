@@ -24,10 +24,13 @@ namespace cohort::detail::host {
 // Every intrinsic passes here: a mask naming every lane the warp has (the
 // usual one) is counted without a population count.
 inline member_set mask_members(const collective_op& op, unsigned long long mask, std::source_location where) {
+  // The lane first: in host code its read faults on the page that says
+  // "outside a kernel" (state.hpp), before the block's record, null there, is read.
+  const unsigned lane = lane_id();
   const unsigned present = present_lanes();
   const std::uint64_t existing = ~std::uint64_t{0} >> (64 - present);  // low_lanes without its test: present >= 1
   const std::uint64_t lanes = mask & existing;
-  if (((lanes >> lane_id()) & 1) == 0) fail_lane_outside_mask(op.name, mask, where);
+  if (((lanes >> lane) & 1) == 0) fail_lane_outside_mask(op.name, mask, where);
   return {warp_base(), lanes == existing ? present : lane_count(lanes), lanes};
 }
 
