@@ -12,6 +12,9 @@
 include_guard(GLOBAL)
 
 find_package(Python3 3.8 REQUIRED COMPONENTS Interpreter)
+# Cached: the functions below also run in the scope of a project that embeds
+# cohort (add_subdirectory, FetchContent), where find_package's variables are not set.
+set(COHORT_PYTHON ${Python3_EXECUTABLE} CACHE INTERNAL "the Python that runs cohort's rewriter")
 
 function(_cohort_host_source out source mode)
   get_filename_component(abs ${source} ABSOLUTE)
@@ -20,9 +23,10 @@ function(_cohort_host_source out source mode)
   string(MD5 tag ${abs})
   string(SUBSTRING ${tag} 0 8 tag)
   set(generated ${CMAKE_CURRENT_BINARY_DIR}/cohort_host_cuda/${tag}/${name}.cpp)
+  get_filename_component(rewriter_dir ${COHORT_REWRITER} DIRECTORY)
   add_custom_command(OUTPUT ${generated}
-    COMMAND ${Python3_EXECUTABLE} -B ${COHORT_REWRITER} ${abs} -o ${generated} --depfile ${generated}.d ${mode}
-    DEPENDS ${abs} ${COHORT_REWRITER}
+    COMMAND ${COHORT_PYTHON} -B ${COHORT_REWRITER} ${abs} -o ${generated} --depfile ${generated}.d ${mode}
+    DEPENDS ${abs} ${COHORT_REWRITER} ${rewriter_dir}/cohort_ptx.py
     DEPFILE ${generated}.d
     COMMENT "Rewriting ${name} for cohort's host backend"
     VERBATIM)
@@ -40,10 +44,10 @@ function(cohort_cuda_sources_for_host target)
       _cohort_host_source(generated ${source} "")
       list(APPEND kept ${generated})
     elseif(source MATCHES "\\.(cpp|cc|cxx)$" AND EXISTS ${abs})
-      # Host code that names cudaDeviceProp::warpSize and the like is rewritten
-      # for those member names only (no __CUDA_ARCH__, as nvcc compiles it).
+      # Host code with a launch or inline assembly is rewritten for those only
+      # (no __CUDA_ARCH__, as nvcc compiles it).
       file(READ ${abs} text)
-      if(text MATCHES "<<<|__shared__|__global__|warpSize|gridDim|blockDim")
+      if(text MATCHES "<<<|__shared__|__global__|asm")
         _cohort_host_source(generated ${source} --host)
         list(APPEND kept ${generated})
       else()

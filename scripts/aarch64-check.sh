@@ -42,9 +42,7 @@ status=0
 summary=()
 for switch in ${COHORT_AARCH64_SWITCHES:-auto boost}; do
   build=build-aarch64-$switch
-  cmake -S . -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DCMAKE_BUILD_TYPE=Release \
-    "${launcher[@]}" -DCOHORT_FIBER_SWITCH="$switch" -DCOHORT_BUILD_CUDA=OFF -DCOHORT_BUILD_BENCHMARKS=OFF \
-    -DCOHORT_BUILD_EXAMPLES=OFF -DCOHORT_BUILD_APPS=OFF -DCOHORT_BUILD_PEER_BENCHMARK=OFF
+  cmake --preset aarch64 -B "$build" "${launcher[@]}" -DCOHORT_FIBER_SWITCH="$switch"
   cmake --build "$build"
   log=$build/ctest.log
   if ctest --test-dir "$build" -LE gpu -E "$excluded" -j "$(nproc)" --output-on-failure \

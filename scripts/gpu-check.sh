@@ -36,8 +36,8 @@ if [ ! -f "$gtest_prefix/lib/cmake/GTest/GTestConfig.cmake" ]; then
       cmake --install "$build/googletest/build"; } >"$logs/configure.log" 2>&1
 fi
 
-if cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOHORT_BUILD_HOST=OFF -DCOHORT_BUILD_CUDA=ON \
-     -DCMAKE_CUDA_ARCHITECTURES="$arch" -DGTest_ROOT="$gtest_prefix" >>"$logs/configure.log" 2>&1 &&
+if cmake --preset gpu -B "$build" -DCMAKE_CUDA_ARCHITECTURES="$arch" -DGTest_ROOT="$gtest_prefix" \
+     >>"$logs/configure.log" 2>&1 &&
    cmake --build "$build" -- -k 0 >"$logs/build.log" 2>&1; then
   status_build=ok
 else

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --preset release
 if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && cmake --build build --target cohort_cli_cuda; then
   exec build/apps/cohort/cohort-cuda bench reduce "$@"
 fi

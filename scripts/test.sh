@@ -7,13 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --preset release
 cmake --build build
 ctest --test-dir build --output-on-failure -LE gpu -j "$(nproc)"
 
 if [[ "${COHORT_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOHORT_SANITIZE=address,undefined \
-    -DCOHORT_BUILD_CUDA=OFF -DCOHORT_BUILD_BENCHMARKS=OFF -DCOHORT_BUILD_EXAMPLES=OFF -DCOHORT_BUILD_APPS=OFF
+  cmake --preset asan
   cmake --build build-asan
   ctest --test-dir build-asan --output-on-failure -LE gpu -j "$(nproc)"
 fi

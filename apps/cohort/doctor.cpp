@@ -19,7 +19,7 @@ namespace cohort_cli {
 
 namespace {
 
-using cohort_examples::check_result;
+using cohort_kernels::check_result;
 
 constexpr unsigned probe_rounds = 3;  // a single grid.sync() per kernel is the minimum; several must work
 
@@ -31,14 +31,14 @@ check_result check_block_size(const cohort::device_properties& p, unsigned threa
   if (threads > static_cast<unsigned>(p.max_threads_per_block))
     return {name, true, "n/a: above the device's " + std::to_string(p.max_threads_per_block) + " threads per block"};
   try {
-    const cohort_examples::probe_capacity probe = cohort_examples::grid_sync_probe_capacity(threads);
+    const cohort_kernels::probe_capacity probe = cohort_kernels::grid_sync_probe_capacity(threads);
     const int per_sm = probe.blocks_per_sm;
     const int blocks = probe.blocks;
     const int reduce_blocks =
-        cohort::max_cooperative_grid(cohort_examples::sum_cooperative_kernel<float>, static_cast<int>(threads),
-                                     cohort_examples::warp_sums_bytes<float>(threads));
+        cohort::max_cooperative_grid(cohort_kernels::sum_cooperative_kernel<float>, static_cast<int>(threads),
+                                     cohort_kernels::warp_sums_bytes<float>(threads));
     if (blocks <= 0) return {name, false, "no block of this size fits on an SM"};
-    const unsigned stale = cohort_examples::run_grid_sync_probe(static_cast<unsigned>(blocks), threads, probe_rounds);
+    const unsigned stale = cohort_kernels::run_grid_sync_probe(static_cast<unsigned>(blocks), threads, probe_rounds);
     const std::string capacity = std::to_string(blocks) + " blocks (" + std::to_string(per_sm) + "/SM x " +
                                  std::to_string(p.multiprocessor_count) + " SMs), sum_cooperative " +
                                  std::to_string(reduce_blocks);
@@ -53,9 +53,9 @@ check_result check_block_size(const cohort::device_properties& p, unsigned threa
 // launched: its blocks could not all be resident and grid.sync() would hang.
 check_result check_oversized_grid_refused(unsigned threads) {
   const std::string name = "oversized cooperative grid refused";
-  const unsigned blocks = static_cast<unsigned>(cohort_examples::grid_sync_probe_capacity(threads).blocks) + 1;
+  const unsigned blocks = static_cast<unsigned>(cohort_kernels::grid_sync_probe_capacity(threads).blocks) + 1;
   try {
-    cohort_examples::run_grid_sync_probe(blocks, threads, 1);
+    cohort_kernels::run_grid_sync_probe(blocks, threads, 1);
     return {name, false,
             std::to_string(blocks) + " blocks were launched although only " + std::to_string(blocks - 1) +
                 " can be resident"};
@@ -87,7 +87,7 @@ std::vector<check_result> device_checks(int device) {
   const cohort::device_properties p = cohort::get_device_properties();
   // The seeds' block size, where the device allows it.
   const unsigned threads = std::min(256u, static_cast<unsigned>(p.max_threads_per_block));
-  std::vector<check_result> checks = cohort_examples::cooperative_launch_checks(threads);
+  std::vector<check_result> checks = cohort_kernels::cooperative_launch_checks(threads);
   checks.push_back(memory_check(device));
   for (unsigned t = 64; t <= 1024; t *= 2) checks.push_back(check_block_size(p, t));
   checks.push_back(check_oversized_grid_refused(threads));
@@ -129,7 +129,7 @@ check_result multi_device_check(int count) {
 int run_doctor() {
   std::size_t total = 0, failed = 0;
   const auto tally = [&](const std::vector<check_result>& checks) {
-    cohort_examples::print_checks(checks);
+    cohort_kernels::print_checks(checks);
     for (const check_result& c : checks) failed += c.passed ? 0 : 1;
     total += checks.size();
   };
@@ -138,13 +138,13 @@ int run_doctor() {
   try {
     count = cohort::device_count();
     tally({{"devices", count > 0,
-            std::to_string(count) + " on the " + cohort_examples::backend_name(cohort::this_backend) + " backend"}});
+            std::to_string(count) + " on the " + cohort_kernels::backend_name(cohort::this_backend) + " backend"}});
   } catch (const std::exception& e) {
     tally({{"devices", false, e.what()}});
   }
   for (int d = 0; d < count; ++d) {
     try {
-      std::printf("device %d: %s\n", d, cohort_examples::device_summary(cohort::get_device_properties(d)).c_str());
+      std::printf("device %d: %s\n", d, cohort_kernels::device_summary(cohort::get_device_properties(d)).c_str());
       tally(device_checks(d));
     } catch (const std::exception& e) {
       tally({{"device " + std::to_string(d), false, e.what()}});

@@ -28,7 +28,7 @@ void print_device(int device) {
   const cohort::device_properties p = cohort::get_device_properties(device);
   const bool host = p.kind == cohort::backend::host;
   std::printf("device %d: %s\n", device, p.name.c_str());
-  field("backend", cohort_examples::backend_name(p.kind));
+  field("backend", cohort_kernels::backend_name(p.kind));
   field("compute capability",
         host ? "n/a (host backend)"
              : std::to_string(p.compute_capability_major) + "." + std::to_string(p.compute_capability_minor));

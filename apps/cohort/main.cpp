@@ -59,7 +59,7 @@ constexpr bench_command bench_commands[] = {
 
 // The command line of `cohort bench <name>`, before its sizes are parsed.
 struct bench_arguments {
-  std::string backend = cohort_examples::backend_name(built_in_backend());
+  std::string backend = cohort_kernels::backend_name(built_in_backend());
   std::string sizes;
   bench_options options;
 };
@@ -136,10 +136,10 @@ void require_writable(const char* option, const std::string& path) {
 
 int run_bench(const bench_command& command, bench_arguments& args) {
   const cohort::backend built_in = built_in_backend();
-  if (args.backend != cohort_examples::backend_name(built_in)) {
+  if (args.backend != cohort_kernels::backend_name(built_in)) {
     const cohort::backend other = built_in == cohort::backend::host ? cohort::backend::cuda : cohort::backend::host;
     throw usage_error("--backend " + args.backend + ": this binary has only the " +
-                      cohort_examples::backend_name(built_in) + " backend built in; run " + program_for(other) +
+                      cohort_kernels::backend_name(built_in) + " backend built in; run " + program_for(other) +
                       (other == cohort::backend::cuda ? " (built where nvcc is found, -DCOHORT_BUILD_CUDA=ON)" : ""));
   }
   if (!args.options.plot_path.empty() && !args.options.plot_path.ends_with(".svg"))

@@ -10,6 +10,6 @@
 
 namespace cohort_cli {
 
-std::vector<cohort_examples::check_result> platform_checks();
+std::vector<cohort_kernels::check_result> platform_checks();
 
 }  // namespace cohort_cli

@@ -14,7 +14,7 @@ namespace {
 
 std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
 
-cohort_examples::check_result check_versions() {
+cohort_kernels::check_result check_versions() {
   int driver = 0, runtime = 0;
   if (cudaDriverGetVersion(&driver) != cudaSuccess || cudaRuntimeGetVersion(&runtime) != cudaSuccess)
     return {"driver / runtime versions", false, "the CUDA runtime cannot report its versions"};
@@ -25,7 +25,7 @@ cohort_examples::check_result check_versions() {
   return {"driver / runtime versions", true, found};
 }
 
-cohort_examples::check_result check_mps() {
+cohort_kernels::check_result check_mps() {
   int devices = 0, device = 0, mps = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return {"MPS", true, "n/a: no device"};
   if (cudaGetDevice(&device) != cudaSuccess ||
@@ -36,6 +36,6 @@ cohort_examples::check_result check_mps() {
 
 }  // namespace
 
-std::vector<cohort_examples::check_result> platform_checks() { return {check_versions(), check_mps()}; }
+std::vector<cohort_kernels::check_result> platform_checks() { return {check_versions(), check_mps()}; }
 
 }  // namespace cohort_cli

@@ -16,7 +16,7 @@ namespace {
 
 // What thread `gid` publishes in phase `p`.
 __host__ __device__ inline std::uint32_t published(std::uint32_t seed, unsigned long long gid, long long p) {
-  using cohort_examples::mix;
+  using cohort_kernels::mix;
   return mix(seed ^ mix(static_cast<std::uint32_t>(gid) ^ mix(static_cast<std::uint32_t>(p))));
 }
 

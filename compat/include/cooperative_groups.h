@@ -2,6 +2,9 @@
 // cooperative_groups names cohort's groups and collectives, which carry
 // NVIDIA's names and signatures. docs/cuda-compat.md lists the differences.
 #pragma once
+#define _COOPERATIVE_GROUPS_H_  // NVIDIA's include guard: programs test it
+
+#include "cuda_runtime.h"  // first: it sets how cohort's headers answer (COHORT_NVIDIA_TILE_SIZES)
 
 #include <cstddef>
 #include <functional>
@@ -9,14 +12,13 @@
 
 #include <cohort/cohort.hpp>
 
-#include "cuda_runtime.h"
-
 namespace cooperative_groups {
 
 using cohort::block_tile_memory;
 using cohort::cluster_group;
 using cohort::coalesced_group;
 using cohort::grid_group;
+using cohort::multi_grid_group;
 using cohort::thread_block;
 using cohort::thread_block_tile;
 using cohort::thread_group;
@@ -27,6 +29,7 @@ using cohort::group_size;
 using cohort::labeled_partition;
 using cohort::sync;
 using cohort::this_grid;
+using cohort::this_multi_grid;
 using cohort::this_thread;
 using cohort::this_thread_block;
 using cohort::thread_rank;

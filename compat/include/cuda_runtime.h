@@ -2,16 +2,30 @@
 // overloads (CUDA's header has the same ones), the kernel language and the
 // device builtins. cohort-cxx includes it first in every .cu file, as nvcc does.
 #pragma once
+#define __CUDA_RUNTIME_H__  // NVIDIA's include guard: programs test it
+
+#include "cohort_compat/std_names.hpp"  // before anything includes <cmath>
 
 #include <cstddef>
 
+// A tile's num_threads() and size() are NVIDIA's (Size, in a block's partial
+// last tile too) in code that comes through CUDA's headers; threads_present()
+// is cohort's count (docs/cuda-compat.md).
+#define COHORT_NVIDIA_TILE_SIZES
 #include <cohort/cohort.hpp>
 
-#include "cohort_compat/device_functions.hpp"
 #include "cohort_compat/dynamic_shared.hpp"
 #include "cohort_compat/launch.hpp"
 #include "cuda_runtime_api.h"
 #include "texture_fetch_functions.h"
+
+// CUDA's device functions, as nvcc declares them: in .cu files (__CUDACC__),
+// not in host .cpp files, which may define host versions of their own (as
+// NVIDIA's helper_math.h does).
+#ifdef __CUDACC__
+#include "cohort_compat/device_functions.hpp"
+#include "cohort_compat/ptx.hpp"
+#endif
 
 #define __managed__
 // `__shared__ __align__(16) float x[...]`: __shared__ is `static thread_local`
@@ -19,33 +33,35 @@
 #undef __align__
 #define __align__(n) __attribute__((aligned(n)))
 
+// Through void*, as NVIDIA's templates cast: T may be const (`const float* p;
+// cudaMalloc(&p, n)`), which a cast straight to void** would refuse.
 template <class T>
 cudaError_t cudaMalloc(T** devPtr, size_t size) {
-  return cudaMalloc(reinterpret_cast<void**>(devPtr), size);
+  return cudaMalloc(static_cast<void**>(static_cast<void*>(devPtr)), size);
 }
 template <class T>
 cudaError_t cudaMallocManaged(T** devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
-  return cudaMallocManaged(reinterpret_cast<void**>(devPtr), size, flags);
+  return cudaMallocManaged(static_cast<void**>(static_cast<void*>(devPtr)), size, flags);
 }
 template <class T>
 cudaError_t cudaMallocHost(T** ptr, size_t size, unsigned int flags = 0) {
-  return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+  return cudaHostAlloc(static_cast<void**>(static_cast<void*>(ptr)), size, flags);
 }
 template <class T>
 cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
-  return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+  return cudaHostAlloc(static_cast<void**>(static_cast<void*>(ptr)), size, flags);
 }
 template <class T>
 cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
-  return cudaMallocPitch(reinterpret_cast<void**>(devPtr), pitch, width, height);
+  return cudaMallocPitch(static_cast<void**>(static_cast<void*>(devPtr)), pitch, width, height);
 }
 template <class T>
 cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t stream) {
-  return cudaMallocAsync(reinterpret_cast<void**>(devPtr), size, stream);
+  return cudaMallocAsync(static_cast<void**>(static_cast<void*>(devPtr)), size, stream);
 }
 template <class T>
 cudaError_t cudaHostGetDevicePointer(T** devPtr, void* hostPtr, unsigned int flags) {
-  return cudaHostGetDevicePointer(reinterpret_cast<void**>(devPtr), hostPtr, flags);
+  return cudaHostGetDevicePointer(static_cast<void**>(static_cast<void*>(devPtr)), hostPtr, flags);
 }
 
 template <class T>

@@ -2,55 +2,16 @@
 // copy kinds, device attributes, cudaDeviceProp and the stream, event and
 // launch-configuration handles. docs/cuda-compat.md lists what is supported.
 #pragma once
+#define __DRIVER_TYPES_H__  // NVIDIA's include guard, which helper_cuda.h tests
 
-#include <cstddef>
+#include <stddef.h>
 
+#include "cohort_compat/error_codes.hpp"
 #include "vector_types.h"
 
-enum cudaError {
-  cudaSuccess = 0,
-  cudaErrorInvalidValue = 1,
-  cudaErrorMemoryAllocation = 2,
-  cudaErrorInitializationError = 3,
-  cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidPitchValue = 12,
-  cudaErrorInvalidSymbol = 13,
-  cudaErrorInvalidHostPointer = 16,
-  cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorMissingConfiguration = 52,
-  cudaErrorLaunchMaxDepthExceeded = 65,
-  cudaErrorInvalidDeviceFunction = 98,
-  cudaErrorNoDevice = 100,
-  cudaErrorInvalidDevice = 101,
-  cudaErrorInvalidKernelImage = 200,
-  cudaErrorNoKernelImageForDevice = 209,
-  cudaErrorUnsupportedLimit = 215,
-  cudaErrorPeerAccessUnsupported = 217,
-  cudaErrorInvalidResourceHandle = 400,
-  cudaErrorIllegalState = 401,
-  cudaErrorSymbolNotFound = 500,
-  cudaErrorNotReady = 600,
-  cudaErrorIllegalAddress = 700,
-  cudaErrorLaunchOutOfResources = 701,
-  cudaErrorLaunchTimeout = 702,
-  cudaErrorPeerAccessAlreadyEnabled = 704,
-  cudaErrorPeerAccessNotEnabled = 705,
-  cudaErrorContextIsDestroyed = 709,
-  cudaErrorAssert = 710,
-  cudaErrorHostMemoryAlreadyRegistered = 712,
-  cudaErrorHostMemoryNotRegistered = 713,
-  cudaErrorHardwareStackError = 714,
-  cudaErrorIllegalInstruction = 715,
-  cudaErrorMisalignedAddress = 716,
-  cudaErrorInvalidPc = 718,
-  cudaErrorLaunchFailure = 719,
-  cudaErrorCooperativeLaunchTooLarge = 720,
-  cudaErrorNotPermitted = 800,
-  cudaErrorNotSupported = 801,
-  cudaErrorStreamCaptureUnsupported = 900,
-  cudaErrorUnknown = 999
-};
+#define COHORT_CUDA_ERROR_ENUMERATOR(name, value, text) name = value,
+enum cudaError { COHORT_CUDA_ERRORS(COHORT_CUDA_ERROR_ENUMERATOR) };
+#undef COHORT_CUDA_ERROR_ENUMERATOR
 typedef enum cudaError cudaError_t;
 
 enum cudaMemcpyKind {
@@ -60,6 +21,7 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice = 3,
   cudaMemcpyDefault = 4
 };
+typedef enum cudaMemcpyKind cudaMemcpyKind;
 
 enum cudaMemoryType {
   cudaMemoryTypeUnregistered = 0,
@@ -67,6 +29,7 @@ enum cudaMemoryType {
   cudaMemoryTypeDevice = 2,
   cudaMemoryTypeManaged = 3
 };
+typedef enum cudaMemoryType cudaMemoryType;
 
 struct cudaPointerAttributes {
   enum cudaMemoryType type;
@@ -74,6 +37,7 @@ struct cudaPointerAttributes {
   void* devicePointer;
   void* hostPointer;
 };
+typedef struct cudaPointerAttributes cudaPointerAttributes;
 
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
@@ -123,11 +87,13 @@ enum cudaDeviceAttr {
   cudaDevAttrMemoryPoolsSupported = 115,
   cudaDevAttrClusterLaunch = 120
 };
+typedef enum cudaDeviceAttr cudaDeviceAttr;
 
 enum cudaFuncAttribute {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
   cudaFuncAttributePreferredSharedMemoryCarveout = 9
 };
+typedef enum cudaFuncAttribute cudaFuncAttribute;
 
 enum cudaFuncCache {
   cudaFuncCachePreferNone = 0,
@@ -135,20 +101,29 @@ enum cudaFuncCache {
   cudaFuncCachePreferL1 = 2,
   cudaFuncCachePreferEqual = 3
 };
+typedef enum cudaFuncCache cudaFuncCache;
 
 enum cudaSharedMemConfig {
   cudaSharedMemBankSizeDefault = 0,
   cudaSharedMemBankSizeFourByte = 1,
   cudaSharedMemBankSizeEightByte = 2
 };
+typedef enum cudaSharedMemConfig cudaSharedMemConfig;
 
 enum cudaLimit {
   cudaLimitStackSize = 0,
   cudaLimitPrintfFifoSize = 1,
   cudaLimitMallocHeapSize = 2
 };
+typedef enum cudaLimit cudaLimit;
 
-enum cudaComputeMode { cudaComputeModeDefault = 0 };
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
+};
+typedef enum cudaComputeMode cudaComputeMode;
 
 struct cudaFuncAttributes {
   size_t sharedSizeBytes;
@@ -162,10 +137,12 @@ struct cudaFuncAttributes {
   int maxDynamicSharedSizeBytes;
   int preferredShmemCarveout;
 };
+typedef struct cudaFuncAttributes cudaFuncAttributes;
 
 struct cudaUUID_t {
   char bytes[16];
 };
+typedef struct cudaUUID_t cudaUUID_t;
 
 // CUDA's field names, filled from cohort's virtual device (see cuda-compat.md).
 struct cudaDeviceProp {
@@ -174,7 +151,7 @@ struct cudaDeviceProp {
   size_t totalGlobalMem;
   size_t sharedMemPerBlock;
   int regsPerBlock;
-  int warp_size;  // CUDA: warpSize (see cudaLaunchConfig_t)
+  int warpSize;
   size_t memPitch;
   int maxThreadsPerBlock;
   int maxThreadsDim[3];
@@ -229,6 +206,7 @@ struct cudaDeviceProp {
   int memoryPoolsSupported;
   int clusterLaunch;
 };
+typedef struct cudaDeviceProp cudaDeviceProp;
 
 #define CUDART_CB
 #define CUDARTAPI
@@ -276,6 +254,7 @@ enum cudaMemoryAdvise {
   cudaMemAdviseSetAccessedBy = 5,
   cudaMemAdviseUnsetAccessedBy = 6
 };
+typedef enum cudaMemoryAdvise cudaMemoryAdvise;
 
 enum cudaMemLocationType {
   cudaMemLocationTypeInvalid = 0,
@@ -285,17 +264,20 @@ enum cudaMemLocationType {
   cudaMemLocationTypeHostNuma = 3,
   cudaMemLocationTypeHostNumaCurrent = 4
 };
+typedef enum cudaMemLocationType cudaMemLocationType;
 
 struct cudaMemLocation {
   enum cudaMemLocationType type;
   int id;
 };
+typedef struct cudaMemLocation cudaMemLocation;
 
 enum cudaLaunchAttributeID {
   cudaLaunchAttributeIgnore = 0,
   cudaLaunchAttributeCooperative = 2,
   cudaLaunchAttributeClusterDimension = 4
 };
+typedef enum cudaLaunchAttributeID cudaLaunchAttributeID;
 
 union cudaLaunchAttributeValue {
   char pad[64];
@@ -306,22 +288,35 @@ union cudaLaunchAttributeValue {
     unsigned int z;
   } clusterDim;
 };
+typedef union cudaLaunchAttributeValue cudaLaunchAttributeValue;
 
 struct cudaLaunchAttribute {
   enum cudaLaunchAttributeID id;
   char pad[8 - sizeof(enum cudaLaunchAttributeID)];
   union cudaLaunchAttributeValue val;
 };
+typedef struct cudaLaunchAttribute cudaLaunchAttribute;
 
-// gridDim and blockDim are the kernel language's macros on the host, so the
-// fields are grid_dim and block_dim; cohort-cxx rewrites the member accesses
-// `.gridDim` and `->blockDim` of .cu files to them.
 struct cudaLaunchConfig_t {
-  dim3 grid_dim;
-  dim3 block_dim;
+  dim3 gridDim;
+  dim3 blockDim;
   size_t dynamicSmemBytes;
   cudaStream_t stream;
   cudaLaunchAttribute* attrs;
   unsigned int numAttrs;
 };
 typedef struct cudaLaunchConfig_t cudaLaunchConfig_t;
+
+// cudaLaunchCooperativeKernelMultiDevice's per-device launch (deprecated in
+// CUDA 12, gone from 13; cohort keeps multi-device grids, so it keeps this too).
+struct cudaLaunchParams {
+  void* func;
+  dim3 gridDim;
+  dim3 blockDim;
+  void** args;
+  size_t sharedMem;
+  cudaStream_t stream;
+};
+typedef struct cudaLaunchParams cudaLaunchParams;
+#define cudaCooperativeLaunchMultiDeviceNoPreSync 0x01
+#define cudaCooperativeLaunchMultiDeviceNoPostSync 0x02

@@ -1,7 +1,10 @@
 // make_int2(), make_float4() and the rest of CUDA's vector constructors.
 #pragma once
+#define __VECTOR_FUNCTIONS_H__  // NVIDIA's include guard: programs test it
 
 #include "vector_types.h"
+
+#ifdef __cplusplus
 
 #define COHORT_COMPAT_MAKE_VECTORS(T, name)                                                           \
   inline constexpr name##1 make_##name##1(T x) { return {x}; }                                      \
@@ -22,3 +25,4 @@ COHORT_COMPAT_MAKE_VECTORS(unsigned long long, ulonglong)
 COHORT_COMPAT_MAKE_VECTORS(float, float)
 COHORT_COMPAT_MAKE_VECTORS(double, double)
 #undef COHORT_COMPAT_MAKE_VECTORS
+#endif  // __cplusplus

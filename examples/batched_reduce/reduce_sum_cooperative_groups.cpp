@@ -25,7 +25,7 @@
 
 namespace {
 
-using namespace cohort_examples;
+using namespace cohort_kernels;
 
 constexpr std::size_t num_threads = 256;
 constexpr std::size_t num_block_elements = num_threads * 1024;

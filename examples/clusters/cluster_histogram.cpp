@@ -39,7 +39,7 @@ __global__ void cluster_histogram(const unsigned* values, unsigned long long n, 
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cohort_examples::run_example(
+  return cohort_kernels::run_example(
       argc, argv,
       {"cluster_histogram: a histogram whose bins live in the distributed shared memory of a cluster",
        "[values] [cluster blocks]  (defaults 1000003 4)", {1000003, 4}},

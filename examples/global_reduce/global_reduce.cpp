@@ -23,7 +23,7 @@
 #include "common/sum_check.hpp"
 #include "reduce/block_sum.hpp"
 
-using namespace cohort_examples;
+using namespace cohort_kernels;
 
 __global__ void global_reduce_kernel(float* totals, float* block_sums, const float* data, std::size_t n) {
   const cg::grid_group grid = cg::this_grid();

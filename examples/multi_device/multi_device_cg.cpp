@@ -58,7 +58,7 @@ __global__ void conjugate_gradient(vectors v, unsigned long long rows_per_grid, 
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cohort_examples::run_example(
+  return cohort_kernels::run_example(
       argc, argv,
       {"multi_device_cg: conjugate gradient over every device in one multi-device cooperative launch (seed 002 §8)",
        "[rows per device] [iterations]  (defaults 4096 200)", {4096, 200}},

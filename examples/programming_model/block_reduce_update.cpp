@@ -33,7 +33,7 @@ __global__ void block_sums(const int* A, int count, int* sums) {
 }
 
 int main(int argc, char** argv) {
-  using namespace cohort_examples;
+  using namespace cohort_kernels;
   const example_info info{"block_reduce_update: tile sums into a block-scope atomic",
                           "[blocks] [threads] [count]  (defaults 3 200 10007)",
                           {3, 200, 10007}};

@@ -40,7 +40,7 @@ __global__ void kernel(int* buffers, int capacity, int* offsets, int* used) {
 }
 
 int main(int argc, char** argv) {
-  using namespace cohort_examples;
+  using namespace cohort_kernels;
   const example_info info{"buffer_allocation: exclusive_scan_update hands out buffer space",
                           "[blocks] [threads]  (defaults 3 100)",
                           {3, 100}};

@@ -36,7 +36,7 @@ __global__ void kernel(unsigned* printed) {
 */
 
 int main(int argc, char** argv) {
-  using namespace cohort_examples;
+  using namespace cohort_kernels;
   const example_info info{"inclusive_scan_print: inclusive_scan of thread ranks in tiles of 8",
                           "[blocks] [threads]  (defaults 1 20)",
                           {1, 20}};

@@ -33,7 +33,7 @@ __global__ void kernel(const int* globalInput, int* seen) {
 }
 
 int main(int argc, char** argv) {
-  using namespace cohort_examples;
+  using namespace cohort_kernels;
   const example_info info{"leader_load: one thread loads into shared memory, the block syncs",
                           "[blocks] [threads]  (defaults 7 100)",
                           {7, 100}};

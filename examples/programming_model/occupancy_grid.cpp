@@ -32,7 +32,7 @@ __global__ void my_kernel(const int* in, int* staged, int* out, unsigned n, int*
 
 namespace {
 
-using namespace cohort_examples;
+using namespace cohort_kernels;
 
 bool run(const char* how, int blocks, int numThreads, const std::vector<int>& values) {
   const unsigned n = static_cast<unsigned>(values.size());

@@ -47,7 +47,7 @@ __global__ void oddEven(const int* inputArr, place* places) {
 
 namespace {
 
-using namespace cohort_examples;
+using namespace cohort_kernels;
 
 // The places of the threads of one tile, elements[begin, end), from parity alone.
 std::vector<place> expected_places(const std::vector<int>& elements, std::size_t begin, std::size_t end) {

@@ -35,7 +35,7 @@ __global__ void tile_std_devs(const int* vec, const int* starts, int* devs) {
 
 namespace {
 
-using namespace cohort_examples;
+using namespace cohort_kernels;
 
 // The seed's formula in the kernel's arithmetic: int sums, truncating division, float square root.
 int approximate_std_dev(const int* x, int n) {

@@ -40,7 +40,7 @@ __global__ void compact_chunks(int* input, int chunk, int* output, int* totals) 
 }
 
 int main(int argc, char** argv) {
-  using namespace cohort_examples;
+  using namespace cohort_kernels;
   const example_info info{"stream_compaction: exclusive_scan places each thread's survivors",
                           "[blocks] [threads] [chunk]  (defaults 3 80 301)",
                           {3, 80, 301}};

@@ -51,7 +51,7 @@ __global__ void cooperative_kernel(const int* in, int* out, int* warp_size) {
 
 namespace {
 
-using namespace cohort_examples;
+using namespace cohort_kernels;
 
 bool run(unsigned blocks, unsigned threads) {
   const std::vector<int> values = random_ints(std::size_t{blocks} * threads);

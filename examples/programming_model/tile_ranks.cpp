@@ -59,7 +59,7 @@ __global__ void kernel(places* out) {
 
 namespace {
 
-using namespace cohort_examples;
+using namespace cohort_kernels;
 
 unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }
 

@@ -59,7 +59,7 @@ __global__ void keep_multiples_of_4(const int* in, unsigned n, int* out, int* ke
 
 namespace {
 
-using namespace cohort_examples;
+using namespace cohort_kernels;
 
 template <class Increment>
 bool run(const char* name, const std::vector<int>& values, unsigned threads) {

@@ -2,4 +2,4 @@
 #include "reduce/atomic.hpp"
 #include "sum/sum_example.hpp"
 
-int main(int argc, char** argv) { return cohort_examples::run_sum_example(cohort_examples::sum_atomic, argc, argv); }
+int main(int argc, char** argv) { return cohort_kernels::run_sum_example(cohort_kernels::sum_atomic, argc, argv); }

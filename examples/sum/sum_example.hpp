@@ -15,7 +15,7 @@
 #include "common/sum_check.hpp"
 #include "reduce/reduce_plan.hpp"
 
-namespace cohort_examples {
+namespace cohort_kernels {
 
 // Usage: <program> [n]   (n defaults to 2^20: a second or less on two cores)
 inline int run_sum_example(const reduce_variant& variant, int argc, char** argv) {
@@ -51,4 +51,4 @@ inline int run_sum_example(const reduce_variant& variant, int argc, char** argv)
   }
 }
 
-}  // namespace cohort_examples
+}  // namespace cohort_kernels

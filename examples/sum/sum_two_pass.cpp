@@ -2,4 +2,4 @@
 #include "reduce/two_pass.hpp"
 #include "sum/sum_example.hpp"
 
-int main(int argc, char** argv) { return cohort_examples::run_sum_example(cohort_examples::sum_two_pass, argc, argv); }
+int main(int argc, char** argv) { return cohort_kernels::run_sum_example(cohort_kernels::sum_two_pass, argc, argv); }

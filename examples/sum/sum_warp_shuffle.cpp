@@ -3,5 +3,5 @@
 #include "sum/sum_example.hpp"
 
 int main(int argc, char** argv) {
-  return cohort_examples::run_sum_example(cohort_examples::sum_warp_shuffle, argc, argv);
+  return cohort_kernels::run_sum_example(cohort_kernels::sum_warp_shuffle, argc, argv);
 }

@@ -1,11 +1,12 @@
 // The one header that chooses the backend. nvcc compiling CUDA selects the cuda
-// backend; any other compiler selects the host backend. Everything else is
+// backend; any other compiler selects the host backend, also where cohort-cxx
+// defines __CUDACC__ in a .cu file, as nvcc does (COHORT_CUDA_ON_HOST says so). Everything else is
 // written once over the primitives the chosen backend supplies under
 // include/cohort/detail/<backend>/ (docs/architecture.md lists them): a public
 // header names a backend file only through COHORT_BACKEND_HEADER.
 #pragma once
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && !defined(COHORT_CUDA_ON_HOST)
 #define COHORT_BACKEND_CUDA 1
 #define COHORT_BACKEND_HOST 0
 #define COHORT_HD __host__ __device__

@@ -11,7 +11,6 @@
 #include <utility>
 #include <unistd.h>
 
-#include "../host/fiber.hpp"
 #include "runtime_state.hpp"
 
 namespace cohort::compat::detail {
@@ -37,7 +36,7 @@ cudaDeviceProp properties() {
   prop.totalGlobalMem = p.total_global_memory;
   prop.sharedMemPerBlock = p.shared_memory_per_block;
   prop.regsPerBlock = 65536;
-  prop.warp_size = p.warp_size;
+  prop.warpSize = p.warp_size;
   prop.memPitch = 2147483647;
   prop.maxThreadsPerBlock = p.max_threads_per_block;
   for (int i = 0; i < 3; ++i) {
@@ -97,7 +96,7 @@ bool attribute(const cudaDeviceProp& p, cudaDeviceAttr attr, int* value) {
     case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; return true;
     case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); return true;
     case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); return true;
-    case cudaDevAttrWarpSize: *value = p.warp_size; return true;
+    case cudaDevAttrWarpSize: *value = p.warpSize; return true;
     case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); return true;
     case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; return true;
     case cudaDevAttrClockRate: *value = p.clockRate; return true;
@@ -227,7 +226,7 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
   if (limit == cudaLimitStackSize) {
     std::size_t fiber_stack = 0;
     try {
-      fiber_stack = cohort::detail::host::stack_pool::stack_size();
+      fiber_stack = cohort::host::kernel_thread_stack_bytes();
     } catch (const cohort::error& e) {  // a bad COHORT_STACK_SIZE
       return fail(e, "cudaDeviceSetLimit");
     }
@@ -253,6 +252,12 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
 }
 
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return sticky(); }
+// A CPU has no split of L1 and shared memory to prefer: the answer is CUDA's default.
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config) {
+  if (config == nullptr) return fail(cudaErrorInvalidValue, "cudaDeviceGetCacheConfig: null config");
+  *config = cudaFuncCachePreferNone;
+  return sticky();
+}
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
   if (leastPriority != nullptr) *leastPriority = 0;

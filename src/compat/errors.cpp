@@ -9,7 +9,6 @@
 #include <set>
 #include <string>
 
-#include "cohort/detail/host/launch.hpp"
 #include "runtime_state.hpp"
 
 namespace cohort::compat::detail {
@@ -23,56 +22,9 @@ struct error_text {
 
 const std::map<cudaError_t, error_text>& error_table() {
   static const std::map<cudaError_t, error_text> table{
-      {cudaSuccess, {"cudaSuccess", "no error"}},
-      {cudaErrorInvalidValue, {"cudaErrorInvalidValue", "invalid argument"}},
-      {cudaErrorMemoryAllocation, {"cudaErrorMemoryAllocation", "out of memory"}},
-      {cudaErrorInitializationError, {"cudaErrorInitializationError", "initialization error"}},
-      {cudaErrorInvalidConfiguration, {"cudaErrorInvalidConfiguration", "invalid configuration argument"}},
-      {cudaErrorInvalidPitchValue, {"cudaErrorInvalidPitchValue", "invalid pitch argument"}},
-      {cudaErrorInvalidSymbol, {"cudaErrorInvalidSymbol", "invalid device symbol"}},
-      {cudaErrorInvalidHostPointer, {"cudaErrorInvalidHostPointer", "invalid host pointer"}},
-      {cudaErrorInvalidDevicePointer, {"cudaErrorInvalidDevicePointer", "invalid device pointer"}},
-      {cudaErrorInvalidMemcpyDirection, {"cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"}},
-      {cudaErrorMissingConfiguration, {"cudaErrorMissingConfiguration", "__global__ function call is not configured"}},
-      {cudaErrorLaunchMaxDepthExceeded,
-       {"cudaErrorLaunchMaxDepthExceeded", "launch would exceed maximum depth of nested launches"}},
-      {cudaErrorInvalidDeviceFunction, {"cudaErrorInvalidDeviceFunction", "invalid device function"}},
-      {cudaErrorNoDevice, {"cudaErrorNoDevice", "no CUDA-capable device is detected"}},
-      {cudaErrorInvalidDevice, {"cudaErrorInvalidDevice", "invalid device ordinal"}},
-      {cudaErrorInvalidKernelImage, {"cudaErrorInvalidKernelImage", "device kernel image is invalid"}},
-      {cudaErrorNoKernelImageForDevice,
-       {"cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"}},
-      {cudaErrorUnsupportedLimit, {"cudaErrorUnsupportedLimit", "limit is not supported on this architecture"}},
-      {cudaErrorInvalidResourceHandle, {"cudaErrorInvalidResourceHandle", "invalid resource handle"}},
-      {cudaErrorIllegalState, {"cudaErrorIllegalState", "the operation cannot be performed in the present state"}},
-      {cudaErrorSymbolNotFound, {"cudaErrorSymbolNotFound", "named symbol not found"}},
-      {cudaErrorNotReady, {"cudaErrorNotReady", "device not ready"}},
-      {cudaErrorIllegalAddress, {"cudaErrorIllegalAddress", "an illegal memory access was encountered"}},
-      {cudaErrorLaunchOutOfResources, {"cudaErrorLaunchOutOfResources", "too many resources requested for launch"}},
-      {cudaErrorLaunchTimeout, {"cudaErrorLaunchTimeout", "the launch timed out and was terminated"}},
-      {cudaErrorContextIsDestroyed, {"cudaErrorContextIsDestroyed", "context is destroyed"}},
-      {cudaErrorAssert, {"cudaErrorAssert", "device-side assert triggered"}},
-      {cudaErrorHostMemoryAlreadyRegistered,
-       {"cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"}},
-      {cudaErrorPeerAccessUnsupported,
-       {"cudaErrorPeerAccessUnsupported", "peer access is not supported across the given devices"}},
-      {cudaErrorPeerAccessAlreadyEnabled,
-       {"cudaErrorPeerAccessAlreadyEnabled", "peer access is already enabled"}},
-      {cudaErrorPeerAccessNotEnabled, {"cudaErrorPeerAccessNotEnabled", "peer access has not been enabled"}},
-      {cudaErrorHostMemoryNotRegistered,
-       {"cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"}},
-      {cudaErrorHardwareStackError, {"cudaErrorHardwareStackError", "hardware stack error"}},
-      {cudaErrorIllegalInstruction, {"cudaErrorIllegalInstruction", "an illegal instruction was encountered"}},
-      {cudaErrorMisalignedAddress, {"cudaErrorMisalignedAddress", "misaligned address"}},
-      {cudaErrorInvalidPc, {"cudaErrorInvalidPc", "invalid program counter"}},
-      {cudaErrorLaunchFailure, {"cudaErrorLaunchFailure", "unspecified launch failure"}},
-      {cudaErrorCooperativeLaunchTooLarge,
-       {"cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"}},
-      {cudaErrorNotPermitted, {"cudaErrorNotPermitted", "operation not permitted"}},
-      {cudaErrorNotSupported, {"cudaErrorNotSupported", "operation not supported"}},
-      {cudaErrorStreamCaptureUnsupported,
-       {"cudaErrorStreamCaptureUnsupported", "operation not supported when stream is capturing"}},
-      {cudaErrorUnknown, {"cudaErrorUnknown", "unknown error"}},
+#define COHORT_CUDA_ERROR_TEXT(name, value, text) {name, {#name, text}},
+      COHORT_CUDA_ERRORS(COHORT_CUDA_ERROR_TEXT)
+#undef COHORT_CUDA_ERROR_TEXT
   };
   return table;
 }
@@ -158,7 +110,7 @@ cudaError_t fail(cudaError_t code, const std::string& message, bool is_sticky) {
 // next synchronization, and the output is incomplete.
 cudaError_t fail(const cohort::error& e, const std::string& call) {
   mapped m = map_kind(e.kind());
-  if (!m.sticky && dynamic_cast<const cohort::detail::host::kernel_error*>(&e) != nullptr &&
+  if (!m.sticky && cohort::host::is_kernel_fault(e) &&
       m.code != cudaErrorMemoryAllocation && m.code != cudaErrorUnknown)
     m = {cudaErrorLaunchFailure, true};
   return fail(m.code, call.empty() ? std::string(e.what()) : call + ": " + e.what(), m.sticky);

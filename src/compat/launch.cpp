@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <vector>
 
 #include "runtime_state.hpp"
 
@@ -13,12 +14,16 @@ namespace {
 
 // Kernels register from static initializers of other files, so the registry
 // is built on first use.
+struct kernel_launchers {
+  args_launcher one_grid;
+  multi_device_launcher multi_device;
+  args_binder binder;  // a graph's kernel node
+};
+
 struct kernel_registry {
   std::mutex mutex;
-  std::map<const void*, args_launcher> launchers;
-  std::map<const void*, args_binder> binders;
-  std::map<const void*, int> max_dynamic_shared;  // set by cudaFuncSetAttribute
-  std::map<const void*, dim3> cluster_dims;        // __cluster_dims__
+  std::map<const void*, kernel_launchers> launchers;
+  std::map<const void*, dim3> cluster_dims;  // __cluster_dims__
 };
 
 kernel_registry& registry() {
@@ -30,21 +35,25 @@ kernel_registry& registry() {
 using any_kernel = void (*)();
 any_kernel as_kernel(const void* func) { return reinterpret_cast<any_kernel>(const_cast<void*>(func)); }
 
-cudaError_t launch_by_address(const char* call, const void* func, const launch_request& request, void** args) {
-  if (const cudaError_t e = detail::sticky()) return e;
-  args_launcher launcher = nullptr;
+// The launchers of the kernel at `func`, or null after reporting it unknown.
+const kernel_launchers* launchers_of(const char* call, const void* func) {
   {
     std::lock_guard lock(registry().mutex);
     const auto it = registry().launchers.find(func);
-    if (it != registry().launchers.end()) launcher = it->second;
+    if (it != registry().launchers.end()) return &it->second;  // entries are never removed
   }
-  if (launcher == nullptr)
-    return detail::fail(cudaErrorInvalidDeviceFunction,
-                        std::string(call) + ": the kernel at " + detail::address(func) +
-                            " is unknown to cohort's runtime, so its parameter types are too: compile its file "
-                            "with cohort-cxx (which registers every __global__ function that is not a template) or "
-                            "pass the kernel itself rather than a void* to it");
-  return launcher(func, request, args);
+  detail::fail(cudaErrorInvalidDeviceFunction,
+               std::string(call) + ": the kernel at " + detail::address(func) +
+                   " is unknown to cohort's runtime, so its parameter types are too: compile its file "
+                   "with cohort-cxx (which registers every __global__ function that is not a template) or "
+                   "pass the kernel itself rather than a void* to it");
+  return nullptr;
+}
+
+cudaError_t launch_by_address(const char* call, const void* func, const launch_request& request, void** args) {
+  if (const cudaError_t e = detail::sticky()) return e;
+  const kernel_launchers* launchers = launchers_of(call, func);
+  return launchers == nullptr ? cudaErrorInvalidDeviceFunction : launchers->one_grid(func, request, args);
 }
 
 // What the runtime checks of a launch from the host before cohort's launch checks the rest.
@@ -81,18 +90,18 @@ dim3 registered_cluster_dims(const void* kernel) {
   return it == registry().cluster_dims.end() ? dim3(1, 1, 1) : it->second;
 }
 
-void register_kernel(const void* kernel, args_launcher launcher, args_binder binder) {
+void register_kernel(const void* kernel, args_launcher launcher, multi_device_launcher multi_device,
+                     args_binder binder) {
   std::lock_guard lock(registry().mutex);
-  registry().launchers.emplace(kernel, launcher);
-  registry().binders.emplace(kernel, binder);
+  registry().launchers.emplace(kernel, kernel_launchers{launcher, multi_device, binder});
 }
 
 kernel_call bind_kernel_arguments(const void* kernel, void** args) {
   args_binder binder = nullptr;
   {
     std::lock_guard lock(registry().mutex);
-    const auto it = registry().binders.find(kernel);
-    if (it != registry().binders.end()) binder = it->second;
+    const auto it = registry().launchers.find(kernel);
+    if (it != registry().launchers.end()) binder = it->second.binder;
   }
   return binder ? binder(kernel, args) : kernel_call{};
 }
@@ -102,7 +111,7 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
   // thread. Its error is not made a code that the kernel may ignore (and the
   // host never sees): it unwinds the thread, so that the outer launch fails
   // with it as a kernel fault, sticky, as a usage error inside a kernel does.
-  const bool from_kernel = cohort::detail::host::current_block != nullptr;
+  const bool from_kernel = cohort::host::inside_kernel();
   if (!from_kernel)
     if (const cudaError_t e = check_request(request)) return e;
   try {
@@ -119,9 +128,27 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
   return cudaSuccess;
 }
 
+cudaError_t run_multi_device_launch(const cudaLaunchParams* list, unsigned count, multi_device_body body,
+                                    void* context) {
+  std::vector<cohort::device_launch> grids;
+  for (unsigned i = 0; i < count; ++i) {
+    const cudaLaunchParams& p = list[i];
+    if (!detail::valid_stream(p.stream)) return detail::bad_stream("cudaLaunchCooperativeKernelMultiDevice", p.stream);
+    grids.push_back({detail::stream_device(p.stream), cohort::launch_config{p.gridDim, p.blockDim, p.sharedMem, {}}});
+  }
+  try {
+    body(context, grids);
+  } catch (const cohort::error& e) {
+    return detail::fail(e);
+  } catch (const std::exception& e) {
+    return detail::fail(cudaErrorLaunchFailure, e.what(), true);
+  }
+  return cudaSuccess;
+}
+
 cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request) {
   if (config == nullptr) return detail::fail(cudaErrorInvalidValue, "cudaLaunchKernelEx: null config");
-  *request = {config->grid_dim, config->block_dim, config->dynamicSmemBytes, config->stream, false};
+  *request = {config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream, false};
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const cudaLaunchAttribute& a = config->attrs[i];
     switch (a.id) {
@@ -185,6 +212,25 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
   return launch_by_address("cudaLaunchCooperativeKernel", func, {grid, block, sharedMem, stream, true}, args);
 }
 
+cudaError_t cudaLaunchCooperativeKernelMultiDevice(cudaLaunchParams* launchParamsList, unsigned int numDevices,
+                                                   unsigned int flags) {
+  constexpr const char* call = "cudaLaunchCooperativeKernelMultiDevice";
+  if (const cudaError_t e = detail::sticky()) return e;
+  if (launchParamsList == nullptr || numDevices == 0)
+    return detail::fail(cudaErrorInvalidValue, std::string(call) + ": no launches (a null list or numDevices 0)");
+  if ((flags & ~unsigned{cudaCooperativeLaunchMultiDeviceNoPreSync | cudaCooperativeLaunchMultiDeviceNoPostSync}) != 0)
+    return detail::fail(cudaErrorInvalidValue, std::string(call) + ": unknown flags " + std::to_string(flags));
+  const void* func = launchParamsList[0].func;
+  for (unsigned i = 1; i < numDevices; ++i)
+    if (launchParamsList[i].func != func)
+      return detail::fail(cudaErrorInvalidValue, std::string(call) + ": launch " + std::to_string(i) +
+                                                     " runs another kernel than launch 0; every device's grid runs "
+                                                     "the same kernel");
+  const kernel_launchers* launchers = launchers_of(call, func);
+  return launchers == nullptr ? cudaErrorInvalidDeviceFunction
+                              : launchers->multi_device(func, launchParamsList, numDevices);
+}
+
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
   launch_request request;
   if (const cudaError_t e = request_of(config, &request)) return e;
@@ -201,7 +247,7 @@ cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, c
   cfg.cluster = request.cluster.x * request.cluster.y * request.cluster.z == 1 ? registered_cluster_dims(func)
                                                                               : request.cluster;
   try {
-    *numClusters = cohort::detail::host::max_active_clusters(func, cfg);
+    *numClusters = cohort::max_active_clusters(as_kernel(func), cfg);
   } catch (const cohort::error& e) {
     return detail::fail(e, "cudaOccupancyMaxActiveClusters");
   }
@@ -218,9 +264,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
   attr->ptxVersion = 90;
   attr->binaryVersion = 90;
   attr->maxDynamicSharedSizeBytes = static_cast<int>(p.shared_memory_per_block);
-  std::lock_guard lock(registry().mutex);
-  if (const auto it = registry().max_dynamic_shared.find(func); it != registry().max_dynamic_shared.end())
-    attr->maxDynamicSharedSizeBytes = it->second;
+  attr->maxDynamicSharedSizeBytes = static_cast<int>(cohort::host::kernel_dynamic_shared_limit(func));
   return cudaSuccess;
 }
 
@@ -237,8 +281,6 @@ cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int v
   } catch (const cohort::error& e) {
     return detail::fail(e);
   }
-  std::lock_guard lock(registry().mutex);
-  registry().max_dynamic_shared[func] = value;
   return cudaSuccess;
 }
 

@@ -11,7 +11,6 @@
 #include <mutex>
 #include <sstream>
 
-#include "../host/memory_check.hpp"
 #include "runtime_state.hpp"
 
 namespace cohort::compat::detail {
@@ -262,7 +261,7 @@ void release_device_regions() {
   // A reset ends the context and its errors: damage these frees found (cohort
   // printed it) is not raised by a call after the reset.
   try {
-    cohort::detail::host::raise_pending_memory_fault();
+    cohort::host::raise_pending_memory_fault();
   } catch (const cohort::error&) {
   }
 }
@@ -339,8 +338,8 @@ cudaError_t cudaFree(void* devPtr) {
     // The damage this free finds in the allocation's redzones is this call's
     // fault (cohort's free_device, which may run in a destructor, would print
     // it and leave it for the next call).
-    cohort::detail::host::release_device_raising_damage(devPtr);
-    cohort::detail::host::raise_pending_memory_fault();  // damage an earlier free found, in a destructor
+    cohort::host::release_device_checked(devPtr);
+    cohort::host::raise_pending_memory_fault();  // damage an earlier free found, in a destructor
   } catch (const cohort::error& e) {
     return fail(e, "cudaFree");
   }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <cohort/cohort.hpp>
+#include <cohort/host/runtime_services.hpp>  // the one seam into the host runtime
 
 #include "cuda_runtime.h"
 
@@ -42,6 +43,8 @@ bool remove_region(const void* p, memory_kind kind, region* removed);
 void release_device_regions();
 
 bool valid_stream(cudaStream_t stream);
+// The device a valid stream belongs to (a default stream: the current device).
+int stream_device(cudaStream_t stream);
 // Refuses `stream`, which valid_stream did not find: "<call>: stream 0x... was not created ...".
 cudaError_t bad_stream(const std::string& call, cudaStream_t stream);
 

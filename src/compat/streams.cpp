@@ -12,6 +12,7 @@
 struct CUstream_st {
   unsigned flags = 0;
   int priority = 0;
+  int device = 0;  // the current device when it was created, as in CUDA
 };
 
 struct CUevent_st {
@@ -52,6 +53,11 @@ cudaError_t bad_stream(const std::string& call, cudaStream_t stream) {
               call + ": stream " + address(stream) + " was not created by cudaStreamCreate or was destroyed");
 }
 
+int stream_device(cudaStream_t stream) {
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return cohort::get_device();
+  return stream->device;
+}
+
 bool valid_stream(cudaStream_t stream) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return true;
   std::lock_guard lock(handles_mutex);
@@ -69,7 +75,7 @@ using cohort::compat::capturing;
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
   if (const cudaError_t e = sticky()) return e;
   if (stream == nullptr) return fail(cudaErrorInvalidValue, "cudaStreamCreate: null stream");
-  *stream = new CUstream_st{flags, priority};
+  *stream = new CUstream_st{flags, priority, cohort::get_device()};
   std::lock_guard lock(handles_mutex);
   streams().insert(*stream);
   return cudaSuccess;

@@ -1,6 +1,6 @@
 // coalesced_threads() and __activemask() on the host. On a GPU the group is the
 // warp's lanes that are active (converged) at the call; the host's rule
-// (DESIGN.md): the lanes of the warp that reach the same call site while every
+// (docs/warp-level.md): the lanes of the warp that reach the same call site while every
 // other live lane of the warp is parked at some other collective or barrier,
 // or has exited. A lane therefore waits in coalesced_threads() until its warp
 // has settled; whether it has is checked when a lane of that warp arrives

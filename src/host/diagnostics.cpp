@@ -50,7 +50,7 @@ namespace cohort::detail::host {
 
 void outside_kernel_fault() {
   static const char text[] =
-      "cohort: kernel-side state (threadIdx, blockIdx, blockDim, gridDim, warpSize, a group or a warp intrinsic) was "
+      "cohort: kernel-side state (a group or a warp intrinsic) was "
       "used outside a kernel: host code has no current GPU thread; call it only from code that a launch runs\n";
   [[maybe_unused]] const auto written = write(2, text, sizeof text - 1);
 }

@@ -31,7 +31,7 @@ std::string position(const launch_state& launch, const block_record& block, cons
 // A fault (SIGSEGV) in kernel code at `address`, with what device memory lies near it.
 std::string memory_fault_message(const launch_state& launch, const block_record& block, const thread_record& thread,
                                  const void* address);
-// A null-record read by host code (threadIdx & co. outside a kernel): says so
+// A null-record read by host code (a warp intrinsic or a group outside a kernel): says so
 // on stderr, from the signal handler, before the fault takes its course.
 void outside_kernel_fault();
 // Throws for a kernel-side call (a barrier, a collective) made outside a kernel.

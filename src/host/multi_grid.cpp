@@ -68,7 +68,8 @@ void launch_multi_device(const grid_launch* grids, unsigned count) {
         invalid_multi_device("grids " + std::to_string(j) + " and " + std::to_string(i) + " are both on device " +
                              std::to_string(g.device) + "; each device may run one grid of the launch");
     const launch_config& a = grids[0].config;
-    if (g.config.grid != a.grid || g.config.block != a.block || g.config.dynamic_shared_bytes != a.dynamic_shared_bytes)
+    if (!same_dim(g.config.grid, a.grid) || !same_dim(g.config.block, a.block) ||
+        g.config.dynamic_shared_bytes != a.dynamic_shared_bytes)
       invalid_multi_device("grid " + std::to_string(i) + " is " + to_string(g.config.grid) + " x " +
                            to_string(g.config.block) + " with " + std::to_string(g.config.dynamic_shared_bytes) +
                            " bytes of dynamic shared memory, grid 0 " + to_string(a.grid) + " x " +

@@ -1,4 +1,4 @@
-// The runtime side of warp-level collectives (include/cohort/host/detail/
+// The runtime side of warp-level collectives (include/cohort/detail/host/
 // collective.hpp is the kernel side). A collective some members have reached
 // is an open rendezvous record, listed with the warp that holds its first
 // member; a thread looks its group up there, the last member to arrive runs

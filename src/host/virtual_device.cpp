@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -65,11 +66,25 @@ device_properties& current() {
   return device;
 }
 
+// "cohort host backend (CPU: <model>)": programs print the device's name, and
+// it should say what runs their kernels. The model is Linux's name for it.
+std::string host_device_name() {
+  std::string name = "cohort host backend (CPU";
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      const std::string model = line.substr(line.find(':') + 1);
+      name += ":" + model.substr(0, 200);
+      break;
+    }
+  return name + ")";
+}
+
 }  // namespace
 
 device_properties default_virtual_device() {
   device_properties p;
-  p.name = "cohort host virtual device";
+  p.name = host_device_name();
   p.kind = backend::host;
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   p.multiprocessor_count = static_cast<int>(detail::host::env_integer("COHORT_SM_COUNT", hw, 1, 1 << 16));

@@ -32,10 +32,18 @@ namespace cohort::detail::host {
 [[gnu::used]] thread_local constinit std::byte shared_spacer[4096]{};
 thread_local constinit block_record* current_block = nullptr;
 thread_local constinit thread_record* current_thread = nullptr;
-thread_local constinit const block_coordinates* current_coordinates = nullptr;
-thread_local constinit block_coordinates running_block_coordinates{};
 thread_local constinit const thread_position* current_position = nullptr;
 thread_local constinit thread_position streak_position{};
+
+}  // namespace cohort::detail::host
+
+thread_local constinit uint3 threadIdx{};
+thread_local constinit uint3 blockIdx{};
+thread_local constinit dim3 blockDim{0, 0, 0};
+thread_local constinit dim3 gridDim{0, 0, 0};
+thread_local constinit int warpSize = 32;
+
+namespace cohort::detail::host {
 
 struct worker_context {
   stack_pool stacks;
@@ -132,7 +140,7 @@ void install_overflow_handler() {
   (void)installed;
 }
 
-// Kernel-side state read outside a kernel (threadIdx in host code) is a read
+// Kernel-side state read outside a kernel (a warp intrinsic in host code) is a read
 // through a null record: said plainly before the process dies of it. Installed
 // when the program starts, so that it is there before any launch.
 [[gnu::used]] const bool handler_at_startup = (install_overflow_handler(), true);
@@ -202,7 +210,7 @@ std::string describe_deadlock(const block_runtime& rt) {
 // are written when the shape changes rather than by every block: the thread
 // loop then only points current_thread and current_position at the record.
 void index_threads(worker_context& w, const dim3& shape) {
-  if (shape == w.indexed_shape) return;
+  if (same_dim(shape, w.indexed_shape)) return;
   const unsigned count = shape.x * shape.y * shape.z;
   if (w.threads.size() < count) w.threads.resize(count);
   unsigned rank = 0;
@@ -252,9 +260,12 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
     r.barriers.arrivals_recorded = false;
   }
   r.threads = w.threads.data();
-  // Copied once for all of the block's fibers (only one block's fibers run on
-  // an OS thread at a time); each runner points kernel code at it (enter_block).
-  running_block_coordinates = {r.block_index, r.block_dim, r.grid_dim, r.warp_size};
+  // Copied once for all of the block's fibers: only one block's fibers run on
+  // an OS thread at a time.
+  ::blockIdx = r.block_index;
+  ::blockDim = r.block_dim;
+  ::gridDim = r.grid_dim;
+  ::warpSize = static_cast<int>(r.warp_size);
   r.collectives.start_block(r);
   r.on_park = nullptr;
   r.running = &r.main;
@@ -332,7 +343,6 @@ void finish_block(worker_context& w) {
   finish_barriers(rt);
   current_block = nullptr;
   current_thread = nullptr;
-  current_coordinates = nullptr;
   current_position = nullptr;
   w.fibers_started += rt.fibers_used;
 }
@@ -360,7 +370,7 @@ bool run_next_block(scheduled_block& b) {
   if (left_as_started(rt)) {  // what finish_block and start_block would change
     w.fibers_started += rt.fibers_used;
     next_block_index(rt.block_index, launch.config.grid);
-    running_block_coordinates.block_index = rt.block_index;
+    ::blockIdx = rt.block_index;
     rt.linear = next;
     rt.serial = ++w.blocks_run;
     rt.next_unstarted = 0;

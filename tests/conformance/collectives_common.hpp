@@ -5,7 +5,7 @@
 // and the reference: a fold in rank order (on a grid, of the blocks' folds in
 // block order), which is cohort's defined order. Inputs keep floating-point
 // sums exact, so that any order a backend uses gives the same bits; the host's
-// order itself is pinned by tests/host/collectives_semantics.cpp.
+// order itself is pinned by tests/host/collectives_order.cpp.
 #pragma once
 
 #include <cohort/cohort.hpp>

@@ -2,7 +2,7 @@
 // records what it would print): the approximate standard deviation over a tile of 32,
 // the inclusive scan of thread ranks in tiles of 8, and stream compaction with
 // exclusive_scan, on a tile and (beyond NVIDIA) on a block. The device
-// functions are the examples' (tests/support/programming_model/model_functions.hpp).
+// functions are the examples' (kernels/programming_model/model_functions.hpp).
 #include <cmath>
 
 #include "collectives_common.hpp"

@@ -146,14 +146,14 @@ TEST(KernelSideCallsFromHostCode, BarriersThrow) {
   }
 }
 
-TEST(KernelSideCallsFromHostCodeDeathTest, BuiltInsAndIntrinsicsSayWhy) {
+// threadIdx & co. are variables, as nvcc declares them (host code may shadow them): read in host
+// code they hold zeros or the last block's values. A warp intrinsic needs its thread's record.
+TEST(KernelSideCallsFromHostCodeDeathTest, IntrinsicsSayWhy) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  // Under UBSan its own report of the null pointer (a record, the block's coordinates, the
-  // thread's position or index) comes first.
+  // Under UBSan its own report of the null pointer (a record, the thread's position) comes first.
   const char* says =
       "used outside a kernel|null pointer of type '(const )?(struct )?(cohort::(host|detail::host)::)?"
-      "(thread_record|thread_position|block_record|block_coordinates|uint3)'";
-  EXPECT_DEATH({ [[maybe_unused]] volatile unsigned x = threadIdx.x; }, says);
+      "(thread_record|thread_position|block_record)'";
   EXPECT_DEATH({ [[maybe_unused]] volatile int v = __shfl_sync(0xffffffffu, 1, 0); }, says);
 }
 

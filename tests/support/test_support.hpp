@@ -15,7 +15,7 @@
 
 namespace cohort_test {
 
-using cohort_examples::mix;
+using cohort_kernels::mix;
 
 // One seed per test, from COHORT_TEST_SEED or the test's name, recorded so a
 // failure names it.

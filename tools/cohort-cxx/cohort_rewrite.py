@@ -15,9 +15,6 @@ so a `<<<` in a comment or a string is never touched. The rewriter then:
   (a pointer at block scope, an accessor object at namespace scope);
 - drops a `static` written beside `__shared__` and moves an `alignas(...)`
   after it to the front of the declaration (`__shared__` is `static thread_local`);
-- renames the member accesses `.warpSize`, `.gridDim`, `.blockDim` (fields of
-  cudaDeviceProp and cudaLaunchConfig_t, whose names the kernel language's
-  macros take) to `.warp_size`, `.grid_dim`, `.block_dim`;
 - registers every `__global__` function that is not a template, so that
   cudaLaunchKernel can launch it by address with void** arguments;
 - rewrites, the same way, the headers a file includes with quotes from its own
@@ -31,6 +28,8 @@ is followed by `#line 1 "file"`.
 
 import re
 import sys
+
+import cohort_ptx
 
 CUDA_ARCH = 900
 
@@ -46,10 +45,9 @@ PUNCTUATORS = sorted(
     reverse=True,
 )
 KEYWORDS = {
-    "return", "else", "do", "case", "co_return", "co_yield", "throw", "new", "delete", "sizeo", "i",
-    "while", "for", "switch", "goto", "typede", "using", "default",
+    "return", "else", "do", "case", "co_return", "co_yield", "throw", "new", "delete", "sizeof", "if",
+    "while", "for", "switch", "goto", "typedef", "using", "default",
 }
-MEMBER_RENAMES = {"warpSize": "warp_size", "gridDim": "grid_dim", "blockDim": "block_dim"}
 # What may stand beside __shared__ among a declaration's specifiers (shared_specifiers).
 SHARED_COMPANIONS = {"static", "volatile", "const", "__device__"}
 SPECIFIER_CALLS = {"alignas", "__align__", "__attribute__"}
@@ -152,7 +150,37 @@ def tokenize(source):
         else:
             tokens.append(Token("punct", c, line))
             i += 1
-    return tokens
+    return join_spaced_chevrons(tokens)
+
+
+def join_spaced_chevrons(tokens):
+    """`k << < g, b >> > (x)` is a launch too (nvcc reads `<<<` with blanks, comments or line breaks between
+    its '<'s): where '<'s separated only by those make three, they become one '<<<' token, the blanks kept
+    after it (line numbers stay); no valid C++ puts a '<' after '<<'.
+    The closing '>'s are single tokens already (launch_end skips blanks between them)."""
+    joined, i = [], 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.kind == "punct" and t.text in ("<", "<<"):
+            run, count, j = [i], len(t.text), i + 1
+            while count < 3 and j < len(tokens):
+                if tokens[j].kind in ("space", "comment", "newline"):
+                    j += 1
+                    continue
+                if tokens[j].kind == "punct" and tokens[j].text in ("<", "<<") and count + len(tokens[j].text) <= 3:
+                    count += len(tokens[j].text)
+                    run.append(j)
+                    j += 1
+                    continue
+                break
+            if count == 3 and len(run) > 1:
+                joined.append(Token("punct", "<<<", t.line))
+                joined.extend(tokens[k] for k in range(i + 1, run[-1] + 1) if k not in run)
+                i = run[-1] + 1
+                continue
+        joined.append(t)
+        i += 1
+    return joined
 
 
 def lex_literal(source, i, prefix, line):
@@ -188,6 +216,15 @@ def significant(tokens, i, step):
     while 0 <= i < len(tokens) and tokens[i].kind in ("space", "comment", "newline"):
         i += step
     return i if 0 <= i < len(tokens) else None
+
+
+def in_directive(tokens, k):
+    """Whether token k lies on a preprocessor line (`#include <x>`'s '>' is not a template's)."""
+    while k > 0 and tokens[k - 1].kind != "newline":
+        k -= 1
+    while k < len(tokens) and tokens[k].kind in ("space", "comment"):
+        k += 1
+    return k < len(tokens) and tokens[k].kind == "hash"
 
 
 def match_forward(tokens, i):
@@ -244,6 +281,8 @@ def kernel_expression_start(tokens, last):
             if before is not None and is_expression_end(tokens[before]) and (
                 tokens[start].text == "[" or tokens[before].kind != "ident" or tokens[before].text not in KEYWORDS
             ):
+                if tokens[before].text == ")" and condition_parentheses(tokens, before):
+                    return start  # `if (c) (k)<<<...`: the condition is not part of the kernel
                 i = before
                 continue
         else:
@@ -261,6 +300,12 @@ def kernel_expression_start(tokens, last):
             i = prior
             continue
         return start
+
+
+def condition_parentheses(tokens, close):
+    """Whether the ')' at `close` ends the condition of an if, while, for or switch."""
+    opening = significant(tokens, match_backward(tokens, close), -1)
+    return opening is not None and tokens[opening].text in ("if", "while", "for", "switch")
 
 
 def is_expression_end(t):
@@ -300,13 +345,14 @@ def launch_end(tokens, i):
                 j = match_forward(tokens, j) + 1
                 continue
             if t.text == ">":
-                run = j
-                while run < len(tokens) and tokens[run].kind == "punct" and tokens[run].text == ">":
-                    run += 1
-                after = significant(tokens, run - 1, 1)
-                if run - j >= 3 and after is not None and tokens[after].text == "(":
-                    return run - 3, run - 1
-                j = run
+                closers = [j]  # the '>'s of this run, blanks between them skipped (`>> >`)
+                k = significant(tokens, j, 1)
+                while k is not None and tokens[k].kind == "punct" and tokens[k].text == ">":
+                    closers.append(k)
+                    k = significant(tokens, k, 1)
+                if len(closers) >= 3 and k is not None and tokens[k].text == "(":
+                    return closers[-3], closers[-1]
+                j = closers[-1] + 1
                 continue
             if t.text in (";", "}"):
                 break
@@ -343,35 +389,91 @@ def text_of(tokens, first, last):
     return " ".join(t.text for t in tokens[first : last + 1] if t.kind not in ("space", "comment", "newline"))
 
 
-def template_kernels(tokens):
-    """Names of the __global__ function templates declared in `tokens`."""
-    names = set()
+def top_level_count(tokens, first, last):
+    """How many comma-separated items tokens first..last hold, at bracket depth 0."""
+    depth, items, seen = 0, 0, False
+    for t in tokens[first : last + 1]:
+        if t.kind in ("space", "comment", "newline"):
+            continue
+        if t.text in ("(", "[", "{", "<"):
+            depth += 1
+        elif t.text in (")", "]", "}", ">"):
+            depth -= 1
+        if depth == 0 and t.text == ",":
+            items += 1
+        else:
+            seen = True
+    return items + 1 if seen else 0
+
+
+def angle_close(tokens, i):
+    """The '>' closing the template parameter list opened by the '<' at i."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        t = tokens[j]
+        if t.kind != "punct":
+            continue
+        if t.text in ("(", "["):
+            continue
+        if t.text == "<":
+            depth += 1
+        elif t.text == ">":
+            depth -= 1
+            if depth == 0:
+                return j
+    raise RewriteError(tokens[i].line, "unbalanced '<' in a template parameter list")
+
+
+def deduced_kernels(tokens):
+    """The __global__ functions declared in `tokens` whose launches must go through a generic thunk, so
+    that the compiler completes the call as nvcc does: {name: template parameter count}. Function
+    templates (launched without all their template arguments, they are deduced) and, with count 0,
+    kernels with default arguments (a function pointer has none)."""
+    kernels = {}
     for i, t in enumerate(tokens):
-        if t.kind == "ident" and t.text == "__global__" and global_registration(tokens, i) is None:
-            k = significant(tokens, i, -1)
-            while k is not None and tokens[k].text not in (";", "{", "}") and tokens[k].text != "template":
-                k = significant(tokens, k, -1)
-            if k is None or tokens[k].text != "template":
-                continue
-            j = i
-            name = None
-            while j is not None and tokens[j].text not in ("(", ";", "{"):
-                if tokens[j].text in ("__launch_bounds__", "__attribute__"):
-                    j = match_forward(tokens, significant(tokens, j, 1))
-                elif tokens[j].kind == "ident":
-                    name = tokens[j].text
-                j = significant(tokens, j, 1)
-            if name:
-                names.add(name)
-    return names
+        if t.kind != "ident" or t.text != "__global__":
+            continue
+        j, name = i, None
+        while j is not None and tokens[j].text not in ("(", ";", "{"):
+            if tokens[j].text in ("__launch_bounds__", "__attribute__"):
+                j = match_forward(tokens, significant(tokens, j, 1))
+            elif tokens[j].kind == "ident":
+                name = tokens[j].text
+            j = significant(tokens, j, 1)
+        if not name or j is None or tokens[j].text != "(":
+            continue
+        k = significant(tokens, i, -1)
+        while (k is not None and tokens[k].text not in (";", "{", "}") and tokens[k].text != "template"
+               and not in_directive(tokens, k)):
+            k = significant(tokens, k, -1)
+        if k is not None and tokens[k].text == "template":
+            opening = significant(tokens, k, 1)
+            kernels[name] = top_level_count(tokens, opening + 1, angle_close(tokens, opening) - 1)
+        elif "=" in strip_defaults_marker(tokens, j + 1, match_forward(tokens, j) - 1):
+            kernels.setdefault(name, 0)
+    return kernels
+
+
+def strip_defaults_marker(tokens, first, last):
+    """The '=' tokens at depth 0 of a parameter list (a default argument each)."""
+    depth, marks = 0, []
+    for t in tokens[first : last + 1]:
+        if t.text in ("(", "[", "{", "<"):
+            depth += 1
+        elif t.text in (")", "]", "}", ">"):
+            depth -= 1
+        elif depth == 0 and t.text == "=":
+            marks.append(t.text)
+    return marks
 
 
 def rewrite_tokens(tokens, include=None, templates=None):
     """The rewritten text; `include` maps a quoted include's name to the name to include instead (or
-    None); `templates` holds the names of __global__ function templates seen so far (this file's are added)."""
+    None); `templates` maps the kernels launched through a thunk seen so far (deduced_kernels; this file's
+    are added) to their template parameter counts."""
     out = [t.text for t in tokens]
-    templates = templates if templates is not None else set()
-    templates |= template_kernels(tokens)
+    templates = templates if templates is not None else {}
+    templates |= deduced_kernels(tokens)
     kinds = scope_kinds(tokens)
     scopes = []  # True: namespace-like
     registrations = {}  # index of a closing '}' -> text to append
@@ -396,22 +498,25 @@ def rewrite_tokens(tokens, include=None, templates=None):
                 raise RewriteError(t.line, "'<<<' without a kernel")
             start = kernel_expression_start(tokens, last)
             first, close = launch_end(tokens, i)
-            if tokens[last].kind == "ident" and tokens[last].text in templates:
-                # A function template named without arguments: they are deduced from the
-                # launch's arguments, as nvcc does, by calling it from a generic thunk.
-                out[start] = "::cohort::compat::chevron_deduced([](auto... cohort_a) { " + out[start]
+            name, explicit = last, None  # the kernel's name, how many template arguments it is given
+            if tokens[last].kind == "punct" and tokens[last].text == ">":
+                opening = angle_open(tokens, last)
+                name, explicit = significant(tokens, opening, -1), top_level_count(tokens, opening + 1, last - 1)
+            kernel = tokens[name].text if name is not None and tokens[name].kind == "ident" else None
+            if kernel in templates and (explicit is None or explicit < templates[kernel]):
+                # A function template named without (all) its arguments, or a kernel with default
+                # arguments: the call is completed as nvcc does, by calling it from a generic thunk.
+                # A kernel that is not a template gives its type, so that the arguments take its types.
+                signature = f"<decltype(&{kernel})>" if templates[kernel] == 0 and explicit is None else ""
+                out[start] = f"::cohort::compat::chevron_deduced{signature}([](auto... cohort_a) {{ " + out[start]
                 out[i] = "(cohort_a...); },"
             else:
                 out[start] = "::cohort::compat::chevron(" + out[start]
                 out[i] = ","
             for k in range(first, close + 1):
                 out[k] = ""
-            out[close] = ")"
+            out[close] = ")" + "\n" * newlines_in(tokens, first, close)  # line breaks between the '>'s stay
             i = close
-        elif t.kind == "punct" and t.text in (".", "->"):
-            m = significant(tokens, i, 1)
-            if m is not None and tokens[m].kind == "ident" and tokens[m].text in MEMBER_RENAMES:
-                out[m] = MEMBER_RENAMES[tokens[m].text]
         elif t.kind == "hash" and include is not None:
             d = significant(tokens, i, 1)
             name = significant(tokens, d, 1) if d is not None else None
@@ -425,23 +530,27 @@ def rewrite_tokens(tokens, include=None, templates=None):
                 replacement = include(tokens[name].text[1:-1])
                 if replacement is not None:
                     out[name] = '"' + replacement.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        elif t.kind == "ident" and t.text == "extern":
-            nxt = significant(tokens, i, 1)
-            if nxt is not None and tokens[nxt].text == "__shared__":
-                # The declaration ends at its ';' or, in a macro definition, with the directive.
-                end = i
-                while end < len(tokens) and tokens[end].text != ";" and not (in_directive and tokens[end].kind == "newline"):
-                    end += 1
-                if end == len(tokens):
-                    raise RewriteError(t.line, "'extern __shared__' without ';'")
-                replacement = dynamic_shared(tokens, nxt + 1, end, all(scopes))
-                if tokens[end].kind == "newline":
-                    replacement = replacement[:-1]  # the macro's user writes the ';'
-                    end -= 1
-                out[i] = replacement + "\n" * newlines_in(tokens, i, end)
-                for k in range(i + 1, end + 1):
-                    out[k] = ""
-                i = end
+        elif t.kind == "ident" and t.text == "extern" and (shared := extern_shared_specifier(tokens, i)) is not None:
+            # The declaration ends at its ';' or, in a macro definition, with the directive.
+            end = i
+            while end < len(tokens) and tokens[end].text != ";" and not (in_directive and tokens[end].kind == "newline"):
+                end += 1
+            if end == len(tokens):
+                raise RewriteError(t.line, "'extern __shared__' without ';'")
+            replacement = dynamic_shared(tokens, i + 1, end, all(scopes), skip=shared)
+            if tokens[end].kind == "newline":
+                replacement = replacement[:-1]  # the macro's user writes the ';'
+                end -= 1
+            out[i] = replacement + "\n" * newlines_in(tokens, i, end)
+            for k in range(i + 1, end + 1):
+                out[k] = ""
+            i = end
+        elif t.kind == "ident" and t.text in ("asm", "__asm__", "__asm") and (statement := asm_statement(tokens, i)):
+            close, replacement = statement
+            out[i] = replacement + "\n" * newlines_in(tokens, i, close)
+            for k in range(i + 1, close + 1):
+                out[k] = ""
+            i = close
         elif t.kind == "ident" and t.text == "__shared__":
             i = rewrite_shared_specifiers(tokens, out, i)
         elif t.kind == "ident" and t.text == "__global__" and all(scopes):
@@ -451,6 +560,75 @@ def rewrite_tokens(tokens, include=None, templates=None):
                 registrations[close] = registrations.get(close, "") + text
         i += 1
     return "".join(out)
+
+
+def c_string(literal):
+    """The characters of a C string literal's token (escapes resolved; a prefix is not expected in asm)."""
+    body = literal[literal.index('"') + 1 : -1]
+    return body.encode("utf-8", "surrogateescape").decode("unicode_escape")
+
+
+def asm_statement(tokens, i):
+    """(index of the closing ')', C++ replacement) of the inline-assembly statement at i, or None when
+    `asm` there is not one. Its PTX is translated (cohort_ptx); what cannot be becomes a compile error
+    naming the instruction, at the statement."""
+    k = significant(tokens, i, 1)
+    while k is not None and tokens[k].text in ("volatile", "__volatile__", "__volatile", "inline", "goto"):
+        k = significant(tokens, k, 1)
+    if k is None or tokens[k].text != "(":
+        return None
+    close = match_forward(tokens, k)
+    sections, current, depth = [[]], [], 0
+    for t in tokens[k + 1 : close]:
+        if t.kind in ("space", "comment", "newline"):
+            continue
+        if t.text in ("(", "[", "{"):
+            depth += 1
+        elif t.text in (")", "]", "}"):
+            depth -= 1
+        if depth == 0 and t.text in (":", "::"):
+            for _ in t.text:
+                sections.append([])
+            continue
+        sections[-1].append(t)
+    text = "".join(c_string(t.text) for t in sections[0] if t.kind == "string")
+    try:
+        if any(t.kind != "string" for t in sections[0]) or len(sections) > 4:
+            raise cohort_ptx.Untranslatable(text.strip() or "asm")
+        outputs = asm_operands(sections[1]) if len(sections) > 1 else []
+        inputs = asm_operands(sections[2]) if len(sections) > 2 else []
+        replacement = cohort_ptx.translate(cohort_ptx.Asm(text, outputs, inputs, extended=len(sections) > 1))
+    except cohort_ptx.Untranslatable as e:
+        instruction = str(e).replace("\\", "\\\\").replace('"', '\\"')
+        replacement = (
+            '[]() { static_assert(false, "cohort: the inline PTX instruction `' + instruction + '` is not '
+            "supported on the host backend (docs/cuda-compat.md lists those that are): keep it under "
+            '#ifdef __CUDA_ARCH__ with a C++ fallback, or write it with CUDA\'s intrinsics"); }()'
+        )
+    return close, replacement
+
+
+def asm_operands(section):
+    """[(constraint, expression text)] of an asm operand list: `"=r"(x), "l"(p + 1)`."""
+    operands, j = [], 0
+    while j < len(section):
+        t = section[j]
+        if t.text == ",":
+            j += 1
+            continue
+        if t.kind != "string" or j + 1 >= len(section) or section[j + 1].text != "(":
+            raise cohort_ptx.Untranslatable("asm operand " + t.text)
+        depth, end = 0, j + 1
+        for end in range(j + 1, len(section)):
+            if section[end].text == "(":
+                depth += 1
+            elif section[end].text == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+        operands.append((c_string(t.text), " ".join(x.text for x in section[j + 2 : end])))
+        j = end + 1
+    return operands
 
 
 def rewrite_shared_specifiers(tokens, out, i):
@@ -511,13 +689,25 @@ def blank(tokens, out, start, end, space):
         out[space] = ""
 
 
-def dynamic_shared(tokens, first, end, at_namespace_scope):
-    """The replacement of `extern __shared__ <first..end)` (end is the ';', or the end of a macro definition)."""
+def extern_shared_specifier(tokens, i):
+    """The index of `__shared__` among the specifiers of the `extern` declaration at i, which may follow
+    the type (`extern float __shared__ s[];`, as valid as `extern __shared__ float s[];`), or None."""
+    k = significant(tokens, i, 1)
+    while k is not None and tokens[k].text not in (";", "[", "(", "=", "{", "}", ",") and tokens[k].kind != "string":
+        if tokens[k].text == "__shared__":
+            return k
+        k = significant(tokens, k, 1)
+    return None
+
+
+def dynamic_shared(tokens, first, end, at_namespace_scope, skip):
+    """The replacement of `extern <first..end)` (end is the ';', or the end of a macro definition), a
+    dynamic shared array whose `__shared__` specifier is at `skip`."""
     parts = []
     k = first
     while k < end:
         t = tokens[k]
-        if t.kind in ("space", "comment", "newline"):
+        if t.kind in ("space", "comment", "newline") or k == skip:
             k += 1
             continue
         if t.text in ("__align__", "alignas", "__attribute__"):
@@ -544,11 +734,9 @@ def dynamic_shared(tokens, first, end, at_namespace_scope):
 def global_registration(tokens, i):
     """(index of the body's closing '}', text) for a __global__ function definition that is not a template."""
     k = significant(tokens, i, -1)
-    while k is not None and tokens[k].text not in (";", "{", "}"):
+    while k is not None and tokens[k].text not in (";", "{", "}") and not in_directive(tokens, k):
         if tokens[k].text == "template" or tokens[k].text == ">":
             return None
-        if tokens[k].kind == "hash":
-            break
         k = significant(tokens, k, -1)
     j = i
     name = None
@@ -577,12 +765,16 @@ def global_registration(tokens, i):
     if body is None or tokens[body].text != "{":
         return None
     close = match_forward(tokens, body)
-    params = strip_defaults(tokens, j + 1, params_close - 1)
-    signature = f"void (*)({params})"
+    if any(t.kind == "hash" for t in tokens[j:params_close]):
+        # An #if in the parameter list: its text cannot be repeated on one line; the name alone
+        # names the kernel unless it is overloaded, which the compiler then reports.
+        kernel = f"&{name}"
+    else:
+        kernel = f"static_cast<void (*)({strip_defaults(tokens, j + 1, params_close - 1)})>(&{name})"
     cluster = f", dim3({cluster_dims})" if cluster_dims else ""
     return close, (
         " [[maybe_unused]] static const bool COHORT_COMPAT_UNIQUE(cohort_kernel_registered_) = "
-        f"::cohort::compat::register_global(static_cast<{signature}>(&{name}){cluster});"
+        f"::cohort::compat::register_global({kernel}{cluster});"
     )
 
 
@@ -621,12 +813,13 @@ def rewrite(source, path=None, include=None, templates=None, device=True):
         return line_directive(path) + body
     return (
         f"#ifndef __CUDA_ARCH__\n#define __CUDA_ARCH__ {CUDA_ARCH}\n#endif\n"
+        "#define COHORT_CUDA_ON_HOST 1\n#ifndef __CUDACC__\n#define __CUDACC__ 1\n#endif\n"
         "#include <cuda_runtime.h>\n" + line_directive(path) + body
     )
 
 
 # What makes a header (or a host .cpp file) need the rewriter: the constructs it changes.
-HEADER_TRIGGERS = ("<<<", "__shared__", "__global__", "warpSize", "gridDim", "blockDim")
+HEADER_TRIGGERS = ("<<<", "__shared__", "__global__", "asm")
 
 
 class Project:
@@ -640,7 +833,7 @@ class Project:
         self.header_dir = header_dir
         self.rewritten = {}  # original header path -> rewritten path
         self.read = []  # every file read, for dependency lists
-        self.templates = set()  # __global__ function templates of the files rewritten so far
+        self.templates = {}  # kernels launched through a thunk, of the files rewritten so far (deduced_kernels)
 
     def source(self, path, device=True):
         import os
@@ -659,9 +852,29 @@ class Project:
             raise
 
     def _read(self, path):
-        with open(path, encoding="utf-8") as f:
+        # Bytes that are not UTF-8 (a Latin-1 comment) pass through unchanged.
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
             self.read.append(path)
             return f.read()
+
+    def _includes_rewritten(self, tokens, including):
+        """Whether a header quoted in `tokens` (transitively) was rewritten, so that the including file
+        must be too, to include the rewritten copy."""
+        import os
+
+        resolve = self._resolver(including)
+        for i, t in enumerate(tokens):
+            if t.kind != "hash":
+                continue
+            d = significant(tokens, i, 1)
+            name = significant(tokens, d, 1) if d is not None else None
+            if d is None or tokens[d].text != "include" or name is None or tokens[name].kind != "string":
+                continue
+            quoted = tokens[name].text[1:-1]
+            found = resolve(quoted)
+            if found is not None and found != os.path.normpath(os.path.join(os.path.dirname(including), quoted)):
+                return True
+        return False
 
     def _resolver(self, including):
         import os
@@ -673,8 +886,9 @@ class Project:
             if candidate in self.rewritten:
                 return self.rewritten[candidate]
             text = self._read(candidate)
-            self.rewritten[candidate] = candidate
-            if not any(trigger in text for trigger in HEADER_TRIGGERS):
+            self.rewritten[candidate] = candidate  # until rewritten: an include cycle back here takes the original
+            tokens = self._located(candidate, lambda: tokenize(text))
+            if not any(trigger in text for trigger in HEADER_TRIGGERS) and not self._includes_rewritten(tokens, candidate):
                 return candidate  # found from the including file's own directory, wherever that now is
             import hashlib
 
@@ -683,9 +897,9 @@ class Project:
             self.rewritten[candidate] = target
             os.makedirs(os.path.dirname(target), exist_ok=True)
             body = line_directive(candidate) + self._located(
-                candidate, lambda: rewrite_tokens(tokenize(text), self._resolver(candidate), self.templates)
+                candidate, lambda: rewrite_tokens(tokens, self._resolver(candidate), self.templates)
             )
-            with open(target, "w", encoding="utf-8") as f:
+            with open(target, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(body)
             return target
 
@@ -713,7 +927,7 @@ def main(argv):
     except OSError as e:
         print(f"{args.source}: {e.strerror}", file=sys.stderr)
         return 1
-    with open(args.output, "w", encoding="utf-8") as f:
+    with open(args.output, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write(text)
     if args.depfile:
         with open(args.depfile, "w", encoding="utf-8") as f:

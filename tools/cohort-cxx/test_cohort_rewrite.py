@@ -1,9 +1,9 @@
 """Unit tests of cohort_rewrite: the tokenizer and each rewrite."""
 
-import unittest
-
 import os
+import random
 import tempfile
+import unittest
 
 from cohort_rewrite import Project, RewriteError, rewrite, tokenize
 
@@ -96,6 +96,24 @@ class Launches(unittest.TestCase):
         self.assertIn("::cohort::compat::chevron_deduced([](auto... cohort_a) { k(cohort_a...); },1, 2)(p);", out)
         self.assertIn("::cohort::compat::chevron(k<int>,1, 2)(p);", out)
 
+    def test_blanks_inside_the_chevrons(self):
+        for launch in ("k << < g, b >> > (x);", "k< < <g, b> > >(x);", "k <<<g, b>> >(x);"):
+            self.assertIn("::cohort::compat::chevron(k", rewrite(launch), launch)
+
+    def test_leading_template_arguments_with_the_rest_deduced(self):
+        source = "template <bool B, class T> __global__ void k(T* p) {}\nvoid f() { k<true><<<1, 2>>>(p); }"
+        self.assertIn("chevron_deduced([](auto... cohort_a) { k<true>(cohort_a...); },1, 2)(p)", rewrite(source))
+
+    def test_default_arguments_go_through_a_typed_thunk(self):
+        source = "__global__ void k(int* p, int n, int* q = NULL) {}\nvoid f() { k<<<1, 2>>>(p, 3); }"
+        self.assertIn("chevron_deduced<decltype(&k)>([](auto... cohort_a) { k(cohort_a...); },1, 2)(p, 3)",
+                      rewrite(source))
+
+    def test_a_condition_before_a_parenthesized_kernel(self):
+        out = rewrite("void f() { if (c) (k)<<<1, 1>>>(x); while (c) (*t[i])<<<1, 1>>>(x); }")
+        self.assertIn("if (c) ::cohort::compat::chevron((k),1, 1)(x);", out)
+        self.assertIn("while (c) ::cohort::compat::chevron((*t[i]),1, 1)(x);", out)
+
     def test_missing_close_is_an_error(self):
         with self.assertRaises(RewriteError):
             rewrite("k<<<1, 1;")
@@ -162,21 +180,59 @@ class SharedMemory(unittest.TestCase):
         out = rewrite("#define SMEM(n) static \\\n  __shared__ \\\n  alignas(8) int n\n")
         self.assertEqual(out, "#define SMEM(n) alignas(8) \\\n  __shared__ \\\n int n\n")
 
+    def test_type_before_shared(self):
+        self.assertEqual(rewrite("void f() { extern float __shared__ s[]; }"),
+                         "void f() { float* const s = ::cohort::dynamic_shared<float>(); }")
+
     def test_other_statics_are_untouched(self):
         source = "static int a; __shared__ int b; static const int c = static_cast<int>(1.0);"
         self.assertEqual(rewrite(source), source)
 
 
+class InlinePtx(unittest.TestCase):
+    def test_known_instructions_become_calls(self):
+        out = rewrite('__device__ unsigned lane() { unsigned l; asm volatile("mov.u32 %0, %%laneid;" : "=r"(l)); }')
+        self.assertIn("[&]() { (l) = ::cohort::compat::ptx::as<", out)
+        self.assertIn("::cohort::compat::ptx::laneid()", out)
+        self.assertNotIn("asm", out)
+
+    def test_operands_registers_and_carries(self):
+        out = rewrite('void f() { asm("{ .reg .u32 t; add.cc.u32 t, %1, %2; addc.u32 %0, %1, %2; }" '
+                      ': "=r"(h) : "r"(a), "r"(b)); }')
+        self.assertIn("unsigned cohort_ptx_carry = 0; std::uint32_t cohort_ptx_t{};", out)
+        self.assertIn("add_carry<std::uint32_t>(::cohort::compat::ptx::as<std::uint32_t>(a)", out)
+
+    def test_fences_with_only_clobbers(self):
+        self.assertIn("ptx::fence();", rewrite('void f() { asm volatile("membar.gl;" ::: "memory"); }'))
+
+    def test_an_unknown_instruction_is_a_compile_error_naming_it(self):
+        out = rewrite('void f() { asm("cvt.rzi.s32.f32 %0, %1;" : "=r"(i) : "f"(x)); }\nint after;')
+        self.assertIn('static_assert(false, "cohort: the inline PTX instruction `cvt.rzi.s32.f32 %0, %1` is not '
+                      "supported on the host backend", out)
+        self.assertEqual(out.count("\n"), 1)
+
+
 class Members(unittest.TestCase):
-    def test_macro_named_fields(self):
-        out = rewrite("p.warpSize; c->gridDim = x; c.blockDim = y; int w = warpSize;")
-        self.assertEqual(out, "p.warp_size; c->grid_dim = x; c.block_dim = y; int w = warpSize;")
+    def test_builtin_named_fields_are_untouched(self):
+        # threadIdx & co. are variables, not macros: CUDA's field names need no rewriting.
+        source = "p.warpSize; c->gridDim = x; c.blockDim = y; int w = warpSize; dim3 gridDim(2, 1);"
+        self.assertEqual(rewrite(source), source)
 
 
 class Registration(unittest.TestCase):
     def test_non_template_definition_registers(self):
         out = rewrite("__global__ void k(int* p, int n = 3) { }")
         self.assertIn("register_global(static_cast<void (*)(int * p , int n)>(&k))", out)
+
+    def test_right_after_an_angle_bracket_include(self):
+        # The include's '>' is not a template's: the kernel below it registers.
+        self.assertIn("register_global(static_cast<void (*)(int * p)>(&k))",
+                      rewrite("#include <cstdio>\n__global__ void k(int* p) { }\n"))
+
+    def test_a_conditional_parameter_registers_by_name(self):
+        out = rewrite("__global__ void k(int* p,\n#ifdef X\nint q,\n#endif\nint n) { }\n")
+        self.assertIn("register_global(&k)", out)
+        self.assertEqual(out.count("\n"), 5)
 
     def test_templates_and_declarations_do_not(self):
         self.assertNotIn("register_global", rewrite("template <class T> __global__ void k(T* p) { }"))
@@ -191,7 +247,7 @@ class Registration(unittest.TestCase):
         self.assertIn("register_global(static_cast<void (*)(float * x)>(&k), dim3(2 , 1 , 1));", out)
 
     def test_host_sources_get_no_prelude(self):
-        self.assertEqual(rewrite("int w = p.warpSize;\n", "m.cpp", device=False), '#line 1 "m.cpp"\nint w = p.warp_size;\n')
+        self.assertEqual(rewrite("int w = p.warpSize;\n", "m.cpp", device=False), '#line 1 "m.cpp"\nint w = p.warpSize;\n')
 
     def test_prelude(self):
         out = rewrite("int x;\n", "dir/x.cu")
@@ -237,8 +293,59 @@ class Headers(unittest.TestCase):
             self.assertEqual(caught.exception.path, os.path.join(root, "bad.cuh"))
             self.assertEqual(str(caught.exception), "2: error: '<<<' without a matching '>>>('")
 
+    def test_a_launch_two_quoted_headers_deep(self):
+        # outer.h launches nothing, but includes a header that does: both are rewritten.
+        with tempfile.TemporaryDirectory() as root:
+            for name, text in (("main.cu", '#include "outer.h"\n'), ("outer.h", '#include "inner.cuh"\n'),
+                               ("inner.cuh", "void g() { k<<<1, 1>>>(); }\n")):
+                with open(os.path.join(root, name), "w") as f:
+                    f.write(text)
+            project = Project(os.path.join(root, "out"))
+            out = project.source(os.path.join(root, "main.cu"))
+            outer = [line for line in out.splitlines() if "outer.h" in line][0].split('"')[1]
+            self.assertTrue(outer.startswith(os.path.join(root, "out")))
+            with open(outer) as f:
+                inner = [line for line in f.read().splitlines() if "inner.cuh" in line][-1].split('"')[1]
+            with open(inner) as f:
+                self.assertIn("::cohort::compat::chevron(k,1, 1)();", f.read())
+
+    def test_bytes_that_are_not_utf8_pass_through(self):
+        with tempfile.TemporaryDirectory() as root:
+            with open(os.path.join(root, "latin1.cu"), "wb") as f:
+                f.write(b"// caf\xe9\nvoid g() { k<<<1, 1>>>(); }\n")
+            out = Project(os.path.join(root, "out")).source(os.path.join(root, "latin1.cu"))
+            self.assertIn("caf\udce9", out)
+            self.assertEqual(out.encode("utf-8", "surrogateescape").count(b"caf\xe9"), 1)
+
     def test_missing_headers_are_left_to_the_compiler(self):
         self.assertEqual(rewrite('#include "nowhere.h"\n', None, lambda name: None), '#include "nowhere.h"\n')
+
+
+class SpellingFuzzer(unittest.TestCase):
+    """Launches spelled with random blanks, comments and line breaks between their tokens (every spelling
+    nvcc accepts) rewrite to the canonical spelling's rewrite, token for token."""
+
+    KERNELS = ["k", "ns::k", "::k", "k<float, 4>", "table[i]", "(pointer)", "obj.member", "ns::k<T, (N > 2)>"]
+    CONFIGS = [["g", "b"], ["dim3(g, 1)", "b", "shared"], ["g", "b", "s * sizeof(float)", "stream"],
+               ["(n + 255) / 256", "256"], ["f(a, b)", "t[1]"]]
+    BLANKS = ["", " ", "  ", "\t", "\n", " /* c */ ", "\\\n"]
+
+    def spelled(self, rng, tokens):
+        return "".join(t + (rng.choice(self.BLANKS) if i + 1 < len(tokens) else "") for i, t in enumerate(tokens))
+
+    def test_random_spellings(self):
+        rng = random.Random(20261129)
+        for _ in range(400):
+            kernel, config = rng.choice(self.KERNELS), rng.choice(self.CONFIGS)
+            opening = rng.choice([["<<<"], ["<<", "<"], ["<", "<", "<"], ["<", "<<"]])
+            closing = rng.choice([[">>>"], [">>", ">"], [">", ">", ">"], [">", ">>"]])
+            arguments = rng.choice(["(x)", "(x, y)", "()", "(a[0], f(b, c))"])
+            canonical = f"void f() {{ {kernel}<<<{', '.join(config)}>>>{arguments}; }}"
+            tokens = [kernel] + opening + [", ".join(config)] + closing + [arguments, ";"]
+            source = "void f() { " + self.spelled(rng, tokens) + " }"
+            expected = significant(rewrite(canonical))
+            self.assertEqual(significant(rewrite(source)), expected, source)
+            self.assertEqual(rewrite(source).count("\n"), source.count("\n"), source)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ nlohmann::json device_json(const cohort::device_properties& p) {
   const bool host = p.kind == cohort::backend::host;
   return {
       {"name", p.name},
-      {"backend", cohort_examples::backend_name(p.kind)},
+      {"backend", cohort_kernels::backend_name(p.kind)},
       {"compute_capability",
        host ? "n/a" : std::to_string(p.compute_capability_major) + "." + std::to_string(p.compute_capability_minor)},
       {"multiprocessor_count", p.multiprocessor_count},
@@ -26,9 +26,9 @@ nlohmann::json device_json(const cohort::device_properties& p) {
 }
 
 nlohmann::json row_json(const result_row& row, const report& r) {
-  using cohort_examples::mean_of;
-  using cohort_examples::median_of;
-  using cohort_examples::min_of;
+  using cohort_kernels::mean_of;
+  using cohort_kernels::median_of;
+  using cohort_kernels::min_of;
   nlohmann::json j = {{"variant", row.variant},
                       {"size", row.size},
                       {"launch", row.launch},
@@ -57,7 +57,7 @@ nlohmann::json to_json(const report& r) {
   for (const result_row& row : r.rows) results.push_back(row_json(row, r));
   return {{"schema", json_schema_id},
           {"command", r.command},
-          {"backend", cohort_examples::backend_name(r.device.kind)},
+          {"backend", cohort_kernels::backend_name(r.device.kind)},
           {"device", device_json(r.device)},
           {"element", r.element},
           {"size_unit", r.size_unit},

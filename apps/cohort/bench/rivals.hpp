@@ -6,15 +6,17 @@
 
 #include <vector>
 
-#include "kernels/scan.hpp"
-#include "kernels/sync.hpp"
+#include "bench/scan.hpp"
+#include "bench/sync.hpp"
 #include "reduce/reduce_plan.hpp"
 
 namespace cohort_cli {
 
+using namespace cohort_kernels;  // the kernels it times (kernels/timed)
+
 // cub::DeviceReduce::Sum; a cooperative kernel reducing with
 // cooperative_groups::reduce on warp tiles and NVIDIA's grid.sync().
-std::vector<cohort_examples::reduce_variant> reduce_rivals();
+std::vector<cohort_kernels::reduce_variant> reduce_rivals();
 // cub::DeviceScan::InclusiveSum.
 std::vector<scan_variant> scan_rivals();
 // The sync bench's own kernels on NVIDIA's groups, named "nvidia-...".

@@ -143,12 +143,12 @@ struct nvidia_groups {
   }
 };
 
-cohort_examples::reduce_plan plan_nvidia_cg_sum(std::size_t n) {
-  using cohort_examples::reduce_block_threads;
+cohort_kernels::reduce_plan plan_nvidia_cg_sum(std::size_t n) {
+  using cohort_kernels::reduce_block_threads;
   const auto kernel = nvidia_rivals::cg_sum_kernel<float>;
-  const unsigned grid = cohort_examples::resident_grid(kernel, reduce_block_threads, n);
+  const unsigned grid = cohort_kernels::resident_grid(kernel, reduce_block_threads, n);
   auto block_sums = std::make_shared<cohort::device_buffer<float>>(grid);
-  return {cohort_examples::launch_text(grid, reduce_block_threads) + " cooperative",
+  return {cohort_kernels::launch_text(grid, reduce_block_threads) + " cooperative",
           [grid, n, block_sums](const float* in, float* out) {
             nvidia_groups::launch_cooperative<nvidia_rivals::cg_sum_kernel<float>>({grid, reduce_block_threads}, out,
                                                                                     block_sums->data(), in, n);
@@ -163,8 +163,8 @@ Plan plan_cub(std::string name, std::size_t n, Algorithm algorithm) {
   return {name, [name, call](const T* in, T* out) { check(call(in, out), name); }};
 }
 
-cohort_examples::reduce_plan plan_cub_sum(std::size_t n) {
-  return plan_cub<cohort_examples::reduce_plan, float>("cub::DeviceReduce::Sum", n, nvidia_rivals::cub_sum{});
+cohort_kernels::reduce_plan plan_cub_sum(std::size_t n) {
+  return plan_cub<cohort_kernels::reduce_plan, float>("cub::DeviceReduce::Sum", n, nvidia_rivals::cub_sum{});
 }
 
 scan_plan plan_cub_scan(std::size_t n) {
@@ -173,7 +173,7 @@ scan_plan plan_cub_scan(std::size_t n) {
 
 }  // namespace
 
-std::vector<cohort_examples::reduce_variant> reduce_rivals() {
+std::vector<cohort_kernels::reduce_variant> reduce_rivals() {
   return {
       {"cub", "cub::DeviceReduce::Sum", &plan_cub_sum},
       {"nvidia-cg", "one cooperative kernel: NVIDIA's tile reduce, grid.sync(), block 0 sums", &plan_nvidia_cg_sum}};

@@ -20,7 +20,7 @@ namespace host = cohort::detail::host;
 
 std::string parts_text(std::size_t n) { return std::to_string(host::parts_for(n)) + " worker part(s)"; }
 
-cohort_examples::reduce_plan plan_array_reduce(std::size_t n) {
+cohort_kernels::reduce_plan plan_array_reduce(std::size_t n) {
   return {parts_text(n), [n](const float* in, float* out) { host::host_reduce(in, n, out, cohort::plus<float>{}); }};
 }
 
@@ -30,7 +30,7 @@ scan_plan plan_array_scan(std::size_t n) {
 }
 
 #if COHORT_CLI_PARALLEL_STL
-cohort_examples::reduce_plan plan_std_reduce(std::size_t n) {
+cohort_kernels::reduce_plan plan_std_reduce(std::size_t n) {
   return {"std::execution::par_unseq",
           [n](const float* in, float* out) { *out = std::reduce(std::execution::par_unseq, in, in + n, 0.0f); }};
 }
@@ -43,7 +43,7 @@ scan_plan plan_std_scan(std::size_t n) {
 
 }  // namespace
 
-std::vector<cohort_examples::reduce_variant> reduce_rivals() {
+std::vector<cohort_kernels::reduce_variant> reduce_rivals() {
   return {
       {"host-array-reduce", "the host's native reduce of a whole array (device_reduce's body)", &plan_array_reduce},
 #if COHORT_CLI_PARALLEL_STL

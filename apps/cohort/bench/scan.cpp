@@ -12,9 +12,11 @@
 #include "bench/rivals.hpp"
 #include "bench/throughput.hpp"
 #include "common/random_input.hpp"
-#include "kernels/scan.hpp"
+#include "bench/scan.hpp"
 
 namespace cohort_cli {
+
+using namespace cohort_kernels;  // the kernels it times (kernels/timed)
 
 namespace {
 
@@ -44,7 +46,7 @@ expectation<int> expect_scan(const std::vector<int>& input) {
 report run_scan_bench(const bench_options& options) {
   std::vector<scan_variant> variants(std::begin(scan_variants), std::end(scan_variants));
   for (const scan_variant& rival : scan_rivals()) variants.push_back(rival);
-  return run_throughput_bench("scan", "int32", options, variants, &cohort_examples::random_ints, &expect_scan);
+  return run_throughput_bench("scan", "int32", options, variants, &cohort_kernels::random_ints, &expect_scan);
 }
 
 }  // namespace cohort_cli

@@ -81,7 +81,7 @@ void write_svg_plot(const report& r, const std::string& path) {
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<text x=\"" << left << "\" y=\"28\" font-size=\"15\">cohort bench " << escape(r.command) << ": "
-      << escape(cohort_examples::device_summary(r.device)) << "</text>\n";
+      << escape(cohort_kernels::device_summary(r.device)) << "</text>\n";
   for (double v = 0; v <= y_top + step / 2; v += step) {
     svg << "<line x1=\"" << left << "\" x2=\"" << left + plot_w << "\" y1=\"" << y_of(v) << "\" y2=\"" << y_of(v)
         << "\" stroke=\"#dddddd\"/>\n"

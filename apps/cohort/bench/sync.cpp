@@ -14,10 +14,12 @@
 #include "bench/progress.hpp"
 #include "bench/rivals.hpp"
 #include "common/timing.hpp"
-#include "kernels/sync.hpp"
+#include "bench/sync.hpp"
 #include "usage_error.hpp"
 
 namespace cohort_cli {
+
+using namespace cohort_kernels;  // the kernels it times (kernels/timed)
 
 namespace {
 
@@ -29,15 +31,15 @@ result_row measure(const sync_variant& variant, const sync_plan& plan, unsigned 
   const auto launch = [&](unsigned iterations) { plan.run(iterations); };
   launch(sync_iterations);
   const unsigned first = plan.stale->total();
-  result_row row{variant.name, threads, plan.launch, cohort_examples::time_us([&] { launch(sync_iterations); }, repeat),
+  result_row row{variant.name, threads, plan.launch, cohort_kernels::time_us([&] { launch(sync_iterations); }, repeat),
                  false,        "",      {}};
-  const double baseline_us = cohort_examples::median_of(cohort_examples::time_us([&] { launch(0); }, repeat));
+  const double baseline_us = cohort_kernels::median_of(cohort_kernels::time_us([&] { launch(0); }, repeat));
   const unsigned total = plan.stale->total();
   row.verified = total == 0;
   row.check = row.verified ? "every thread saw its neighbour's stamp"
                            : std::to_string(total) + " stale stamps (" + std::to_string(first) + " in the first run)";
   const double per_sync_us =
-      std::max(0.0, cohort_examples::median_of(row.samples_us) - baseline_us) / static_cast<double>(sync_iterations);
+      std::max(0.0, cohort_kernels::median_of(row.samples_us) - baseline_us) / static_cast<double>(sync_iterations);
   row.metrics = {{"syncs", sync_iterations}, {"baseline_us", baseline_us}, {"ns_per_sync", per_sync_us * 1e3}};
   return row;
 }

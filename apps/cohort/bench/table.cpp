@@ -60,7 +60,7 @@ struct text_table {
 
 void print_table(const report& r, std::FILE* out) {
   std::fprintf(out, "cohort bench %s: %s; %s%smedian of %d runs\n\n", r.command.c_str(),
-               cohort_examples::device_summary(r.device).c_str(), r.element == "none" ? "" : r.element.c_str(),
+               cohort_kernels::device_summary(r.device).c_str(), r.element == "none" ? "" : r.element.c_str(),
                r.element == "none" ? "" : ", ", r.repeat);
   text_table t;
   t.header = {r.size_unit == "elements" ? "size" : "threads", "variant", "launch", "time (us)"};
@@ -77,7 +77,7 @@ void print_table(const report& r, std::FILE* out) {
     const result_row& row = r.rows[i];
     if (i && row.size != r.rows[i - 1].size) t.rows.emplace_back();
     std::vector<std::string> cells{size_text(row.size), row.variant, row.launch,
-                                   microseconds(cohort_examples::median_of(row.samples_us))};
+                                   microseconds(cohort_kernels::median_of(row.samples_us))};
     for (const column& c : r.columns)
       if (c.in_table) cells.push_back(format(row.metric(c.key), c));
     cells.push_back(row.verified ? "ok" : "FAIL: " + row.check);

@@ -19,9 +19,11 @@
 #include "bench/report.hpp"
 #include "common/grid_size.hpp"
 #include "common/timing.hpp"
-#include "kernels/copy.hpp"
+#include "bench/copy.hpp"
 
 namespace cohort_cli {
+
+using namespace cohort_kernels;  // the kernels it times (kernels/timed)
 
 inline constexpr unsigned copy_block_threads = 256;
 
@@ -34,7 +36,7 @@ inline std::vector<column> throughput_columns() {
 // Bandwidth counts the bytes the operation must move (a reduction reads its
 // input and writes one value; a copy reads and writes n), over the median time.
 inline void set_throughput(result_row& row, double bytes, double copy_gbps) {
-  const double gbps = cohort_examples::gigabytes_per_second(bytes, cohort_examples::median_of(row.samples_us));
+  const double gbps = cohort_kernels::gigabytes_per_second(bytes, cohort_kernels::median_of(row.samples_us));
   row.metrics = {{"bytes", bytes}, {"bandwidth_gbps", gbps}, {"copy_share", copy_gbps > 0 ? gbps / copy_gbps : 0.0}};
 }
 
@@ -62,8 +64,8 @@ struct throughput_plan {
 
 template <class T>
 throughput_plan<T> plan_copy(std::size_t n) {
-  const unsigned grid = cohort_examples::resident_grid(copy_kernel<T>, copy_block_threads, n);
-  return {cohort_examples::launch_text(grid, copy_block_threads), [grid, n](const T* in, T* out) {
+  const unsigned grid = cohort_kernels::resident_grid(copy_kernel<T>, copy_block_threads, n);
+  return {cohort_kernels::launch_text(grid, copy_block_threads), [grid, n](const T* in, T* out) {
             cohort::launch<copy_kernel<T>>({grid, copy_block_threads}, out, in, n);
           }};
 }
@@ -71,8 +73,8 @@ throughput_plan<T> plan_copy(std::size_t n) {
 template <class T>
 throughput_plan<T> plan_vector_copy(std::size_t n) {
   const std::size_t vectors = (n * sizeof(T) + sizeof(sixteen_bytes) - 1) / sizeof(sixteen_bytes);
-  const unsigned grid = cohort_examples::resident_grid(vector_copy_kernel<T>, copy_block_threads, vectors);
-  return {cohort_examples::launch_text(grid, copy_block_threads), [grid, n](const T* in, T* out) {
+  const unsigned grid = cohort_kernels::resident_grid(vector_copy_kernel<T>, copy_block_threads, vectors);
+  return {cohort_kernels::launch_text(grid, copy_block_threads), [grid, n](const T* in, T* out) {
             cohort::launch<vector_copy_kernel<T>>({grid, copy_block_threads}, out, in, n);
           }};
 }
@@ -92,7 +94,7 @@ result_row measure_throughput(std::string variant, const Plan& plan, const cohor
   const auto run = [&] { plan.run(in.data(), out.data()); };
   run();
   const verdict first = expected.judge(out.to_host());
-  result_row row{std::move(variant), in.size(), plan.launch, cohort_examples::time_us(run, repeat), false, "", {}};
+  result_row row{std::move(variant), in.size(), plan.launch, cohort_kernels::time_us(run, repeat), false, "", {}};
   const verdict last = expected.judge(out.to_host());
   row.verified = first.ok && last.ok;
   row.check = !first.ok ? "first run: " + first.text : !last.ok ? "last run: " + last.text : last.text;

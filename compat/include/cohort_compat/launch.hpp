@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -51,12 +52,15 @@ void register_cluster_dims(const void* kernel, dim3 dims);
 extern std::atomic<bool> cluster_dims_registered;
 dim3 registered_cluster_dims(const void* kernel);
 
+// A kernel known by its address launches through these, which know its parameter types.
 using args_launcher = cudaError_t (*)(const void* kernel, const launch_request& request, void** args);
+using multi_device_launcher = cudaError_t (*)(const void* kernel, const cudaLaunchParams* list, unsigned count);
 // A launch of a kernel with its arguments copied (a graph's kernel node), the
 // configuration given when it runs.
 using kernel_call = std::function<cudaError_t(const launch_request& request)>;
 using args_binder = kernel_call (*)(const void* kernel, void** args);
-void register_kernel(const void* kernel, args_launcher launcher, args_binder binder);
+void register_kernel(const void* kernel, args_launcher launcher, multi_device_launcher multi_device,
+                     args_binder binder);
 // The kernel_call of a kernel known to the runtime with the arguments at `args`,
 // or an empty one for a kernel it does not know.
 kernel_call bind_kernel_arguments(const void* kernel, void** args);
@@ -64,18 +68,46 @@ kernel_call bind_kernel_arguments(const void* kernel, void** args);
 // A launch on a stream being captured: a kernel node of the capture's graph.
 cudaError_t capture_kernel(cudaStream_t stream, const void* kernel, const launch_request& request, kernel_call call);
 
+// Runs a cudaLaunchCooperativeKernelMultiDevice as CUDA reports it (see
+// run_launch): checks the list, gives `body` each grid's device and shape.
+using multi_device_body = void (*)(void* context, std::span<const cohort::device_launch> grids);
+cudaError_t run_multi_device_launch(const cudaLaunchParams* list, unsigned count, multi_device_body body,
+                                    void* context);
+
 namespace detail {
 
 template <class... P>
 cudaError_t launch_from_args(const void* kernel, const launch_request& request, void** args);
 template <class... P>
 kernel_call bind_from_args(const void* kernel, void** args);
+template <class... P>
+cudaError_t launch_multi_device_from_args(const void* kernel, const cudaLaunchParams* list, unsigned count);
 
 template <class... P>
 const void* remember(void (*kernel)(P...)) {
   const void* address = reinterpret_cast<const void*>(kernel);
-  register_kernel(address, &launch_from_args<P...>, &bind_from_args<P...>);
+  register_kernel(address, &launch_from_args<P...>, &launch_multi_device_from_args<P...>, &bind_from_args<P...>);
   return address;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// An argument as the kernel's parameter takes it. `k<<<g, b>>>(0)` and
+// `(NULL)` pass an integer by the time the launch sees it: for a pointer
+// parameter that is the null pointer (nvcc accepts only a null pointer
+// constant there, so any other integer is a mistake the launch reports).
+template <class P, class A>
+P kernel_argument(A&& argument) {
+  if constexpr (std::is_pointer_v<P> && std::is_integral_v<std::remove_cvref_t<A>>) {
+    if (argument != 0)
+      throw cohort::error(cohort::errc::invalid_argument,
+                          "an integer other than 0 passed for a kernel's pointer parameter; pass a pointer");
+    return nullptr;
+  } else {
+    return std::forward<A>(argument);
+  }
 }
 
 }  // namespace detail
@@ -92,7 +124,7 @@ cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&
                           bind_launch(kernel, std::forward<A>(args)...));
   auto body = [&](const cohort::launch_config& config) {
     cohort::detail::checked_launch(kernel, config, request.cooperative, cuda_remedy_api,
-                                   std::forward<A>(args)...);
+                                   detail::kernel_argument<P>(std::forward<A>(args))...);
   };
   using body_type = decltype(body);
   const auto run = [](void* context, const cohort::launch_config& config) { (*static_cast<body_type*>(context))(config); };
@@ -120,6 +152,26 @@ cudaError_t launch_from_args(const void* kernel, const launch_request& request, 
 }
 
 template <class... P, std::size_t... I>
+std::tuple<std::remove_cvref_t<P>...> arguments_of(void** args, std::index_sequence<I...>) {
+  return {*static_cast<std::remove_cvref_t<P>*>(args[I])...};
+}
+
+template <class... P>
+cudaError_t launch_multi_device_from_args(const void* kernel, const cudaLaunchParams* list, unsigned count) {
+  auto typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(kernel));
+  auto body = [&](std::span<const cohort::device_launch> grids) {
+    cohort::launch_cooperative_multi_device(typed, grids, [&](std::size_t i) {
+      return arguments_of<P...>(list[i].args, std::index_sequence_for<P...>{});
+    });
+  };
+  using body_type = decltype(body);
+  return run_multi_device_launch(
+      list, count,
+      [](void* context, std::span<const cohort::device_launch> grids) { (*static_cast<body_type*>(context))(grids); },
+      &body);
+}
+
+template <class... P, std::size_t... I>
 kernel_call bind_unpacked(void (*kernel)(P...), void** args, std::index_sequence<I...>) {
   return bind_launch(kernel, *static_cast<std::remove_cvref_t<P>*>(args[I])...);
 }
@@ -136,7 +188,7 @@ kernel_call bind_from_args(const void* kernel, void** args) {
 // launch converts them, to be launched later (on the configuration then given).
 template <class... P, class... A>
 kernel_call bind_launch(void (*kernel)(P...), A&&... args) {
-  return [kernel, values = std::tuple<std::remove_cvref_t<P>...>(std::forward<A>(args)...)](
+  return [kernel, values = std::tuple<std::remove_cvref_t<P>...>(detail::kernel_argument<P>(std::forward<A>(args))...)](
              const launch_request& request) {
     return std::apply([&](const auto&... v) { return launch_typed(kernel, request, v...); }, values);
   };
@@ -161,12 +213,18 @@ chevron_launch<P...> chevron(void (*kernel)(P...), dim3 grid, dim3 block, std::s
   return {kernel, {grid, block, shared_bytes, stream, false}};
 }
 
-// `kernel<<<...>>>(args...)` where kernel is a function template named without
-// its template arguments: cohort-cxx passes a generic thunk that calls it, and
-// the thunk's instance for the arguments' types is the kernel, so the template
-// arguments are deduced from the arguments as nvcc deduces them.
+// `kernel<<<...>>>(args...)` where the call must be completed as nvcc does: a
+// function template named without (all) its template arguments, or a kernel
+// with default arguments. cohort-cxx passes a generic thunk that calls it, and
+// the thunk's instance for the arguments is the kernel, so that template
+// arguments are deduced and default arguments supplied by the call in the
+// thunk. For a kernel that is not a template, Signature is its type, and the
+// given arguments take the types of its leading parameters first.
+template <class Thunk, class Signature>
+struct deduced_launch;
+
 template <class Thunk>
-struct deduced_launch {
+struct deduced_launch<Thunk, void> {
   launch_request request;
   template <class... A>
   void operator()(A&&... args) const {
@@ -175,9 +233,26 @@ struct deduced_launch {
   }
 };
 
-template <class Thunk>
-deduced_launch<Thunk> chevron_deduced(Thunk, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
-                                      cudaStream_t stream = nullptr) {
+template <class Thunk, class... P>
+struct deduced_launch<Thunk, void (*)(P...)> {
+  launch_request request;
+  template <class... A>
+  void operator()(A&&... args) const {
+    static_assert(sizeof...(A) <= sizeof...(P), "more arguments than the kernel has parameters");
+    launch_leading(std::index_sequence_for<A...>{}, std::forward<A>(args)...);
+  }
+
+ private:
+  template <std::size_t... I, class... A>
+  void launch_leading(std::index_sequence<I...>, A&&... args) const {
+    void (*kernel)(std::tuple_element_t<I, std::tuple<P...>>...) = Thunk{};
+    launch_typed(kernel, request, std::forward<A>(args)...);
+  }
+};
+
+template <class Signature = void, class Thunk>
+deduced_launch<Thunk, Signature> chevron_deduced(Thunk, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
+                                                 cudaStream_t stream = nullptr) {
   return {{grid, block, shared_bytes, stream, false}};
 }
 

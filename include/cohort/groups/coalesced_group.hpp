@@ -97,7 +97,7 @@ COHORT_DEVICE inline coalesced_group detail::group_access::make_coalesced(impl::
 }
 
 // The lanes of the caller's warp that reach this call together (on the host:
-// that reach the same call site, DESIGN.md).
+// that reach the same call site, docs/warp-level.md).
 COHORT_DEVICE inline coalesced_group coalesced_threads(call_site where = call_site::current()) {
   return detail::group_access::make_coalesced(detail::impl::active_lanes(where), 0, 1);
 }

@@ -31,12 +31,21 @@ class thread_block_tile<Size, void> : public thread_group {
   static constexpr cohort::thread_scope thread_scope = thread_scope_block;
 
   COHORT_DEVICE static unsigned thread_rank() { return detail::impl::tile_rank(Size); }
-  // What exists of the tile: Size, but in a block's partial last tile. Not
-  // constexpr (NVIDIA's is): a constexpr function that answered Size when
-  // constant-evaluated would also answer Size in `const unsigned n =
-  // tile.num_threads();`, which C++ first tries as a constant expression.
-  COHORT_DEVICE static unsigned num_threads() { return detail::impl::tile_count(Size); }
-  COHORT_DEVICE static unsigned size() { return num_threads(); }
+  // What exists of the tile: Size, but in a block's partial last tile.
+  COHORT_DEVICE static unsigned threads_present() { return detail::impl::tile_count(Size); }
+#ifdef COHORT_NVIDIA_TILE_SIZES
+  // Through CUDA's <cooperative_groups.h> (the compatibility headers define
+  // the macro): NVIDIA's answer, Size in every tile, as a constant.
+  COHORT_DEVICE static constexpr unsigned num_threads() { return Size; }
+  COHORT_DEVICE static constexpr unsigned size() { return Size; }
+#else
+  // cohort's: threads_present(). Not constexpr (NVIDIA's is): a constexpr
+  // function that answered Size when constant-evaluated would also answer
+  // Size in `const unsigned n = tile.num_threads();`, which C++ first tries
+  // as a constant expression.
+  COHORT_DEVICE static unsigned num_threads() { return threads_present(); }
+  COHORT_DEVICE static unsigned size() { return threads_present(); }
+#endif
   COHORT_DEVICE unsigned meta_group_rank() const { return meta_rank_; }
   COHORT_DEVICE unsigned meta_group_size() const { return meta_size_; }
 

@@ -11,6 +11,7 @@
 #include "cohort/collectives/reduce.hpp"
 #include "cohort/detail/cuda/array_reduce.hpp"
 #include "cohort/detail/cuda/array_scan.hpp"
+#include "cohort/detail/cuda/grid_look_back_scan.hpp"
 #include "cohort/detail/grid_chunks.hpp"
 #include "cohort/detail/partial_value.hpp"
 
@@ -44,13 +45,29 @@ __device__ void grid_array_reduce_into(const grid_group& grid, const T* in, std:
   store_from_grid_leader(grid, grid_array_reduce(grid, in, n, op), out, op);
 }
 
+// One pass with a look-back (grid_look_back_scan.hpp) where the blocks have
+// two warps or more, else reduce-then-scan (array_scan.hpp). Reduce-then-scan
+// also stays in the kernel for that case: without it ptxas gave the bench's
+// scan kernel 69 registers instead of 63.
 template <bool Inclusive, class T, class Op>
 __device__ void grid_array_scan(const grid_group& grid, const T* in, T* out, std::size_t n, partial<T> init, Op op) {
   if (n == 0) return;
-  if (block_takes_tiles())
-    gpu::tiled_grid_scan<Inclusive>(grid, in, out, n, init, op);
-  else
+  if (!block_takes_tiles()) {
     chunked_scan<Inclusive>(grid, in, out, n, init, op);
+    return;
+  }
+  if (blockDim.x >= 64) {
+    const std::size_t tile = gpu::tile_items<T>(blockDim.x / 32 - 1);
+    const std::size_t tiles = (n + tile - 1) / tile;
+    const unsigned blocks = gpu::grid_scan_blocks();
+    const std::size_t rounds = (tiles + blocks - 1) / blocks;
+    if (rounds < gpu::last_epoch / 2) {
+      gpu::look_back_grid_scan<Inclusive>(group_access::state(grid), in, out, n, init, op, tiles,
+                                          static_cast<unsigned>(rounds));
+      return;
+    }
+  }
+  gpu::tiled_grid_scan<Inclusive>(grid, in, out, n, init, op);
 }
 
 }  // namespace cohort::detail

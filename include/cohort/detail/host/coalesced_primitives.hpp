@@ -3,7 +3,7 @@
 // ranked in lane order, as a 64-bit mask so that a group of a 64-lane warp
 // fits; its lane operations are collectives (collective.hpp) of those lanes.
 // coalesced_threads() forms one from the lanes that reach the same call site
-// while the rest of the warp is parked elsewhere or gone (DESIGN.md).
+// while the rest of the warp is parked elsewhere or gone (docs/warp-level.md).
 #pragma once
 
 #include <bit>

@@ -111,7 +111,7 @@ inline constexpr collective_op sync_op{"sync", nullptr, nullptr};
 template <class T>
 inline constexpr bool exchangeable = std::is_trivially_copyable_v<T> && sizeof(T) <= max_exchange_bytes;
 
-inline unsigned warp_size() { return coordinates().warp_size; }
+inline unsigned warp_size() { return static_cast<unsigned>(::warpSize); }
 inline unsigned block_rank() { return thread_rank(); }
 inline unsigned lane_id() { return block_rank() & (warp_size() - 1); }
 inline unsigned warp_base() { return block_rank() & ~(warp_size() - 1); }

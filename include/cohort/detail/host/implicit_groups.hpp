@@ -23,9 +23,9 @@ inline unsigned long long block_linear_rank() { return linear_index(block().bloc
 inline unsigned long long threads_per_block() { return dim_volume(block().block_dim); }
 inline unsigned long long blocks_in_grid() { return dim_volume(block().grid_dim); }
 
-inline dim3 this_block_index() { return coordinates().block_index; }
-inline dim3 this_block_dim() { return coordinates().block_dim; }
-inline dim3 this_grid_dim() { return coordinates().grid_dim; }
+inline dim3 this_block_index() { return ::blockIdx; }
+inline dim3 this_block_dim() { return ::blockDim; }
+inline dim3 this_grid_dim() { return ::gridDim; }
 inline dim3 this_thread_index() { return thread_index(); }
 inline unsigned thread_rank_in_block() { return thread_rank(); }
 inline dim3 this_cluster_index() { return cluster_index(); }

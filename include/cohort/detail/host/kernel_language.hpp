@@ -29,12 +29,6 @@
 #define __constant__
 #define __align__(n) alignas(n)
 
-#define threadIdx (::cohort::detail::host::thread_index())
-#define blockIdx (static_cast<const uint3&>(::cohort::detail::host::coordinates().block_index))
-#define blockDim (static_cast<const dim3&>(::cohort::detail::host::coordinates().block_dim))
-#define gridDim (static_cast<const dim3&>(::cohort::detail::host::coordinates().grid_dim))
-#define warpSize (static_cast<int>(::cohort::detail::host::coordinates().warp_size))
-
 namespace cohort::detail::host {
 void block_sync(std::source_location where);
 }  // namespace cohort::detail::host

@@ -31,6 +31,16 @@ void complete_checked_copies(unsigned keep, std::source_location where);
 [[noreturn]] void fail_copy_alignment(std::size_t align, const void* dst, const void* src, std::size_t bytes,
                                       std::source_location where);
 
+// The members that exist: a tile's threads_present(), which its num_threads()
+// is not through <cooperative_groups.h> (NVIDIA's Size in a partial tile).
+template <class Group>
+unsigned long long threads_present(const Group& g) {
+  if constexpr (requires { g.threads_present(); })
+    return g.threads_present();
+  else
+    return g.num_threads();
+}
+
 template <class Group>
 void copy_async(const Group& g, void* dst, const void* src, std::size_t bytes, std::size_t align,
                 std::source_location where) {
@@ -43,7 +53,7 @@ void copy_async(const Group& g, void* dst, const void* src, std::size_t bytes, s
     return;
   }
   // Member r's share: the r-th run of 16-byte multiples, the last one short.
-  const unsigned n = static_cast<unsigned>(g.num_threads());
+  const unsigned n = static_cast<unsigned>(threads_present(g));
   const std::size_t share = ((bytes + n - 1) / n + 15) / 16 * 16;
   const std::size_t begin = std::min(bytes, rank * share), end = std::min(bytes, begin + share);
   if (begin < end)

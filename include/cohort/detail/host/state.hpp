@@ -89,49 +89,42 @@ extern thread_local constinit block_record* current_block;
 // runs (thread_loop.hpp): settle_streak finds it from the streak's position.
 extern thread_local constinit thread_record* current_thread;
 
-// What kernel code's built-in variables read. threadIdx and the thread's rank
-// are read through current_position: the running thread's record, or, while
-// the thread loop runs a streak, streak_position, which the loop writes from
-// its own counters (threadIdx.x per thread, the rest per row), so that in a
-// kernel that never waits threadIdx.x is the loop variable rather than a load
-// from each thread's record, and a thread of a streak costs one store. blockIdx & co. are read through
-// current_coordinates, a copy of the block's that the loop never writes, so
-// that the compiler keeps them in registers across it. A switch to a thread
-// costs two stores. Outside a kernel both pointers are null: host code
-// reading threadIdx & co. faults, and the fault handler says why.
-struct block_coordinates {
-  uint3 block_index;
-  dim3 block_dim;
-  dim3 grid_dim;
-  unsigned warp_size;
-};
-extern thread_local constinit const block_coordinates* current_coordinates;
-extern thread_local constinit block_coordinates running_block_coordinates;
+// The running thread's rank is read through current_position: the running
+// thread's record, or, while the thread loop runs a streak, streak_position,
+// whose row the loop writes from its own counters (threadIdx, below, holds
+// the index), so that in a kernel that never waits threadIdx.x is the loop
+// variable rather than a load from each thread's record, and a thread of a
+// streak costs one store. Outside a kernel the pointer is null.
 extern thread_local constinit const thread_position* current_position;
 extern thread_local constinit thread_position streak_position;
 
-inline const block_coordinates& coordinates() { return *current_coordinates; }
-inline const uint3& thread_index() { return current_position->index; }
+}  // namespace cohort::detail::host
+
+// CUDA's built-in variables: thread-locals in the global namespace, as nvcc
+// declares them, not macros, so that host code may declare a `dim3 gridDim`
+// of its own and read `prop.warpSize`. The worker writes blockIdx & co. once
+// per block and threadIdx at every switch to a thread (set_running) or, in a
+// streak, per thread (thread_loop.hpp). Outside a kernel they hold zeros or
+// the last block's values: CUDA refuses them in host code at compile time,
+// which a host compiler cannot do.
+extern thread_local constinit uint3 threadIdx;
+extern thread_local constinit uint3 blockIdx;
+extern thread_local constinit dim3 blockDim;
+extern thread_local constinit dim3 gridDim;
+extern thread_local constinit int warpSize;
+
+namespace cohort::detail::host {
+
+inline const uint3& thread_index() { return ::threadIdx; }
 // The running thread's rank in its block.
-inline unsigned thread_rank() {
-  const thread_position& p = *current_position;
-  return p.row + p.index.x;
-}
+inline unsigned thread_rank() { return current_position->row + ::threadIdx.x; }
 
 // Makes `t` the running thread: every switch to a thread goes through here.
 inline void set_running(thread_record& t) {
   current_thread = &t;
   current_position = &t;
+  ::threadIdx = t.index;
 }
-
-// Points kernel code at the block's coordinates, which the worker copies once
-// per block. Every runner does so as it starts a block (the end of a block
-// clears it, and a runner may go on to the worker's next block), also where
-// the pointer is set already: having seen the store, the compiler knows that
-// kernel code reads that thread-local copy, which no store of the kernel's
-// (through its pointers, or to threadIdx) can change, and keeps blockIdx &
-// co. in registers across the thread loop.
-inline void enter_block() { current_coordinates = &running_block_coordinates; }
 
 // Makes next_unstarted, live and current_thread exact again during a streak:
 // the running thread and those before it have started, those of the streak

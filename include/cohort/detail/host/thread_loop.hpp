@@ -36,8 +36,8 @@ struct fiber_unwind {};
 // Runs threads from rank `rank` on while nothing waits: a thread's exit is
 // then just one live thread fewer, so the streak only sets the running
 // thread's position and runs the body. Threads go row by row (threadIdx.x
-// innermost), threadIdx and the rank read from streak_position, which the loop
-// writes from its own counters: a body that never calls into the runtime
+// innermost), threadIdx and the rank read from threadIdx and streak_position,
+// which the loop writes from its own counters: a body that never calls into the runtime
 // makes the inner loop a plain loop over threadIdx.x with one store per thread
 // (threadIdx.x; GCC keeps it in the loop, as the kernel's stores through
 // pointers might reach it, so it does not vectorize it). A call in settles the
@@ -56,11 +56,11 @@ COHORT_THREAD_LOOP unsigned run_streak(block_record& b, unsigned rank, const Bod
   unsigned x = first.x, y = first.y, z = first.z;
   current_position = &streak_position;
   for (unsigned row = rank - x; row < count; row += shape.x) {
-    streak_position.index.y = y;
-    streak_position.index.z = z;
+    ::threadIdx.y = y;
+    ::threadIdx.z = z;
     streak_position.row = row;
     for (; x < shape.x; ++x) {
-      streak_position.index.x = x;
+      ::threadIdx.x = x;
       body();
       if (!b.streak) return row + x;  // the body called in: settled up to this thread
     }
@@ -96,7 +96,6 @@ template <class Body>
   const Body body = kernel;
   block_record& b = *current_block;  // the worker's one record, whichever block it holds
   for (;;) {
-    enter_block();  // again for each block: finishing one clears the pointer
     const unsigned count = b.thread_count;
     thread_record* const threads = b.threads;
     try {

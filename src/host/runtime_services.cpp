@@ -1,0 +1,23 @@
+// The host backend's side of include/cohort/host/runtime_services.hpp.
+#include "cohort/host/runtime_services.hpp"
+
+#include "cohort/detail/host/launch.hpp"
+#include "cohort/detail/host/state.hpp"
+#include "fiber.hpp"
+#include "memory_check.hpp"
+
+namespace cohort::host {
+
+bool inside_kernel() { return detail::host::current_block != nullptr; }
+
+std::size_t kernel_thread_stack_bytes() { return detail::host::stack_pool::stack_size(); }
+
+std::size_t kernel_dynamic_shared_limit(const void* kernel) { return detail::host::kernel_shared_limit(kernel); }
+
+void release_device_checked(void* pointer) { detail::host::release_device_raising_damage(pointer); }
+
+void raise_pending_memory_fault() { detail::host::raise_pending_memory_fault(); }
+
+bool is_kernel_fault(const cohort::error& e) { return dynamic_cast<const detail::host::kernel_error*>(&e) != nullptr; }
+
+}  // namespace cohort::host
