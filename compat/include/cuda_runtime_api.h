@@ -9,8 +9,10 @@
 
 #include "driver_types.h"
 #include "vector_functions.h"
+#ifdef __cplusplus  // arrays, textures and graphs: from C++ only (overloads, default arguments)
 #include "cohort_compat/array_texture_api.hpp"
 #include "cohort_compat/graph_api.hpp"
+#endif
 
 // The runtime this layer mirrors: CUDA 12's API, with the functions listed in
 // docs/cuda-compat.md.

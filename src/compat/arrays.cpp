@@ -48,12 +48,12 @@ cudaError_t allocate_array(const char* call, cudaArray_t* out, const cudaChannel
   int total = 0;
   for (int b : bits) {
     if (b != 0 && b != 8 && b != 16 && b != 32)
-      return fail(cudaErrorInvalidValue,
+      return fail(cudaErrorInvalidChannelDescriptor,
                   std::string(call) + ": a channel of " + std::to_string(b) + " bits (8, 16 or 32 are supported)");
     total += b;
   }
   if (total == 0 || desc->f == cudaChannelFormatKindNone)
-    return fail(cudaErrorInvalidValue, std::string(call) + ": the channel descriptor has no channel");
+    return fail(cudaErrorInvalidChannelDescriptor, std::string(call) + ": the channel descriptor has no channel");
   if (extent.width == 0) return fail(cudaErrorInvalidValue, std::string(call) + ": a width of 0");
   auto* a = new cudaArray{*desc, extent, flags, static_cast<std::size_t>(total / 8), nullptr};
   if (const cudaError_t e = cudaMalloc(&a->data, a->row_bytes() * a->rows() * a->slices()); e != cudaSuccess) {

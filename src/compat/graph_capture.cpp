@@ -69,8 +69,8 @@ cudaError_t capture_kernel(cudaStream_t stream, const void* kernel, const launch
   node->type = cudaGraphNodeTypeKernel;
   node->dependencies = c.tail;
   node->kernel.func = const_cast<void*>(kernel);
-  node->kernel.grid_dim = request.grid;
-  node->kernel.block_dim = request.block;
+  node->kernel.gridDim = request.grid;
+  node->kernel.blockDim = request.block;
   node->kernel.sharedMemBytes = static_cast<unsigned>(request.shared_bytes);
   node->request = request;
   node->call = std::move(call);
@@ -132,8 +132,8 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   if (it == captures().end())
     return fail(cudaErrorIllegalState, "cudaStreamEndCapture: stream " + address(stream) + " is not capturing");
   if (it->second.origin != stream)
-    return fail(cudaErrorIllegalState, "cudaStreamEndCapture: stream " + address(stream) +
-                                           " joined a capture begun on stream " + address(it->second.origin) +
+    return fail(cudaErrorStreamCaptureUnmatched, "cudaStreamEndCapture: stream " + address(stream) +
+                                                     " joined a capture begun on stream " + address(it->second.origin) +
                                            ": end it there");
   *pGraph = it->second.graph;
   end_capture_of(*pGraph);

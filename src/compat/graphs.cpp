@@ -84,7 +84,7 @@ cudaError_t kernel_node_from(const char* call, const cudaKernelNodeParams* p, CU
                     "cohort-cxx (which registers every __global__ function that is not a template)");
   node.type = cudaGraphNodeTypeKernel;
   node.kernel = *p;
-  node.request = {p->grid_dim, p->block_dim, p->sharedMemBytes, nullptr, false};
+  node.request = {p->gridDim, p->blockDim, p->sharedMemBytes, nullptr, false};
   node.call = std::move(bound);
   return cudaSuccess;
 }
@@ -303,7 +303,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
   }
   if (resultInfo != nullptr) *resultInfo = info;
   if (info.result != cudaGraphExecUpdateSuccess)
-    return fail(cudaErrorInvalidValue, "cudaGraphExecUpdate: the graph's nodes differ from the executable graph's "
+    return fail(cudaErrorGraphExecUpdateFailure, "cudaGraphExecUpdate: the graph's nodes differ from the executable graph's "
                                        "(their number, a type or a kernel): instantiate it instead");
   hGraphExec->step_of.clear();
   for (std::size_t i = 0; i < hGraph->nodes.size(); ++i) {

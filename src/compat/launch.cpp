@@ -263,7 +263,7 @@ cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, c
   cfg.cluster = request.cluster.x * request.cluster.y * request.cluster.z == 1 ? registered_cluster_dims(func)
                                                                               : request.cluster;
   try {
-    *numClusters = cohort::host::kernel_max_active_clusters(func, cfg);
+    *numClusters = cohort::max_active_clusters(as_kernel(func), cfg);
   } catch (const cohort::error& e) {
     return detail::fail(e, "cudaOccupancyMaxActiveClusters");
   }

@@ -1,7 +1,6 @@
 // The host backend's side of include/cohort/host/runtime_services.hpp.
 #include "cohort/host/runtime_services.hpp"
 
-#include "cohort/detail/host/cluster_launch.hpp"
 #include "cohort/detail/host/launch.hpp"
 #include "cohort/detail/host/state.hpp"
 #include "fiber.hpp"
@@ -14,10 +13,6 @@ bool inside_kernel() { return detail::host::current_block != nullptr; }
 std::size_t kernel_thread_stack_bytes() { return detail::host::stack_pool::stack_size(); }
 
 std::size_t kernel_dynamic_shared_limit(const void* kernel) { return detail::host::kernel_shared_limit(kernel); }
-
-int kernel_max_active_clusters(const void* kernel, const cohort::launch_config& cfg) {
-  return detail::host::max_active_clusters(kernel, cfg);
-}
 
 void release_device_checked(void* pointer) { detail::host::release_device_raising_damage(pointer); }
 

@@ -34,7 +34,7 @@ static void expect_near(const char* what, int i, float got, float want, float to
 // lie on a 1/256 grid), and a coordinate within a hair of a weight's rounding
 // tie may round the other way. Built by nvcc, linear results are checked to
 // within one 1/256 step of the texels' range per blended dimension.
-#ifdef __CUDACC__
+#ifdef __NVCC__
 static float filtering_tolerance(float texel_range, int dims) { return texel_range * (float)dims / 256.0f; }
 #else
 static float filtering_tolerance(float, int) { return 0.0f; }

@@ -59,13 +59,10 @@ struct cudaGraphExecUpdateResultInfo {
 #define cudaGraphInstantiateFlagDeviceLaunch 4
 #define cudaGraphInstantiateFlagUseNodePriority 8
 
-// gridDim and blockDim are spelled as cudaLaunchConfig_t's fields are here
-// (the kernel language's macros take CUDA's names; cohort-cxx renames
-// `.gridDim` and `.blockDim` to these).
 struct cudaKernelNodeParams {
   void* func;
-  dim3 grid_dim;
-  dim3 block_dim;
+  dim3 gridDim;
+  dim3 blockDim;
   unsigned int sharedMemBytes;
   void** kernelParams;
   void** extra;

@@ -9,7 +9,6 @@
 
 #include "cohort/detail/host/launch.hpp"
 #include "cohort/errors.hpp"
-#include "cohort/launch/launch_config.hpp"
 
 namespace cohort::host {
 
@@ -24,9 +23,6 @@ std::size_t kernel_thread_stack_bytes();
 // The dynamic shared memory a kernel may be launched with, as raised by
 // cohort::set_max_dynamic_shared_memory (or cudaFuncSetAttribute).
 std::size_t kernel_dynamic_shared_limit(const void* kernel);
-
-// How many clusters of `cfg`'s shape of the kernel at `kernel` can be co-resident.
-int kernel_max_active_clusters(const void* kernel, const cohort::launch_config& cfg);
 
 // Frees device memory, throwing the damage the memory check found in its
 // redzones (COHORT_CHECK=memory) as this call's error.
