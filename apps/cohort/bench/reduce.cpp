@@ -15,7 +15,7 @@
 #include "bench/throughput.hpp"
 #include "common/random_input.hpp"
 #include "common/sum_check.hpp"
-#include "bench/grid_reduce.hpp"
+#include "timed/grid_reduce.hpp"
 #include "reduce/variants.hpp"
 
 namespace cohort_cli {

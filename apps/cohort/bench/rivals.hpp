@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "bench/scan.hpp"
-#include "bench/sync.hpp"
+#include "timed/scan.hpp"
+#include "timed/sync.hpp"
 #include "reduce/reduce_plan.hpp"
 
 namespace cohort_cli {

@@ -12,7 +12,7 @@
 #include "bench/rivals.hpp"
 #include "bench/throughput.hpp"
 #include "common/random_input.hpp"
-#include "bench/scan.hpp"
+#include "timed/scan.hpp"
 
 namespace cohort_cli {
 

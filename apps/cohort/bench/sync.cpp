@@ -14,7 +14,7 @@
 #include "bench/progress.hpp"
 #include "bench/rivals.hpp"
 #include "common/timing.hpp"
-#include "bench/sync.hpp"
+#include "timed/sync.hpp"
 #include "usage_error.hpp"
 
 namespace cohort_cli {

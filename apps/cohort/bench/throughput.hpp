@@ -19,7 +19,7 @@
 #include "bench/report.hpp"
 #include "common/grid_size.hpp"
 #include "common/timing.hpp"
-#include "bench/copy.hpp"
+#include "timed/copy.hpp"
 
 namespace cohort_cli {
 
