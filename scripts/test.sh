@@ -9,10 +9,10 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake --preset release
 cmake --build build
-ctest --test-dir build --output-on-failure -LE gpu -j "$(nproc)"
+ctest --test-dir build --output-on-failure -LE "gpu|slow" -j "$(nproc)"
 
 if [[ "${COHORT_SKIP_SANITIZERS:-0}" != 1 ]]; then
   cmake --preset asan
   cmake --build build-asan
-  ctest --test-dir build-asan --output-on-failure -LE gpu -j "$(nproc)"
+  ctest --test-dir build-asan --output-on-failure -LE "gpu|slow" -j "$(nproc)"
 fi

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "graph_state.hpp"
+#include "stream_order.hpp"
 
 namespace cohort::compat {
 
@@ -320,9 +321,16 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (capturing(stream))
     return fail(cudaErrorStreamCaptureUnsupported,
                 "cudaGraphLaunch: launching a graph into a stream being captured is not supported on the host backend");
-  for (const CUgraphNode_st& step : graphExec->steps)
-    if (const cudaError_t e = step.execute(stream)) return e;
-  return cudaSuccess;
+  // The graph is one piece of the stream's work: behind the work issued to the
+  // stream before it, its nodes then run in order, each to completion (work
+  // issued from a stream's own thread runs there and then: runs_inline).
+  const cudaGraphExec_t exec = graphExec;
+  return issue("cudaGraphLaunch", stream, task_kind::work, [exec, stream](cudaError_t) {
+    for (const CUgraphNode_st& step : exec->steps)
+      if (const cudaError_t e = step.execute(stream))
+        throw cohort::error(cohort::errc::runtime,
+                            std::string("cudaGraphLaunch: a node of the graph failed: ") + cudaGetErrorString(e));
+  });
 }
 
 cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {

@@ -198,7 +198,9 @@ void retire_stream_queue(const std::shared_ptr<stream_queue>& queue) {
 }
 
 bool runs_inline(cudaStream_t stream) {
-  if (exiting.load(std::memory_order_acquire)) return true;
+  // At exit; or from a stream's own thread, where work comes from a task of the
+  // stream (a graph's nodes), whose place in the order it already has.
+  if (exiting.load(std::memory_order_acquire) || on_stream_thread()) return true;
   return is_legacy(stream) && !several_devices() && non_blocking_streams.load(std::memory_order_acquire) == 0 &&
          !any_work_pending();
 }

@@ -43,7 +43,7 @@ SPECIAL_REGISTERS = {
     "%nctaid.x": "gridDim.x", "%nctaid.y": "gridDim.y", "%nctaid.z": "gridDim.z",
 }
 STATE_SPACES = ("global", "shared", "local", "const", "param", "generic")
-LOAD_QUALIFIERS = {"nc", "ca", "cg", "cs", "lu", "cv", "volatile", "relaxed", "acquire", "weak", "wb", "wt", "gpu",
+LOAD_QUALIFIERS = {"nc", "ca", "cg", "cs", "lu", "cv", "volatile", "relaxed", "acquire", "release", "mmio", "weak", "wb", "wt", "gpu",
                    "sys", "cta", "L1::no_allocate", "L2::128B", "L2::64B", "L2::256B", "L1::evict_last",
                    "L1::evict_first", "L1::evict_normal", "L1::no_allocate", "L2::cache_hint"}
 
@@ -293,11 +293,19 @@ def vector_access(ops, register_operand, address_operand, suffixes, t, load, ins
     if len(registers) != (4 if "v4" in suffixes else 2 if "v2" in suffixes else 1):
         raise Untranslatable(instruction)
     size = f"sizeof({t})"
+    # A memory order makes the access atomic, as on the GPU (ld.acquire, st.release, .relaxed, .volatile).
+    order = ("std::memory_order_acquire" if "acquire" in suffixes else "std::memory_order_release"
+             if "release" in suffixes else "std::memory_order_relaxed" if {"relaxed", "volatile"} & set(suffixes)
+             else None)
     statements = []
     for i, r in enumerate(registers):
         at = f"{address} + {i} * {size}"
-        if load:
+        if load and order:
+            statements.append(ops.assign(r, f"::cohort::compat::ptx::load_ordered<{t}>({at}, {order})"))
+        elif load:
             statements.append(ops.assign(r, f"::cohort::compat::ptx::load<{t}>({at})"))
+        elif order:
+            statements.append(f"::cohort::compat::ptx::store_ordered<{t}>({at}, {ops.value(r, t)}, {order});")
         else:
             statements.append(f"::cohort::compat::ptx::store<{t}>({at}, {ops.value(r, t)});")
     return " ".join(statements)

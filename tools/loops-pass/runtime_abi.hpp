@@ -31,6 +31,10 @@ inline constexpr llvm::StringLiteral uniform_metadata = "cohort.uniform";
 // other fibers run (detail/host/atomics.hpp). A kernel that cannot poll (no atomic or volatile read
 // in a loop) never needs it, and the step function drops it: a block function cannot yield.
 inline constexpr llvm::StringLiteral spin_yield_symbol = "_ZN6cohort6detail4host10spin_yieldESt15source_location";
+// cohort::detail::host::misaligned_atomic(...): an atomic's check of its address, which
+// fails the launch (it returns to no caller) and reaches no barrier.
+inline constexpr llvm::StringLiteral misaligned_atomic_symbol =
+    "_ZN6cohort6detail4host17misaligned_atomicEPKcPKvmSt15source_location";
 
 // loops_block* cohort_loops_begin_block(uint64_t frame_bytes)
 inline constexpr llvm::StringLiteral begin_block_symbol = "cohort_loops_begin_block";

@@ -46,6 +46,19 @@ void store(std::uintptr_t at, T value) {
   std::memcpy(reinterpret_cast<void*>(at), &value, sizeof value);
 }
 
+// Loads and stores with a memory order (ld.acquire, st.release, .relaxed,
+// .volatile): atomic on the host, as they are on the GPU, and a load is a
+// spin's poll, as cohort's other atomics are (a thread waiting in a loop of
+// them lets the others run).
+template <class T>
+T load_ordered(std::uintptr_t at, std::memory_order order) {
+  return cohort::atomic_ref<T>(*reinterpret_cast<T*>(at)).load(order);
+}
+template <class T>
+void store_ordered(std::uintptr_t at, T value, std::memory_order order) {
+  cohort::atomic_ref<T>(*reinterpret_cast<T*>(at)).store(value, order);
+}
+
 // Special registers.
 inline unsigned laneid() { return cohort::this_thread_block().thread_rank() % static_cast<unsigned>(warpSize); }
 inline unsigned warpid() { return cohort::this_thread_block().thread_rank() / static_cast<unsigned>(warpSize); }
