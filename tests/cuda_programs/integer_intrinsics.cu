@@ -33,7 +33,9 @@ __global__ void integer_functions(const unsigned* a, const unsigned* b, unsigned
   r[5] = ullmax((unsigned long long)lx * 977, (unsigned long long)ly * 131);
   r[6] = (unsigned)__mulhi(sx, sy);
   r[7] = __umulhi(x, y);
-  r[8] = (unsigned long long)__mul64hi(lx * 7919, -ly * 104729);
+  // Wrapping products, as a GPU's: formed in unsigned arithmetic (signed overflow is undefined in C++).
+  r[8] = (unsigned long long)__mul64hi((long long)((unsigned long long)lx * 7919u),
+                                       (long long)(0ull - (unsigned long long)ly * 104729u));
   r[9] = __umul64hi((unsigned long long)lx * 7919, (unsigned long long)ly * 104729);
   r[10] = (unsigned)__mul24(sx, sy);
   r[11] = __umul24(x, y);
@@ -111,9 +113,9 @@ void expected(unsigned x, unsigned y, unsigned long long* r) {
   r[5] = ua < ub ? ub : ua;
   r[6] = (unsigned)(int)(((long long)sx * sy) >> 32);
   r[7] = (unsigned)(((unsigned long long)x * y) >> 32);
-  r[8] = high64(lx * 7919, -ly * 104729);
+  r[8] = high64((long long)((unsigned long long)lx * 7919u), (long long)(0ull - (unsigned long long)ly * 104729u));
   r[9] = uhigh64((unsigned long long)lx * 7919, (unsigned long long)ly * 104729);
-  r[10] = (unsigned)(s24(x) * s24(y));
+  r[10] = (unsigned)((long long)s24(x) * s24(y));
   r[11] = (x & 0xffffff) * (y & 0xffffff);
   r[12] = 7u + (unsigned)(sx > sy ? (long long)sx - sy : (long long)sy - sx);
   r[13] = 11u + (x > y ? x - y : y - x);

@@ -152,9 +152,11 @@ inline int __double2hiint(double x) { return static_cast<int>(std::bit_cast<unsi
 inline int __double2loint(double x) { return static_cast<int>(std::bit_cast<unsigned long long>(x)); }
 
 // Integer intrinsics.
+// The low 32 bits of the product of the low 24 bits (sign-extended), as the
+// GPU's: two 24-bit values multiply past int's range, so the product is 64-bit.
 inline int __mul24(int x, int y) {
-  const auto low24 = [](int v) { return static_cast<int>(static_cast<unsigned>(v) << 8) >> 8; };
-  return low24(x) * low24(y);
+  const auto low24 = [](int v) { return static_cast<long long>(static_cast<int>(static_cast<unsigned>(v) << 8) >> 8); };
+  return static_cast<int>(static_cast<unsigned>(low24(x) * low24(y)));
 }
 inline unsigned __umul24(unsigned x, unsigned y) { return (x & 0xffffffu) * (y & 0xffffffu); }
 inline int __mulhi(int x, int y) { return static_cast<int>((static_cast<long long>(x) * y) >> 32); }
