@@ -389,9 +389,10 @@ def text_of(tokens, first, last):
     return " ".join(t.text for t in tokens[first : last + 1] if t.kind not in ("space", "comment", "newline"))
 
 
-def top_level_count(tokens, first, last):
-    """How many comma-separated items tokens first..last hold, at bracket depth 0."""
-    depth, items, seen = 0, 0, False
+def with_depth(tokens, first, last):
+    """The significant tokens first..last, each with the bracket depth after it (an opening bracket
+    counts as inside what it opens, a closing one as outside)."""
+    depth = 0
     for t in tokens[first : last + 1]:
         if t.kind in ("space", "comment", "newline"):
             continue
@@ -399,6 +400,13 @@ def top_level_count(tokens, first, last):
             depth += 1
         elif t.text in (")", "]", "}", ">"):
             depth -= 1
+        yield t, depth
+
+
+def top_level_count(tokens, first, last):
+    """How many comma-separated items tokens first..last hold, at bracket depth 0."""
+    items, seen = 0, False
+    for t, depth in with_depth(tokens, first, last):
         if depth == 0 and t.text == ",":
             items += 1
         else:
@@ -449,22 +457,14 @@ def deduced_kernels(tokens):
         if k is not None and tokens[k].text == "template":
             opening = significant(tokens, k, 1)
             kernels[name] = top_level_count(tokens, opening + 1, angle_close(tokens, opening) - 1)
-        elif "=" in strip_defaults_marker(tokens, j + 1, match_forward(tokens, j) - 1):
+        elif has_default_argument(tokens, j + 1, match_forward(tokens, j) - 1):
             kernels.setdefault(name, 0)
     return kernels
 
 
-def strip_defaults_marker(tokens, first, last):
-    """The '=' tokens at depth 0 of a parameter list (a default argument each)."""
-    depth, marks = 0, []
-    for t in tokens[first : last + 1]:
-        if t.text in ("(", "[", "{", "<"):
-            depth += 1
-        elif t.text in (")", "]", "}", ">"):
-            depth -= 1
-        elif depth == 0 and t.text == "=":
-            marks.append(t.text)
-    return marks
+def has_default_argument(tokens, first, last):
+    """Whether a parameter list gives a default argument (an '=' at bracket depth 0)."""
+    return any(depth == 0 and t.text == "=" for t, depth in with_depth(tokens, first, last))
 
 
 def rewrite_tokens(tokens, include=None, templates=None):
@@ -781,14 +781,8 @@ def global_registration(tokens, i):
 
 def strip_defaults(tokens, first, last):
     """The parameter list's text without default arguments, on one line."""
-    pieces, depth, skipping = [], 0, False
-    for t in tokens[first : last + 1]:
-        if t.kind in ("space", "comment", "newline"):
-            continue
-        if t.text in ("(", "[", "{", "<"):
-            depth += 1
-        elif t.text in (")", "]", "}", ">"):
-            depth -= 1
+    pieces, skipping = [], False
+    for t, depth in with_depth(tokens, first, last):
         if depth == 0 and t.text == ",":
             skipping = False
         elif depth == 0 and t.text == "=":
