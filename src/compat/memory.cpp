@@ -343,6 +343,9 @@ cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t symbol_b
 
 cudaError_t finish_synchronous(cudaError_t issued) {
   if (issued != cudaSuccess) return issued;
+  // On a stream's own thread (a graph's node) the call ran there and then;
+  // waiting for the legacy stream would wait for the task making the call.
+  if (on_stream_thread()) return cudaSuccess;
   if (const cudaError_t e = synchronize_stream(nullptr)) return e;
   return sticky();  // a fault of the work it waited for
 }

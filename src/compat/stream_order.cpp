@@ -170,6 +170,14 @@ thread_local exit_drain main_thread_exit_drain;
 
 std::mutex host_functions;
 
+// CUDA does not permit runtime calls in a host function (cudaErrorNotPermitted);
+// a synchronization there would wait for the very work making it.
+cudaError_t waits_for_itself() {
+  return fail(cudaErrorNotPermitted,
+              "a stream or device synchronization from work running on a stream (a host function or a graph's "
+              "node) would wait for that work itself: CUDA does not permit runtime calls there");
+}
+
 }  // namespace
 
 std::mutex& host_function_mutex() { return host_functions; }
@@ -229,6 +237,7 @@ cudaError_t enqueue(const char* call, cudaStream_t stream, task_kind kind, strea
 
 cudaError_t synchronize_stream(cudaStream_t stream) {
   if (!any_work_pending() && !any_deferred_error()) return cudaSuccess;
+  if (on_stream_thread()) return waits_for_itself();
   std::unique_lock lock(order_mutex());
   return wait_and_report(lock, covering(resolve(stream)));
 }
@@ -242,6 +251,7 @@ bool stream_done(cudaStream_t stream) {
 
 cudaError_t synchronize_device(int device) {
   if (!any_work_pending() && !any_deferred_error()) return cudaSuccess;
+  if (on_stream_thread()) return waits_for_itself();
   std::unique_lock lock(order_mutex());
   return wait_and_report(lock, device_work(device));
 }

@@ -132,4 +132,66 @@ TEST_F(StreamWork, ResetWaitsForTheDevicesWork) {
   EXPECT_EQ(*out, 5);
 }
 
+// A graph's copy and memset nodes are synchronous calls made on the stream's
+// own thread: behind queued work on a blocking stream they must not wait for
+// the legacy stream, which would wait for the graph itself (simpleCudaGraphs hung so).
+TEST_F(StreamWork, AGraphsCopyAndMemsetNodesRunBehindQueuedWork) {
+  cudaStream_t blocking = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&blocking), cudaSuccess);
+  int* memory = nullptr;
+  ASSERT_EQ(cudaMalloc(&memory, 2 * sizeof(int)), cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaGraphCreate(&graph, 0), cudaSuccess);
+  cudaMemsetParams fill{};
+  fill.dst = memory + 1;
+  fill.value = 9;
+  fill.elementSize = sizeof(int);
+  fill.width = 1;
+  fill.height = 1;
+  cudaGraphNode_t memset_node = nullptr, copy_node = nullptr;
+  ASSERT_EQ(cudaGraphAddMemsetNode(&memset_node, graph, nullptr, 0, &fill), cudaSuccess);
+  ASSERT_EQ(cudaGraphAddMemcpyNode1D(&copy_node, graph, &memset_node, 1, memory, out, sizeof(int), cudaMemcpyDefault),
+            cudaSuccess);
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+
+  wait_then_write<<<1, 1, 0, blocking>>>(flag, out, settings{6, 7});
+  ASSERT_EQ(cudaGraphLaunch(exec, blocking), cudaSuccess);
+  raise_flag_soon();
+  ASSERT_EQ(cudaStreamSynchronize(blocking), cudaSuccess);
+  int copied[2] = {0, 0};
+  ASSERT_EQ(cudaMemcpy(copied, memory, sizeof(copied), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(copied[0], 42);
+  EXPECT_EQ(copied[1], 9);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaFree(memory);
+  cudaStreamDestroy(blocking);
+}
+
+// CUDA does not permit runtime calls in a host function; a synchronization
+// there is refused with cudaErrorNotPermitted instead of waiting for itself.
+TEST_F(StreamWork, ASynchronizationInAHostFunctionIsRefused) {
+  struct observed {
+    cudaError_t stream_sync = cudaSuccess;
+    cudaError_t device_sync = cudaSuccess;
+  } seen;
+  wait_then_write<<<1, 1, 0, stream>>>(flag, out, settings{1, 1});
+  ASSERT_EQ(cudaLaunchHostFunc(
+                stream,
+                [](void* p) {
+                  auto* o = static_cast<observed*>(p);
+                  o->stream_sync = cudaStreamSynchronize(nullptr);
+                  o->device_sync = cudaDeviceSynchronize();
+                },
+                &seen),
+            cudaSuccess);
+  raise_flag_soon();
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(seen.stream_sync, cudaErrorNotPermitted);
+  EXPECT_EQ(seen.device_sync, cudaErrorNotPermitted);
+  cudaGetLastError();  // the refusals are not sticky
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
 }  // namespace
