@@ -13,7 +13,7 @@
 #include <source_location>
 #include <vector>
 
-#include "cohort/detail/host/collective.hpp"
+#include "cohort/detail/host/collectives/collective.hpp"
 
 namespace cohort::detail::host {
 

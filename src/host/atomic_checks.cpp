@@ -1,8 +1,8 @@
-// The checks of the kernel language's atomics (cohort/detail/host/atomics.hpp).
+// The checks of the kernel language's atomics (cohort/detail/host/language/atomics.hpp).
 #include <sstream>
 
 #include "block_runtime.hpp"
-#include "cohort/detail/host/atomics.hpp"
+#include "cohort/detail/host/language/atomics.hpp"
 #include "cohort/errors.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"

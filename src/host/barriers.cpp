@@ -9,7 +9,7 @@
 
 #include "block_runtime.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
-#include "cohort/detail/host/sync_points.hpp"
+#include "cohort/detail/host/runtime/sync_points.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "level_barrier.hpp"

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "cohort/detail/host/collective.hpp"
-#include "cohort/detail/host/grid_exchange.hpp"
-#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/collectives/collective.hpp"
+#include "cohort/detail/host/collectives/grid_exchange.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
 
 namespace cohort::detail::host {
 

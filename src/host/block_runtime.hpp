@@ -4,7 +4,7 @@
 #pragma once
 
 #include "async_copy.hpp"
-#include "cohort/detail/host/grid_exchange.hpp"
+#include "cohort/detail/host/collectives/grid_exchange.hpp"
 #include "barriers.hpp"
 #include "rendezvous.hpp"
 #include "scheduler.hpp"

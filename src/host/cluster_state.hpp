@@ -15,7 +15,7 @@
 #include <source_location>
 #include <vector>
 
-#include "cohort/detail/host/vector_types.hpp"
+#include "cohort/detail/host/language/vector_types.hpp"
 #include "level_barrier.hpp"
 
 namespace cohort::detail::host {

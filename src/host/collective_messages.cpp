@@ -4,7 +4,7 @@
 #include <sstream>
 #include <vector>
 
-#include "cohort/detail/host/warp_intrinsics.hpp"
+#include "cohort/detail/host/language/warp_intrinsics.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "rendezvous.hpp"

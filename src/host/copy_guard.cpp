@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <new>
 
-#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
 #include "scheduler.hpp"  // leave_failed_fiber
 
 #if defined(__x86_64__) && defined(__linux__)

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <source_location>
 
-#include "cohort/detail/host/vector_types.hpp"
+#include "cohort/detail/host/language/vector_types.hpp"
 
 namespace cohort::detail::host {
 

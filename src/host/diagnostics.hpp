@@ -6,7 +6,7 @@
 #include <source_location>
 #include <string>
 
-#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
 #include "shared_faults.hpp"
 
 namespace cohort::detail::host {

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
 
 namespace cohort::detail::host {
 

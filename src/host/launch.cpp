@@ -12,7 +12,7 @@
 #include "cohort/detail/launch_checks.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
-#include "cohort/detail/host/parallel_parts.hpp"
+#include "cohort/detail/host/algorithms/parallel_parts.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"

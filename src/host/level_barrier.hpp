@@ -18,7 +18,7 @@
 #include <limits>
 #include <memory>
 
-#include "cohort/detail/host/grid_exchange.hpp"
+#include "cohort/detail/host/collectives/grid_exchange.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::detail::host {

@@ -10,11 +10,11 @@
 
 #include "block_runtime.hpp"
 #include "cluster_state.hpp"
-#include "cohort/detail/host/block_spans.hpp"
+#include "cohort/detail/host/collectives/block_spans.hpp"
 #include "cohort/detail/host/cluster.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "cohort/detail/host/multi_grid.hpp"
-#include "cohort/detail/host/sync_points.hpp"
+#include "cohort/detail/host/runtime/sync_points.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "level_barrier.hpp"

@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "block_runtime.hpp"
-#include "cohort/detail/host/block_loop.hpp"
+#include "cohort/detail/host/runtime/block_loop.hpp"
 #include "diagnostics.hpp"
 #include "env.hpp"
 #include "launch_state.hpp"

@@ -1,6 +1,6 @@
-// The worker threads behind cohort/detail/host/parallel_parts.hpp: the
+// The worker threads behind cohort/detail/host/algorithms/parallel_parts.hpp: the
 // launches' pool, with the launches' worker count.
-#include "cohort/detail/host/parallel_parts.hpp"
+#include "cohort/detail/host/algorithms/parallel_parts.hpp"
 
 #include <algorithm>
 #include <thread>

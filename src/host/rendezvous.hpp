@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "cohort/detail/host/collective.hpp"
-#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/collectives/collective.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
 
 namespace cohort::detail::host {
 

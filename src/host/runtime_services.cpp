@@ -2,7 +2,7 @@
 #include "cohort/host/runtime_services.hpp"
 
 #include "cohort/detail/host/launch.hpp"
-#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
 #include "fiber.hpp"
 #include "memory_check.hpp"
 

@@ -26,7 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
 #include "cohort/host/statistics.hpp"
 
 namespace cohort::detail::host {

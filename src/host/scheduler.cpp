@@ -5,7 +5,7 @@
 #include <sstream>
 #include <thread>
 
-#include "cohort/detail/host/atomics.hpp"
+#include "cohort/detail/host/language/atomics.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "cohort/detail/host/state.hpp"
-#include "cohort/detail/host/thread_loop.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
+#include "cohort/detail/host/runtime/thread_loop.hpp"
 #include "cohort/errors.hpp"
 #include "fiber.hpp"
 

@@ -1,6 +1,6 @@
 #include "worker_pool.hpp"
 
-#include "cohort/detail/host/parallel_parts.hpp"
+#include "cohort/detail/host/algorithms/parallel_parts.hpp"
 #include "cpu_pin.hpp"
 #include "runtime_tls.hpp"
 #include "cohort/errors.hpp"

@@ -4,7 +4,7 @@
 // not commutative (applied strictly in order).
 #include <gtest/gtest.h>
 
-#include <cohort/detail/host/array_algorithms.hpp>
+#include <cohort/detail/host/algorithms/array_algorithms.hpp>
 #include <cstdint>
 #include <random>
 #include <vector>

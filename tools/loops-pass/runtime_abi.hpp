@@ -12,7 +12,7 @@ namespace cohort_loops {
 
 // `__global__` under clang (detail/host/kernel_language.hpp) annotates the kernel with this.
 inline constexpr llvm::StringLiteral kernel_annotation = "cohort.kernel";
-// The thread-local pointer the thread's row is read through (detail/host/state.hpp): a
+// The thread-local pointer the thread's row is read through (detail/host/runtime/state.hpp): a
 // thread_position { uint3 index; unsigned row; }, row being the rank of the row's first thread.
 inline constexpr llvm::StringLiteral current_position_symbol = "_ZN6cohort6detail4host16current_positionE";
 // threadIdx itself, a thread-local uint3 in the global namespace (the runtime's streak
@@ -28,7 +28,7 @@ inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host
 inline constexpr llvm::StringLiteral uniform_metadata = "cohort.uniform";
 
 // cohort::detail::host::spin_yield(std::source_location): where an atomic, fence or sleep lets the
-// other fibers run (detail/host/atomics.hpp). A kernel that cannot poll (no atomic or volatile read
+// other fibers run (detail/host/language/atomics.hpp). A kernel that cannot poll (no atomic or volatile read
 // in a loop) never needs it, and the step function drops it: a block function cannot yield.
 inline constexpr llvm::StringLiteral spin_yield_symbol = "_ZN6cohort6detail4host10spin_yieldESt15source_location";
 // cohort::detail::host::misaligned_atomic(...): an atomic's check of its address, which

@@ -1,11 +1,11 @@
 // The host build's rivals: the C++ standard library's parallel algorithms
 // (libstdc++ runs them on TBB; without TBB these rows are left out), and the
 // host's native whole-array algorithms that device_reduce and the device scans
-// run on (cohort/detail/host/array_algorithms.hpp), measured against them.
+// run on (cohort/detail/host/algorithms/array_algorithms.hpp), measured against them.
 #include "bench/rivals.hpp"
 
 #include <cohort/cohort.hpp>
-#include <cohort/detail/host/array_algorithms.hpp>
+#include <cohort/detail/host/algorithms/array_algorithms.hpp>
 
 #if COHORT_CLI_PARALLEL_STL
 #include <execution>

@@ -2,7 +2,7 @@
 // (docs/algorithms.md), with the same results as the grid algorithms. On
 // CUDA each is one launch of a grid sized from occupancy, ordered on
 // `stream`; on the host backend each is native code that has finished when
-// it returns (detail/host/array_algorithms.hpp).
+// it returns (detail/host/algorithms/array_algorithms.hpp).
 #pragma once
 
 #include <cstddef>

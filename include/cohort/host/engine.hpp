@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "cohort/detail/host/kernel_call.hpp"
+#include "cohort/detail/host/language/kernel_call.hpp"
 
 namespace cohort::host {
 enum class engine { fibers, loops };

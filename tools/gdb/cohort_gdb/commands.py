@@ -144,7 +144,9 @@ def _select_frame_at(site):
     frame = gdb.newest_frame()
     while frame is not None:
         sal = frame.find_sal()
-        if sal.symtab is not None and sal.line == line and sal.symtab.fullname() == os.path.abspath(file):
+        # The site's file is the compiler's spelling (__FILE__), relative to the
+        # build's directory when it was given so (ccache's base_dir does that).
+        if sal.symtab is not None and sal.line == line and file in (sal.symtab.filename, sal.symtab.fullname()):
             frame.select()
             return
         frame = frame.older()

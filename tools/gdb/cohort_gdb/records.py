@@ -3,7 +3,7 @@
 Each worker OS thread holds at most one block at a time, found through its
 thread-local `current_block` (a `block_runtime`: src/host/block_runtime.hpp).
 A GPU thread's state follows from the block's record as the runtime itself
-reads it (include/cohort/detail/host/state.hpp): started or not from
+reads it (include/cohort/detail/host/runtime/state.hpp): started or not from
 `next_unstarted`, running if it is the OS thread's running fiber's thread,
 else its record's `wait_kind`, and exited when it is `none`.
 """

@@ -1,5 +1,5 @@
 // How a group's total reaches an atomic (the *_update and *_store
-// collectives), as on the host backend (host/detail/atomic_update.hpp) and as
+// collectives), as on the host backend (detail/host/atomic_update.hpp) and as
 // NVIDIA performs it: a dedicated read-modify-write (fetch_add, fetch_min, ...)
 // for cohort's operators on integers, a compare-exchange loop with
 // op(old, total) otherwise. Relaxed order: the group's (or a larger group's)

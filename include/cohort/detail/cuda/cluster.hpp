@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "cohort/backend.hpp"
-#include "cohort/detail/cuda/special_registers.hpp"
+#include "cohort/detail/cuda/runtime/special_registers.hpp"
 
 namespace cohort::detail::gpu {
 

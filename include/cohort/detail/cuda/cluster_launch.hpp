@@ -8,7 +8,7 @@
 
 #include <sstream>
 
-#include "cohort/detail/cuda/runtime_check.hpp"
+#include "cohort/detail/cuda/runtime/runtime_check.hpp"
 #include "cohort/detail/cluster_shape.hpp"
 #include "cohort/launch/device.hpp"
 #include "cohort/errors.hpp"

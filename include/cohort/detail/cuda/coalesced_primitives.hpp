@@ -13,10 +13,10 @@
 #include <type_traits>
 
 #include "cohort/backend.hpp"
-#include "cohort/detail/cuda/lanes.hpp"
-#include "cohort/detail/cuda/tile_geometry.hpp"
-#include "cohort/detail/cuda/warp_tile_ops.hpp"
-#include "cohort/detail/cuda/words.hpp"
+#include "cohort/detail/cuda/tiles/lanes.hpp"
+#include "cohort/detail/cuda/tiles/tile_geometry.hpp"
+#include "cohort/detail/cuda/tiles/warp_tile_ops.hpp"
+#include "cohort/detail/cuda/tiles/words.hpp"
 
 namespace cohort::detail {
 struct group_access;

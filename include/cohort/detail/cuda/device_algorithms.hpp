@@ -5,8 +5,8 @@
 
 #include <cstddef>
 
-#include "cohort/detail/cuda/array_reduce.hpp"
-#include "cohort/detail/cuda/array_scan.hpp"
+#include "cohort/detail/cuda/algorithms/array_reduce.hpp"
+#include "cohort/detail/cuda/algorithms/array_scan.hpp"
 #include "cohort/detail/cuda/stream_handle.hpp"
 #include "cohort/detail/partial_value.hpp"
 

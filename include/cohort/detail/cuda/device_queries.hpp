@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-#include "cohort/detail/cuda/runtime_check.hpp"
+#include "cohort/detail/cuda/runtime/runtime_check.hpp"
 #include "cohort/launch/device.hpp"
 
 namespace cohort::detail::gpu {

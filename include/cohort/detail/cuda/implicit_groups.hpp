@@ -6,8 +6,8 @@
 #include <cuda_runtime.h>
 
 #include "cohort/backend.hpp"
-#include "cohort/detail/cuda/grid_barrier.hpp"
-#include "cohort/detail/cuda/special_registers.hpp"
+#include "cohort/detail/cuda/runtime/grid_barrier.hpp"
+#include "cohort/detail/cuda/runtime/special_registers.hpp"
 
 namespace cohort::detail::gpu {
 

@@ -14,10 +14,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "cohort/detail/cuda/fold_scratch.hpp"
-#include "cohort/detail/cuda/group_fold.hpp"
-#include "cohort/detail/cuda/grid_fold.hpp"
-#include "cohort/detail/cuda/shuffle.hpp"
+#include "cohort/detail/cuda/collectives/fold_scratch.hpp"
+#include "cohort/detail/cuda/collectives/group_fold.hpp"
+#include "cohort/detail/cuda/collectives/grid_fold.hpp"
+#include "cohort/detail/cuda/tiles/shuffle.hpp"
 
 namespace cohort::detail::gpu {
 

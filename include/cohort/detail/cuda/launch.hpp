@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "cohort/detail/cuda/cluster_launch.hpp"
-#include "cohort/detail/cuda/runtime_check.hpp"
+#include "cohort/detail/cuda/runtime/runtime_check.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/launch/launch_config.hpp"

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "cohort/detail/cuda/group_fold.hpp"
+#include "cohort/detail/cuda/collectives/group_fold.hpp"
 #include "cohort/groups/grid_group.hpp"
 
 namespace cohort::detail::gpu {

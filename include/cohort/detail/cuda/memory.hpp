@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cohort/detail/copy_direction.hpp"
-#include "cohort/detail/cuda/runtime_check.hpp"
+#include "cohort/detail/cuda/runtime/runtime_check.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/memory/memory_usage.hpp"
 

@@ -19,7 +19,7 @@
 #include "cohort/detail/cuda/launch.hpp"
 #include "cohort/detail/kernel_arguments.hpp"
 #include "cohort/detail/launch_checks.hpp"
-#include "cohort/detail/cuda/runtime_check.hpp"
+#include "cohort/detail/cuda/runtime/runtime_check.hpp"
 #include "cohort/detail/cuda/multi_grid.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/errors.hpp"

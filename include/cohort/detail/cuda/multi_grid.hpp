@@ -21,7 +21,7 @@
 #include <cuda_runtime.h>
 
 #include "cohort/backend.hpp"
-#include "cohort/detail/cuda/grid_barrier.hpp"
+#include "cohort/detail/cuda/runtime/grid_barrier.hpp"
 #include "cohort/detail/grid_geometry.hpp"
 
 namespace cohort::detail::gpu {

@@ -8,7 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "cohort/detail/cuda/atomic_update.hpp"
-#include "cohort/detail/cuda/group_fold.hpp"
+#include "cohort/detail/cuda/collectives/group_fold.hpp"
 
 namespace cohort::detail::gpu {
 

@@ -6,7 +6,7 @@
 
 #include <cuda_runtime.h>
 
-#include "cohort/detail/cuda/runtime_check.hpp"
+#include "cohort/detail/cuda/runtime/runtime_check.hpp"
 #include "cohort/detail/cuda/stream_handle.hpp"
 
 namespace cohort::detail::gpu {

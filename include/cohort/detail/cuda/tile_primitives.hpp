@@ -11,11 +11,11 @@
 #include <type_traits>
 
 #include "cohort/backend.hpp"
-#include "cohort/detail/cuda/device_error.hpp"
-#include "cohort/detail/cuda/tile_geometry.hpp"
-#include "cohort/detail/cuda/warp_tile_ops.hpp"
-#include "cohort/detail/cuda/wide_tile_barrier.hpp"
-#include "cohort/detail/cuda/wide_tile_ops.hpp"
+#include "cohort/detail/cuda/runtime/device_error.hpp"
+#include "cohort/detail/cuda/tiles/tile_geometry.hpp"
+#include "cohort/detail/cuda/tiles/warp_tile_ops.hpp"
+#include "cohort/detail/cuda/tiles/wide_tile_barrier.hpp"
+#include "cohort/detail/cuda/tiles/wide_tile_ops.hpp"
 
 namespace cohort::detail::gpu {
 

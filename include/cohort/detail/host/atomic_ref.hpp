@@ -11,7 +11,7 @@
 #include <source_location>
 #include <type_traits>
 
-#include "cohort/detail/host/atomics.hpp"
+#include "cohort/detail/host/language/atomics.hpp"
 
 namespace cohort {
 

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "cohort/backend.hpp"
-#include "cohort/detail/host/collective.hpp"
-#include "cohort/detail/host/group_ops.hpp"
+#include "cohort/detail/host/collectives/collective.hpp"
+#include "cohort/detail/host/collectives/group_ops.hpp"
 #include "cohort/detail/host/tile_primitives.hpp"
 
 namespace cohort::detail {

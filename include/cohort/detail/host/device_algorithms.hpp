@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "cohort/detail/host/array_algorithms.hpp"
+#include "cohort/detail/host/algorithms/array_algorithms.hpp"
 #include "cohort/detail/host/stream_handle.hpp"
 
 namespace cohort::detail::host {

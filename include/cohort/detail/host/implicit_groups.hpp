@@ -9,8 +9,8 @@
 #include "cohort/backend.hpp"
 #include "cohort/detail/host/cluster.hpp"
 #include "cohort/detail/host/kernel_language.hpp"
-#include "cohort/detail/host/state.hpp"
-#include "cohort/detail/host/sync_points.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
+#include "cohort/detail/host/runtime/sync_points.hpp"
 
 namespace cohort::detail::host {
 

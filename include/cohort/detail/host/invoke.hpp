@@ -11,7 +11,7 @@
 #include <source_location>
 #include <type_traits>
 
-#include "cohort/detail/host/fold.hpp"
+#include "cohort/detail/host/collectives/fold.hpp"
 
 namespace cohort::detail::host {
 

@@ -8,10 +8,10 @@
 #include <source_location>
 #include <type_traits>
 
-#include "cohort/detail/host/atomics.hpp"
-#include "cohort/detail/host/state.hpp"
-#include "cohort/detail/host/vector_types.hpp"
-#include "cohort/detail/host/warp_intrinsics.hpp"
+#include "cohort/detail/host/language/atomics.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
+#include "cohort/detail/host/language/vector_types.hpp"
+#include "cohort/detail/host/language/warp_intrinsics.hpp"
 
 // Under clang, a kernel carries an annotation by which cohort's loops pass
 // (tools/loops-pass, docs/loops-engine.md) finds it; without the pass it changes nothing.

@@ -11,9 +11,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "cohort/detail/host/block_loop.hpp"
-#include "cohort/detail/host/kernel_call.hpp"
-#include "cohort/detail/host/thread_loop.hpp"
+#include "cohort/detail/host/runtime/block_loop.hpp"
+#include "cohort/detail/host/language/kernel_call.hpp"
+#include "cohort/detail/host/runtime/thread_loop.hpp"
 #include "cohort/detail/kernel_arguments.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/launch/device.hpp"

@@ -17,7 +17,7 @@
 #include <string>
 #include <type_traits>
 
-#include "cohort/detail/host/group_traits.hpp"
+#include "cohort/detail/host/collectives/group_traits.hpp"
 
 namespace cohort::detail::host {
 

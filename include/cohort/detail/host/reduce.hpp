@@ -5,7 +5,7 @@
 // are rank 0's, and every member must pass the same atomic or pointer.
 #pragma once
 
-#include "cohort/detail/host/fold.hpp"
+#include "cohort/detail/host/collectives/fold.hpp"
 
 namespace cohort::detail::host {
 

@@ -12,9 +12,9 @@
 #include <type_traits>
 
 #include "cohort/backend.hpp"
-#include "cohort/detail/host/collective.hpp"
-#include "cohort/detail/host/group_ops.hpp"
-#include "cohort/detail/host/sync_points.hpp"
+#include "cohort/detail/host/collectives/collective.hpp"
+#include "cohort/detail/host/collectives/group_ops.hpp"
+#include "cohort/detail/host/runtime/sync_points.hpp"
 #include "cohort/groups/lane_mask.hpp"
 
 namespace cohort::detail::host {

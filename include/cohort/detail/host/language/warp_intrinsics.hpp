@@ -1,0 +1,234 @@
+// CUDA's warp-level intrinsics for a host compiler: __shfl*_sync, votes,
+// __match_*_sync, __reduce_*_sync, __activemask, __syncwarp and the bit
+// functions. They follow
+// PTX's rules: the calling lane must be in the mask, every lane the mask names
+// must call the same intrinsic with the same mask (lanes that have exited, or
+// do not exist in a short last warp, are excused), and results are in lane
+// space. Masks are 64 bits wide so that they name every lane of a 64-lane
+// warp; a CUDA mask of 32 bits converts to them unchanged.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <source_location>
+
+#include "cohort/detail/host/collectives/collective.hpp"
+#include "cohort/detail/host/collectives/lane_ops.hpp"
+
+namespace cohort::detail::host {
+
+// Reports a mask that leaves out the calling lane, or a bad shuffle width.
+[[noreturn]] void fail_lane_outside_mask(const char* intrinsic, std::uint64_t mask, std::source_location where);
+[[noreturn]] void fail_shuffle_width(const char* intrinsic, int width, std::source_location where);
+
+// Every intrinsic passes here: a mask naming every lane the warp has (the
+// usual one) is counted without a population count.
+inline member_set mask_members(const collective_op& op, unsigned long long mask, std::source_location where) {
+  // The lane first: in host code its read faults on the page that says
+  // "outside a kernel" (state.hpp), before the block's record, null there, is read.
+  const unsigned lane = lane_id();
+  const unsigned present = present_lanes();
+  const std::uint64_t existing = ~std::uint64_t{0} >> (64 - present);  // low_lanes without its test: present >= 1
+  const std::uint64_t lanes = mask & existing;
+  if (((lanes >> lane) & 1) == 0) fail_lane_outside_mask(op.name, mask, where);
+  return {warp_base(), lanes == existing ? present : lane_count(lanes), lanes};
+}
+
+// The call, its mask noted in the caller's slot (collective_slot::mask_site).
+inline collective_call mask_call(const collective_op& op, unsigned long long mask, std::source_location where) {
+  const member_set members = mask_members(op, mask, where);
+  collective_slot& slot = own_slot();
+  slot.mask_site = where;
+  slot.mask_lanes = members.lanes;
+  return {members, &op, where, true, false};
+}
+
+template <class R>
+R warp_collective(const collective_op& op, unsigned long long mask, std::uint64_t arg, std::source_location where) {
+  return collective<R>(mask_call(op, mask, where), arg);
+}
+
+template <class R, class T>
+R warp_collective(const collective_op& op, unsigned long long mask, const T& value, std::uint64_t arg,
+                  std::source_location where) {
+  return collective<R>(mask_call(op, mask, where), value, arg);
+}
+
+// shfl.sync reads only the low bits of its lane operand, as many as name a
+// lane of the warp (b[4:0] at 32 lanes): a delta of 33 is a delta of 1, and a
+// negative source lane counts from the top of its segment.
+template <class T>
+T warp_shuffle(const collective_op& op, unsigned long long mask, const T& var, unsigned operand, int width,
+               std::source_location where) {
+  if (width < 1 || width > static_cast<int>(warp_size()) || (width & (width - 1)) != 0)
+    fail_shuffle_width(op.name, width, where);
+  return warp_collective<T>(op, mask, var, lane_ops::pack(operand & (warp_size() - 1), static_cast<unsigned>(width)),
+                            where);
+}
+
+}  // namespace cohort::detail::host
+
+template <class T>
+T __shfl_sync(unsigned long long mask, T var, int src_lane,
+              int width = static_cast<int>(::cohort::detail::host::warp_size()),
+              std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_shuffle(d::lane_ops::shfl_op<sizeof(T)>, mask, var, static_cast<unsigned>(src_lane), width, where);
+}
+template <class T>
+T __shfl_up_sync(unsigned long long mask, T var, unsigned delta,
+                 int width = static_cast<int>(::cohort::detail::host::warp_size()),
+                 std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_shuffle(d::lane_ops::shfl_up_op<sizeof(T)>, mask, var, delta, width, where);
+}
+template <class T>
+T __shfl_down_sync(unsigned long long mask, T var, unsigned delta,
+                   int width = static_cast<int>(::cohort::detail::host::warp_size()),
+                   std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_shuffle(d::lane_ops::shfl_down_op<sizeof(T)>, mask, var, delta, width, where);
+}
+template <class T>
+T __shfl_xor_sync(unsigned long long mask, T var, int lane_mask,
+                  int width = static_cast<int>(::cohort::detail::host::warp_size()),
+                  std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_shuffle(d::lane_ops::shfl_xor_op<sizeof(T)>, mask, var, static_cast<unsigned>(lane_mask), width,
+                         where);
+}
+
+inline unsigned long long __ballot_sync(unsigned long long mask, int predicate,
+                                        std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<unsigned long long>(d::lane_ops::ballot_op, mask, predicate != 0, where);
+}
+inline int __any_sync(unsigned long long mask, int predicate,
+                      std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<int>(d::lane_ops::any_op, mask, predicate != 0, where);
+}
+inline int __all_sync(unsigned long long mask, int predicate,
+                      std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<int>(d::lane_ops::all_op, mask, predicate != 0, where);
+}
+template <class T>
+unsigned long long __match_any_sync(unsigned long long mask, T value,
+                                    std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<unsigned long long>(d::lane_ops::match_any_op<sizeof(T)>, mask, value, 0, where);
+}
+template <class T>
+unsigned long long __match_all_sync(unsigned long long mask, T value, int* pred,
+                                    std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  const auto r =
+      d::warp_collective<d::lane_ops::match_all_result>(d::lane_ops::match_all_op<sizeof(T)>, mask, value, 0, where);
+  *pred = r.pred;
+  return r.lanes;
+}
+
+// sm_80's warp reductions: unsigned and int for add, min and max; unsigned
+// for the bitwise ones. Additions wrap, as in hardware.
+inline unsigned __reduce_add_sync(unsigned long long mask, unsigned value,
+                                  std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<unsigned>(d::lane_ops::reduce_add_op<unsigned>, mask, value, 0, where);
+}
+inline int __reduce_add_sync(unsigned long long mask, int value,
+                             std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  // Added as unsigned, so that overflow wraps instead of being undefined.
+  return static_cast<int>(
+      d::warp_collective<unsigned>(d::lane_ops::reduce_add_op<unsigned>, mask, static_cast<unsigned>(value), 0, where));
+}
+inline unsigned __reduce_min_sync(unsigned long long mask, unsigned value,
+                                  std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<unsigned>(d::lane_ops::reduce_min_op<unsigned>, mask, value, 0, where);
+}
+inline int __reduce_min_sync(unsigned long long mask, int value,
+                             std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<int>(d::lane_ops::reduce_min_op<int>, mask, value, 0, where);
+}
+inline unsigned __reduce_max_sync(unsigned long long mask, unsigned value,
+                                  std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<unsigned>(d::lane_ops::reduce_max_op<unsigned>, mask, value, 0, where);
+}
+inline int __reduce_max_sync(unsigned long long mask, int value,
+                             std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<int>(d::lane_ops::reduce_max_op<int>, mask, value, 0, where);
+}
+inline unsigned __reduce_and_sync(unsigned long long mask, unsigned value,
+                                  std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<unsigned>(d::lane_ops::reduce_and_op, mask, value, 0, where);
+}
+inline unsigned __reduce_or_sync(unsigned long long mask, unsigned value,
+                                 std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<unsigned>(d::lane_ops::reduce_or_op, mask, value, 0, where);
+}
+inline unsigned __reduce_xor_sync(unsigned long long mask, unsigned value,
+                                  std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  return d::warp_collective<unsigned>(d::lane_ops::reduce_xor_op, mask, value, 0, where);
+}
+
+// The lanes of the warp that reach this call together (see coalesced_threads()).
+inline unsigned long long __activemask(std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::converge(where);
+}
+
+// Waits for the lanes of `mask` that have not exited (PTX's bar.warp.sync).
+inline void __syncwarp(unsigned long long mask = ~0ull, std::source_location where = std::source_location::current()) {
+  namespace d = ::cohort::detail::host;
+  d::synchronize(d::mask_members(d::sync_op, mask, where), where);
+}
+
+// The lanes below, at or above the caller's (PTX's %lanemask_*; HIP spells them so).
+inline unsigned long long __lanemask_lt() {
+  return ::cohort::detail::host::low_lanes(::cohort::detail::host::lane_id());
+}
+inline unsigned long long __lanemask_le() {
+  return ::cohort::detail::host::low_lanes(::cohort::detail::host::lane_id() + 1);
+}
+inline unsigned long long __lanemask_eq() { return 1ull << ::cohort::detail::host::lane_id(); }
+inline unsigned long long __lanemask_ge() {
+  return ~__lanemask_lt() & ::cohort::detail::host::low_lanes(::cohort::detail::host::warp_size());
+}
+inline unsigned long long __lanemask_gt() {
+  return ~__lanemask_le() & ::cohort::detail::host::low_lanes(::cohort::detail::host::warp_size());
+}
+
+inline int __popc(unsigned x) { return std::popcount(x); }
+inline int __popcll(unsigned long long x) { return std::popcount(x); }
+// 1 + the position of the lowest set bit, 0 for 0.
+inline int __ffs(int x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned>(x)) + 1; }
+inline int __ffsll(long long x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned long long>(x)) + 1; }
+inline int __clz(int x) { return std::countl_zero(static_cast<unsigned>(x)); }
+inline int __clzll(long long x) { return std::countl_zero(static_cast<unsigned long long>(x)); }
+inline unsigned __brev(unsigned x) {
+  unsigned r = 0;
+  for (int i = 0; i < 32; ++i, x >>= 1) r = (r << 1) | (x & 1);
+  return r;
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32 |
+         __brev(static_cast<unsigned>(x >> 32));
+}
+// The position of the offset-th set bit of mask counting from bit `base`
+// (upwards for offset > 0, downwards for offset < 0, base itself for 0), or
+// 0xffffffff if there is none.
+inline unsigned __fns(unsigned mask, unsigned base, int offset) {
+  if (offset == 0) return ((mask >> (base & 31)) & 1) ? (base & 31) : 0xffffffffu;
+  const int step = offset > 0 ? 1 : -1;
+  int remaining = offset > 0 ? offset : -offset;
+  for (int pos = static_cast<int>(base & 31); pos >= 0 && pos < 32; pos += step)
+    if (((mask >> pos) & 1) && --remaining == 0) return static_cast<unsigned>(pos);
+  return 0xffffffffu;
+}
