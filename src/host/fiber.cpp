@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "env.hpp"
+#include "settings.hpp"
 
 namespace cohort::detail::host {
 
@@ -61,7 +61,7 @@ long mappings_in_use() {
 
 std::size_t stack_pool::stack_size() {
   static const std::size_t size = [] {
-    const std::size_t requested = env_bytes("COHORT_STACK_SIZE", 128 * 1024, 16 * 1024);
+    const std::size_t requested = settings::stack_size();
     return (requested + page_size() - 1) / page_size() * page_size();
   }();
   return size;

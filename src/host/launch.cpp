@@ -2,10 +2,8 @@
 // threads and rethrows the first error any block raised; the kernels'
 // dynamic shared memory limits and the occupancy they give.
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <mutex>
-#include <string_view>
 
 #include "cohort/detail/cluster_shape.hpp"
 #include "cohort/detail/host/launch.hpp"
@@ -17,11 +15,11 @@
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
 #include "diagnostics.hpp"
-#include "env.hpp"
 #include "launch_state.hpp"
 #include "loops_engine.hpp"
 #include "memory_check.hpp"
 #include "runtime_tls.hpp"
+#include "settings.hpp"
 #include "virtual_devices.hpp"
 #include "worker.hpp"
 #include "worker_pool.hpp"
@@ -37,54 +35,6 @@ std::size_t shared_limit(const void* kernel, const device_properties& p) {
   std::lock_guard lock(attributes_mutex);
   const auto it = max_dynamic_shared.find(kernel);
   return it == max_dynamic_shared.end() ? p.shared_memory_per_block : it->second;
-}
-
-std::optional<std::uint64_t> shuffle_seed() {
-  const auto v = env_string("COHORT_SCHEDULE");
-  if (!v || *v == "ordered") return std::nullopt;
-  if (*v == "shuffle") return 1;
-  constexpr std::string_view seeded = "shuffle:";
-  if (v->starts_with(seeded))
-    if (const auto seed = decimal_number(v->substr(seeded.size()))) return *seed;
-  bad_env_value("COHORT_SCHEDULE", *v,
-                "expected `ordered`, `shuffle` or `shuffle:SEED`, where SEED is decimal digits from 0 to "
-                "18446744073709551615 (2^64 - 1)");
-}
-
-// COHORT_CHECK, a comma-separated list: memcpy_async's checking mode, with
-// the guard (`memcpy`) or without it (`memcpy-poison`: no page protection or
-// signals, for debuggers), and device memory's (`memory`, memory.cpp).
-struct checks {
-  copy_checking copies = copy_checking::off;
-  bool memory = false;
-};
-
-checks checking_modes() {
-  const auto v = env_string("COHORT_CHECK");
-  checks mode;
-  if (!v) return mode;
-  std::size_t from = 0;
-  for (;;) {
-    const std::size_t comma = v->find(',', from);
-    const std::string item = v->substr(from, comma == std::string::npos ? std::string::npos : comma - from);
-    if (item == "memcpy")
-      mode.copies = copy_checking::guarded;
-    else if (item == "memcpy-poison")
-      mode.copies = copy_checking::poisoned;
-    else if (item == "memory")
-      mode.memory = true;
-    else if (item != "none" && !item.empty())
-      throw error(errc::invalid_argument, "COHORT_CHECK=" + *v + " is not valid: expected a comma-separated list of "
-                                          "`memory`, `memcpy`, `memcpy-poison` or `none`");
-    if (comma == std::string::npos) return mode;
-    from = comma + 1;
-  }
-}
-
-// COHORT_WATCHDOG: seconds a thread may spin on an unchanging value before
-// the launch fails with the spin named (0: never).
-std::chrono::nanoseconds spin_watchdog() {
-  return std::chrono::seconds(env_integer("COHORT_WATCHDOG", 10, 0, 1 << 30));
 }
 
 unsigned worker_count(unsigned long long blocks) {
@@ -134,7 +84,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
                 "code");
   raise_pending_memory_fault();
   const device_properties p = cohort::host::virtual_device();
-  const launch_engine engine = choose_launch_engine(entry, shuffle_seed().has_value(), multi_grid != nullptr);
+  const launch_engine engine = choose_launch_engine(entry, settings::shuffle_seed().has_value(), multi_grid != nullptr);
   launch_state launch;
   launch.entry = &engine.entry;
   launch.config = cfg;
@@ -144,11 +94,11 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   launch.grid_rank = grid_rank;
   launch.warp_size = static_cast<unsigned>(p.warp_size);
   launch.block_count = cohort::detail::volume(cfg.grid);
-  launch.shuffle_seed = shuffle_seed();
-  const checks modes = checking_modes();
+  launch.shuffle_seed = settings::shuffle_seed();
+  const check_modes modes = settings::checks();
   launch.copy_checks = modes.copies;
   launch.memory_checks = modes.memory;
-  launch.watchdog = spin_watchdog();
+  launch.watchdog = settings::watchdog();
   if (cooperative) {
     launch.grid.configure(&launch.aborted, every_block_has_a_core(launch.block_count));
     launch.grid.reset(launch.block_count);

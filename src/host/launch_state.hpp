@@ -17,12 +17,9 @@
 #include "kernel_exit.hpp"
 #include "level_barrier.hpp"
 #include "multi_grid_state.hpp"
+#include "settings.hpp"  // copy_checking
 
 namespace cohort::detail::host {
-
-// memcpy_async's checking mode (COHORT_CHECK): off, on with destinations
-// guarded by page protection, or on with the poison alone.
-enum class copy_checking : unsigned char { off, guarded, poisoned };
 
 struct launch_state {
   const kernel_entry* entry = nullptr;

@@ -13,9 +13,9 @@
 #include "block_runtime.hpp"
 #include "cohort/detail/host/runtime/block_loop.hpp"
 #include "diagnostics.hpp"
-#include "env.hpp"
 #include "launch_state.hpp"
 #include "scheduler.hpp"
+#include "settings.hpp"
 
 namespace cohort::detail::host {
 
@@ -61,20 +61,7 @@ using cohort::host::engine;
 using cohort::host::engine_choice;
 using cohort::host::engine_mode;
 
-engine_mode mode_from_environment() {
-  const std::optional<std::string> value = env_string("COHORT_ENGINE");
-  if (!value || *value == "auto") return engine_mode::automatic;
-  if (*value == "loops") return engine_mode::loops;
-  if (*value == "fibers") return engine_mode::fibers;
-  bad_env_value("COHORT_ENGINE", *value, "auto, loops or fibers");
-}
-
 std::atomic<int> mode_override{-1};
-
-bool report_engines() {
-  static const bool report = env_integer("COHORT_ENGINE_REPORT", 0, 0, 1) == 1;
-  return report;
-}
 
 }  // namespace
 
@@ -99,7 +86,7 @@ launch_engine choose_launch_engine(const kernel_entry& entry, bool shuffled, boo
     choice = {engine::fibers, "COHORT_SCHEDULE=shuffle (the thread loops do not shuffle yet)"};
   }
   if (choice.chosen == engine::loops) result.entry.run_threads = entry.run_loops;
-  if (report_engines())
+  if (settings::engine_report())
     std::fprintf(stderr, "cohort: kernel `%s` runs on %s%s%s\n", kernel_name(entry.kernel).c_str(),
                  choice.chosen == engine::loops ? "loops" : "fibers", choice.reason.empty() ? "" : ": ",
                  choice.reason.c_str());
@@ -129,9 +116,8 @@ void cohort_loops_register_fallback(const void* kernel, const char* name, const 
 namespace cohort::host {
 
 engine_mode current_engine_mode() {
-  static const engine_mode from_environment = cohort::detail::host::mode_from_environment();
   const int overridden = cohort::detail::host::mode_override.load(std::memory_order_relaxed);
-  return overridden < 0 ? from_environment : static_cast<engine_mode>(overridden);
+  return overridden < 0 ? cohort::detail::host::settings::engine() : static_cast<engine_mode>(overridden);
 }
 
 void set_engine_mode(engine_mode mode) {

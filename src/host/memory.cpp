@@ -28,7 +28,7 @@
 #include "device_arena.hpp"
 #include "diagnostics.hpp"
 #include "shared_faults.hpp"
-#include "env.hpp"
+#include "settings.hpp"
 #include "launch_state.hpp"
 #include "memory_check.hpp"
 #include "virtual_devices.hpp"
@@ -166,10 +166,7 @@ void raise_pending_memory_fault() {
   throw e;
 }
 
-bool memory_checking() {
-  const auto v = env_string("COHORT_CHECK");
-  return v && (*v == "memory" || v->find("memory,") == 0 || v->find(",memory") != std::string::npos);
-}
+bool memory_checking() { return settings::checks().memory; }
 
 void* allocate_device(std::size_t bytes) {
   raise_pending_memory_fault();

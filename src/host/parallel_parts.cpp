@@ -2,17 +2,14 @@
 // launches' pool, with the launches' worker count.
 #include "cohort/detail/host/algorithms/parallel_parts.hpp"
 
-#include <algorithm>
-#include <thread>
-
-#include "env.hpp"
+#include "settings.hpp"
 #include "worker_pool.hpp"
 
 namespace cohort::detail::host {
 
 unsigned worker_threads() {
-  static const unsigned configured = static_cast<unsigned>(::cohort::detail::host::env_integer(
-      "COHORT_WORKERS", std::max(1u, std::thread::hardware_concurrency()), 1, 4096));
+  // The pool's cores are counted from it once: later reloads (tests) leave it.
+  static const unsigned configured = settings::workers();
   return configured;
 }
 

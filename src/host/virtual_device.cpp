@@ -1,15 +1,11 @@
 #include "cohort/host/virtual_device.hpp"
 
-#include <unistd.h>
-
 #include <fstream>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "cohort/errors.hpp"
-#include "env.hpp"
-#include "virtual_devices.hpp"
+#include "settings.hpp"
 
 namespace cohort::host {
 
@@ -23,35 +19,23 @@ void check(bool ok, const std::string& what) {
   if (!ok) refuse(what);
 }
 
-// What a refusal calls the fields that must fit together: the environment
-// variables that set them, or the fields of a description given to configure().
-struct field_names {
-  bool from_environment;
-  const char* warp_size;
-  const char* max_threads_per_block;
-  const char* max_threads_per_sm;
-};
-
-constexpr field_names environment_names{true, "COHORT_WARP_SIZE", "COHORT_MAX_THREADS_PER_BLOCK",
-                                        "COHORT_MAX_THREADS_PER_SM"};
-constexpr field_names description_names{false, "warp size", "max threads per block", "max threads per SM"};
-
-void require(bool ok, const field_names& names, const char* field, int value, const std::string& expected) {
-  if (ok) return;
-  if (names.from_environment) detail::host::bad_env_value(field, std::to_string(value), "expected " + expected);
-  refuse(std::string(field) + " " + std::to_string(value) + " must be " + expected);
+void require(bool ok, const char* field, int value, const std::string& expected) {
+  if (!ok) refuse(std::string(field) + " " + std::to_string(value) + " must be " + expected);
 }
 
-void validate(const device_properties& p, const field_names& names) {
-  require(p.warp_size == 32 || p.warp_size == 64, names, names.warp_size, p.warp_size, "32 or 64");
+// The environment's values are checked against each other as they are read
+// (settings.cpp), naming the variable; this checks a description given to
+// configure() and, again, what the environment made.
+void validate(const device_properties& p) {
+  require(p.warp_size == 32 || p.warp_size == 64, "warp size", p.warp_size, "32 or 64");
   check(p.multiprocessor_count > 0, "the SM count must be positive");
-  require(p.max_threads_per_block > 0, names, names.max_threads_per_block, p.max_threads_per_block, "positive");
-  require(p.max_threads_per_block % p.warp_size == 0, names, names.max_threads_per_block, p.max_threads_per_block,
+  require(p.max_threads_per_block > 0, "max threads per block", p.max_threads_per_block, "positive");
+  require(p.max_threads_per_block % p.warp_size == 0, "max threads per block", p.max_threads_per_block,
           "a multiple of the warp size (" + std::to_string(p.warp_size) + ")");
-  require(p.max_threads_per_multiprocessor >= p.max_threads_per_block, names, names.max_threads_per_sm,
+  require(p.max_threads_per_multiprocessor >= p.max_threads_per_block, "max threads per SM",
           p.max_threads_per_multiprocessor,
-          "at least the threads a block may have (" + std::to_string(p.max_threads_per_block) + ", " +
-              names.max_threads_per_block + ")");
+          "at least the threads a block may have (" + std::to_string(p.max_threads_per_block) +
+              ", max threads per block)");
   check(p.max_blocks_per_multiprocessor > 0, "max blocks per SM must be positive");
   check(p.total_global_memory > 0, "the global memory (each virtual device's capacity) must be positive");
   for (int i = 0; i < 3; ++i) check(p.max_block_dim[i] > 0 && p.max_grid_dim[i] > 0, "dimension limits must be positive");
@@ -86,34 +70,18 @@ device_properties default_virtual_device() {
   device_properties p;
   p.name = host_device_name();
   p.kind = backend::host;
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  p.multiprocessor_count = static_cast<int>(detail::host::env_integer("COHORT_SM_COUNT", hw, 1, 1 << 16));
-  p.warp_size = static_cast<int>(detail::host::env_integer("COHORT_WARP_SIZE", 32, 32, 64));
-  p.max_threads_per_block = static_cast<int>(detail::host::env_integer("COHORT_MAX_THREADS_PER_BLOCK", 1024, 1, 1024));
-  p.max_threads_per_multiprocessor =
-      static_cast<int>(detail::host::env_integer("COHORT_MAX_THREADS_PER_SM", 2048, 1, 1 << 16));
-  p.max_blocks_per_multiprocessor = static_cast<int>(detail::host::env_integer("COHORT_MAX_BLOCKS_PER_SM", 32, 1, 1024));
-  p.shared_memory_per_multiprocessor = detail::host::env_bytes("COHORT_SHARED_PER_SM", 228 * 1024, 1024);
+  namespace settings = detail::host::settings;
+  p.multiprocessor_count = settings::sm_count();
+  p.warp_size = settings::warp_size();
+  p.max_threads_per_block = settings::max_threads_per_block();
+  p.max_threads_per_multiprocessor = settings::max_threads_per_sm();
+  p.max_blocks_per_multiprocessor = settings::max_blocks_per_sm();
+  p.shared_memory_per_multiprocessor = settings::shared_per_sm();
   p.shared_memory_per_block_optin = p.shared_memory_per_multiprocessor - p.reserved_shared_memory_per_block;
-  // A default above what a block may opt in to is refused, not cut down to it unsaid.
-  p.shared_memory_per_block =
-      std::min(p.shared_memory_per_block_optin, std::size_t{48 * 1024});
-  if (const auto asked = detail::host::env_string("COHORT_SHARED_PER_BLOCK")) {
-    p.shared_memory_per_block = detail::host::env_bytes("COHORT_SHARED_PER_BLOCK", 0, 0);
-    if (p.shared_memory_per_block > p.shared_memory_per_block_optin)
-      detail::host::bad_env_value(
-          "COHORT_SHARED_PER_BLOCK", *asked,
-          "expected at most " + std::to_string(p.shared_memory_per_block_optin) +
-              " bytes, the most a block may opt in to (COHORT_SHARED_PER_SM, " +
-              std::to_string(p.shared_memory_per_multiprocessor) + " bytes, less the " +
-              std::to_string(p.reserved_shared_memory_per_block) + " reserved per block)");
-  }
-  // Each virtual device's own memory: by default the machine's, shared out among the devices.
-  const std::size_t machine = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  p.total_global_memory = detail::host::env_bytes(
-      "COHORT_DEVICE_MEMORY", machine / static_cast<std::size_t>(detail::host::virtual_device_count()), 1);
+  p.shared_memory_per_block = settings::shared_per_block();  // at most the opt-in: a larger value is refused
+  p.total_global_memory = settings::device_memory();
   p.cooperative_launch = true;
-  validate(p, environment_names);
+  validate(p);
   return p;
 }
 
@@ -123,7 +91,7 @@ device_properties virtual_device() {
 }
 
 void configure(const device_properties& description) {
-  validate(description, description_names);
+  validate(description);
   std::lock_guard lock(device_mutex);
   current() = description;
   current().kind = backend::host;

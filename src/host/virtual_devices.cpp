@@ -5,14 +5,14 @@
 #include <string>
 
 #include "cohort/errors.hpp"
-#include "env.hpp"
 #include "runtime_tls.hpp"
+#include "settings.hpp"
 #include "virtual_devices.hpp"
 
 namespace cohort::detail::host {
 
 int virtual_device_count() {
-  return static_cast<int>(env_integer("COHORT_DEVICE_COUNT", 1, 1, 64));
+  return settings::device_count();
 }
 
 void check_virtual_device(int device) {

@@ -5,6 +5,8 @@
 #include <cooperative_groups.h>
 #include <gtest/gtest.h>
 
+#include <cohort/host/settings.hpp>  // reload_settings, for tests that change a COHORT_* variable
+
 #include <cstdlib>
 #include <sstream>
 #include <string>
@@ -277,13 +279,18 @@ TEST_F(Cudart, CopyKindsMustMatchThePointers) {
 // Several virtual devices (COHORT_DEVICE_COUNT), each with its own memory.
 class CudartDevices : public Cudart {
  protected:
-  void SetUp() override { setenv("COHORT_DEVICE_COUNT", "3", 1); }
+  // The settings are read once: read again as the count is set and unset.
+  void SetUp() override {
+    setenv("COHORT_DEVICE_COUNT", "3", 1);
+    cohort::host::reload_settings();
+  }
   void TearDown() override {
     cudaSetDevice(1);
     cudaDeviceReset();
     cudaSetDevice(0);
     Cudart::TearDown();
     unsetenv("COHORT_DEVICE_COUNT");
+    cohort::host::reload_settings();
   }
 };
 

@@ -238,8 +238,8 @@ __global__ void copies_and_waits(const int* src, int* out) {
 }
 
 TEST(MemcpyChecking, TheVariableTakesNamedModesOnly) {
+  cg::device_buffer<int> src(64), out(64);  // an allocation refuses a bad COHORT_CHECK too (it reads `memory`)
   scoped_env check("COHORT_CHECK", "memcpy-everything");
-  cg::device_buffer<int> src(64), out(64);
   const cg::error e = launch_error([&] { cg::launch(copies_and_waits, {dim3(1), dim3(64)}, src.data(), out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
   EXPECT_THAT(e.what(), HasSubstr("COHORT_CHECK=memcpy-everything is not valid: expected a comma-separated list of "

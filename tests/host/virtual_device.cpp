@@ -99,27 +99,22 @@ TEST(VirtualDevice, FieldsThatMustFitTogetherAreNamedAsFields) {
 }
 
 TEST(VirtualDevice, EnvironmentOverridesAreChecked) {
-  setenv("COHORT_WARP_SIZE", "64", 1);
-  setenv("COHORT_SM_COUNT", "7", 1);
-  const cg::device_properties p = cohort::host::default_virtual_device();
-  EXPECT_EQ(p.warp_size, 64);
-  EXPECT_EQ(p.multiprocessor_count, 7);
-  setenv("COHORT_WARP_SIZE", "48", 1);
-  try {
-    cohort::host::default_virtual_device();
-    ADD_FAILURE() << "COHORT_WARP_SIZE=48 accepted";
-  } catch (const cg::error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("COHORT_WARP_SIZE=48 is not valid: expected 32 or 64"));
+  {
+    const cohort_test::scoped_env warp("COHORT_WARP_SIZE", "64");
+    const cohort_test::scoped_env sms("COHORT_SM_COUNT", "7");
+    const cg::device_properties p = cohort::host::default_virtual_device();
+    EXPECT_EQ(p.warp_size, 64);
+    EXPECT_EQ(p.multiprocessor_count, 7);
   }
-  setenv("COHORT_SM_COUNT", "many", 1);
-  try {
-    cohort::host::default_virtual_device();
-    ADD_FAILURE() << "COHORT_SM_COUNT=many accepted";
-  } catch (const cg::error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("COHORT_SM_COUNT=many is not valid: expected an integer from 1 to 65536"));
+  {
+    const cohort_test::scoped_env warp("COHORT_WARP_SIZE", "48");
+    EXPECT_THAT(cohort_test::launch_error([] { cohort::host::default_virtual_device(); }).what(),
+                HasSubstr("COHORT_WARP_SIZE=48 is not valid: expected 32 or 64"));
+    // The first variable the device reads that is bad is the one named.
+    const cohort_test::scoped_env sms("COHORT_SM_COUNT", "many");
+    EXPECT_THAT(cohort_test::launch_error([] { cohort::host::default_virtual_device(); }).what(),
+                HasSubstr("COHORT_SM_COUNT=many is not valid: expected an integer from 1 to 65536"));
   }
-  unsetenv("COHORT_WARP_SIZE");
-  unsetenv("COHORT_SM_COUNT");
   {
     const cohort_test::scoped_env memory("COHORT_DEVICE_MEMORY", "64K");
     EXPECT_EQ(cohort::host::default_virtual_device().total_global_memory, 65536u);
@@ -271,18 +266,16 @@ __global__ void record_release_order(unsigned* order) {
 }
 
 std::vector<unsigned> release_order(const char* schedule) {
-  if (schedule)
-    setenv("COHORT_SCHEDULE", schedule, 1);
-  else
-    unsetenv("COHORT_SCHEDULE");
-  cg::device_buffer<unsigned> order(64);
-  cg::launch(record_release_order, {dim3(1), dim3(64)}, order.data());
-  unsetenv("COHORT_SCHEDULE");
-  return order.to_host();
+  const cohort_test::scoped_env order("COHORT_SCHEDULE", schedule);
+  cg::device_buffer<unsigned> order_seen(64);
+  cg::launch(record_release_order, {dim3(1), dim3(64)}, order_seen.data());
+  return order_seen.to_host();
 }
 
 TEST(Scheduler, DeterministicByDefaultShuffledOnRequest) {
-  const auto ordered = release_order(nullptr);
+  cg::device_buffer<unsigned> order(64);
+  cg::launch(record_release_order, {dim3(1), dim3(64)}, order.data());
+  const std::vector<unsigned> ordered = order.to_host();  // COHORT_SCHEDULE unset
   EXPECT_EQ(ordered, release_order("ordered"));
   std::vector<unsigned> sorted = ordered;
   std::sort(sorted.begin(), sorted.end());
@@ -293,15 +286,10 @@ TEST(Scheduler, DeterministicByDefaultShuffledOnRequest) {
   std::vector<unsigned> shuffled_sorted = shuffled;
   std::sort(shuffled_sorted.begin(), shuffled_sorted.end());
   EXPECT_EQ(shuffled_sorted, sorted);  // every thread ran exactly once
-  setenv("COHORT_SCHEDULE", "random", 1);
-  cg::device_buffer<unsigned> order(64);
-  try {
-    cg::launch(record_release_order, {dim3(1), dim3(64)}, order.data());
-    ADD_FAILURE() << "COHORT_SCHEDULE=random accepted";
-  } catch (const cg::error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("expected `ordered`, `shuffle` or `shuffle:SEED`"));
-  }
-  unsetenv("COHORT_SCHEDULE");
+  const cohort_test::scoped_env random("COHORT_SCHEDULE", "random");
+  EXPECT_THAT(cohort_test::launch_error([&] { cg::launch(record_release_order, {dim3(1), dim3(64)}, order.data()); })
+                  .what(),
+              HasSubstr("expected `ordered`, `shuffle` or `shuffle:SEED`"));
 }
 
 // The seed follows the rules of every COHORT_* number: strtoull took "-1"

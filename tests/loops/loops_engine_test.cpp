@@ -13,6 +13,7 @@
 #include "cohort/cohort.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/host/engine.hpp"
+#include "cohort/host/settings.hpp"
 #include "cohort/host/statistics.hpp"
 #include "kernels.hpp"
 
@@ -202,10 +203,12 @@ TEST_F(LoopsEngine, CooperativeLaunchOfAKernelWithoutGridBarriers) {
 
 TEST_F(LoopsEngine, ShuffledSchedulesRunOnFibers) {
   ::setenv("COHORT_SCHEDULE", "shuffle:7", 1);
+  cohort::host::reload_settings();  // the settings are read once
   const auto x = random_floats(300, 19), y = random_floats(300, 20);
   const std::vector<float> out = loops_tests::saxpy(2.0f, x, y, 64);
   EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
   ::unsetenv("COHORT_SCHEDULE");
+  cohort::host::reload_settings();
   EXPECT_EQ(out, loops_tests::saxpy(2.0f, x, y, 64));
   EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
 }

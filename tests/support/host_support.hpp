@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cohort/errors.hpp>
+#include <cohort/host/settings.hpp>
 #include <cohort/host/virtual_device.hpp>
 #include <cstddef>
 #include <cstdlib>
@@ -47,11 +48,18 @@ cohort::error launch_error(F&& launch_it) {
 // "file.cpp:LINE:", as diagnostics name a call site.
 inline std::string at_line(const char* file, int line) { return std::string(file) + ":" + std::to_string(line) + ":"; }
 
-// Sets an environment variable for the scope (COHORT_* are read at each launch).
+// Sets a COHORT_* variable for the scope. The runtime reads them once, so the
+// settings are read again as it is set and as it is unset.
 class scoped_env {
  public:
-  scoped_env(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-  ~scoped_env() { unsetenv(name_); }
+  scoped_env(const char* name, const char* value) : name_(name) {
+    setenv(name, value, 1);
+    cohort::host::reload_settings();
+  }
+  ~scoped_env() {
+    unsetenv(name_);
+    cohort::host::reload_settings();
+  }
   scoped_env(const scoped_env&) = delete;
   scoped_env& operator=(const scoped_env&) = delete;
 
