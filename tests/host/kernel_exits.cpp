@@ -98,20 +98,30 @@ TEST(KernelExitsDeathTest, ExitFromASignalHandlerDuringACooperativeLaunchEndsThe
 }
 
 __global__ void aborts_in_one_thread() {
-  if (threadIdx.x == 3) abort();
+  if (blockIdx.x == 0 && threadIdx.x == 3) abort();
   __syncthreads();
 }
 
-// Disabled: in a clean Release build it fails about half the runs (29 November
-// 2026: 10 of 20), the child dying of SIGABRT with the report not yet written
-// (an empty message); it passed in the branch's build. A real fault of the
-// SIGABRT report to find, not a test to loosen: run it with
-// --gtest_also_run_disabled_tests.
-TEST(KernelExitsDeathTest, DISABLED_AbortInAKernelNamesTheThreadBeforeTheProcessEnds) {
+TEST(KernelExitsDeathTest, AbortInAKernelNamesTheThreadBeforeTheProcessEnds) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(cg::launch(aborts_in_one_thread, {dim3(2), dim3(8)}), ::testing::KilledBySignal(SIGABRT),
               "cohort: abort\\(\\) called in kernel `[^`]*aborts_in_one_thread\\(\\)`, block \\(0,0,0\\), thread "
               "\\(3,0,0\\); the process ends with SIGABRT");
+}
+
+__global__ void aborts_in_every_block() {
+  if (threadIdx.x == 3) abort();
+  __syncthreads();
+}
+
+// The blocks run on several workers, so their aborts come at once: one of
+// them is reported, whole, and the others' wait for it rather than end the
+// process before it is written (half the runs lost it so).
+TEST(KernelExitsDeathTest, AbortsInManyBlocksAtOnceWriteOneWholeReport) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(cg::launch(aborts_in_every_block, {dim3(8), dim3(8)}), ::testing::KilledBySignal(SIGABRT),
+              "^cohort: abort\\(\\) called in kernel `[^`]*aborts_in_every_block\\(\\)`, block \\([0-7],0,0\\), "
+              "thread \\(3,0,0\\); the process ends with SIGABRT\n$");
 }
 
 // glibc's malloc finds the pointer is none of its own and aborts, from
