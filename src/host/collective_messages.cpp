@@ -180,7 +180,9 @@ std::optional<std::string> describe_mask_cycle(const block_runtime& rt, const re
     const auto* in = reinterpret_cast<const rendezvous_record*>(t.wait_phase);
     return from_intrinsic(rt, *in) ? in : nullptr;
   };
-  const auto names = [](const rendezvous_record& in, unsigned r) { return ((in.members.lanes >> (r - in.members.base)) & 1) != 0; };
+  const auto names = [](const rendezvous_record& in, unsigned r) {
+    return ((in.members.lanes >> (r - in.members.base)) & 1) != 0;
+  };
   const auto waits = [&](unsigned who, const rendezvous_record& in, unsigned named) {
     std::ostringstream w;
     w << thread_text(b.threads[who]) << " waits in `" << op_text(rt, in) << "` at " << site(in.site) << " with mask 0x"

@@ -53,9 +53,9 @@ __global__ void writes_past_dynamic(int* out, int ints, int past) {
 // code is well under 4 KiB.
 void expect_at_an_address_in(const std::string& message, const void* kernel) {
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(message, m, std::regex("at (0x[0-9a-f]+) of ([^:]+): `addr2line -e ([^ ]+) (0x[0-9a-f]+)` "
-                                                       "names its line in a build with -g\\)")))
-      << message;
+  const std::regex address("at (0x[0-9a-f]+) of ([^:]+): `addr2line -e ([^ ]+) (0x[0-9a-f]+)` names its line in a "
+                           "build with -g\\)");
+  ASSERT_TRUE(std::regex_search(message, m, address)) << message;
   EXPECT_EQ(m[2], m[3]);
   EXPECT_EQ(m[1], m[4]);
   char self[4096];
