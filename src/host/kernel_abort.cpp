@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -71,17 +72,35 @@ std::string abort_report(const void* kernel_address, const std::string& where) {
   return s;
 }
 
+// The report's progress: kernel threads of several blocks may abort at once
+// (each block on its own worker), and each thread's handler runs on its own.
+enum class report_state : int { none, writing, written };
+std::atomic<report_state> report{report_state::none};
+std::atomic<pid_t> report_writer{0};  // an abort while wording it must not wait for itself
+
+// Another thread is wording the report: this one waits for it, since the
+// signal's default action would end the process before it is written. The
+// writer's alarm bounds the wait.
+void wait_for_the_report() {
+  const timespec pause{0, 1000 * 1000};
+  const pid_t self = gettid();
+  while (report.load() == report_state::writing && report_writer.load() != self) nanosleep(&pause, nullptr);
+}
+
 void on_abort(int sig, siginfo_t* info, void* context) {
-  static std::atomic_flag reported;
-  if (in_kernel_thread() && !reported.test_and_set()) {
+  auto nobody = report_state::none;
+  if (in_kernel_thread() && report.compare_exchange_strong(nobody, report_state::writing)) {
     // Wording the report allocates; an abort from inside malloc (its own
     // corruption checks) may hold its lock. Should the report hang on it,
     // the alarm ends the process all the same.
     alarm(10);
+    report_writer.store(gettid());
     const block_runtime& rt = current_runtime();
     const std::string text = abort_report(rt.launch->entry->kernel, position(*rt.launch, rt, *current_thread));
     [[maybe_unused]] const auto written = write(2, text.data(), text.size());
+    report.store(report_state::written);
   }
+  wait_for_the_report();
   if (previous_abort_action.sa_flags & SA_SIGINFO) return previous_abort_action.sa_sigaction(sig, info, context);
   if (previous_abort_action.sa_handler != SIG_DFL && previous_abort_action.sa_handler != SIG_IGN)
     return previous_abort_action.sa_handler(sig);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -95,6 +96,18 @@ std::optional<std::string> function_containing(const void* address) {
     return true;
   });
   return found;
+}
+
+std::optional<code_address> code_address_of(const void* address) {
+  Dl_info info{};
+  if (!dladdr(address, &info)) return std::nullopt;
+  const auto where = locate(address, info);
+  if (!where) return std::nullopt;
+  // A path that holds once the process has ended and anywhere: the program
+  // may be named "/proc/self/exe", or relative to the directory it started in.
+  char path[PATH_MAX];
+  if (realpath(where->path, path) == nullptr) return std::nullopt;
+  return code_address{path, where->offset};
 }
 
 std::string demangled(const std::string& mangled) {

@@ -19,6 +19,13 @@ std::optional<std::string> symbol_name(const void* address);
 // The demangled name of the function whose code holds `address` (a return
 // address), e.g. "calls_exit(int)".
 std::optional<std::string> function_containing(const void* address);
+// Where the code at `address` lies: its file and its address there as linked,
+// which addr2line maps to a source line where the file has debug information.
+struct code_address {
+  std::string file;
+  std::uintptr_t linked;
+};
+std::optional<code_address> code_address_of(const void* address);
 // `mangled` demangled, or as it is where it is no C++ name.
 std::string demangled(const std::string& mangled);
 

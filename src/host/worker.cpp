@@ -13,6 +13,8 @@
 #include <csetjmp>
 #include <chrono>
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -105,12 +107,22 @@ const void* instruction_of(void* ucontext) {
 #endif
 }
 
-// " (the access is in `f(int*)`)", naming the function of the faulting
-// instruction, where the symbol tables do.
+// " (the access is in `f(int*)`, at 0x1a2b of /path/prog: ...)", naming the
+// function of the faulting instruction, where the symbol tables do, and its
+// address for addr2line: the source line itself is in the debug information
+// (-g), which the runtime does not read.
 std::string faulting_function(const void* instruction) {
   if (instruction == nullptr) return {};
   const auto f = function_containing(instruction);
-  return f ? " (the access is in `" + f->substr(0, f->find(" [clone ")) + "`)" : std::string();
+  if (!f) return {};
+  std::string s = " (the access is in `" + f->substr(0, f->find(" [clone ")) + "`";
+  if (const auto at = code_address_of(instruction)) {
+    char linked[32];
+    std::snprintf(linked, sizeof linked, "0x%jx", static_cast<std::uintmax_t>(at->linked));
+    s += std::string(", at ") + linked + " of " + at->file + ": `addr2line -e " + at->file + " " + linked +
+         "` names its line in a build with -g";
+  }
+  return s + ")";
 }
 
 // The worker whose escape the running fiber of `b` may take (kernel code is

@@ -4,6 +4,7 @@
 // the malloc heap or the runtime's thread-locals before; under
 // COHORT_CHECK=memory a write just past the last __shared__ variable is found
 // when the block ends. Each launch after a caught overrun runs whole.
+#include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <gmock/gmock.h>
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cohort/cohort.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,32 @@ __global__ void writes_past_dynamic(int* out, int ints, int past) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = static_cast<int>(threadIdx.x);
 }
 
+// The fault's message gives the faulting instruction's address in this
+// program as linked, for addr2line (the source line is in the debug
+// information, which the runtime does not read): it lies in `kernel`, whose
+// code is well under 4 KiB.
+void expect_at_an_address_in(const std::string& message, const void* kernel) {
+  std::smatch m;
+  const std::regex address("at (0x[0-9a-f]+) of ([^:]+): `addr2line -e ([^ ]+) (0x[0-9a-f]+)` names its line in a "
+                           "build with -g\\)");
+  ASSERT_TRUE(std::regex_search(message, m, address)) << message;
+  EXPECT_EQ(m[2], m[3]);
+  EXPECT_EQ(m[1], m[4]);
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  ASSERT_GT(n, 0);
+  EXPECT_EQ(m[2], std::string(self, static_cast<std::size_t>(n)));
+  Dl_info info{};
+  ASSERT_NE(dladdr(kernel, &info), 0);
+  // A position-independent program is linked at 0 and loaded at dli_fbase.
+  const bool moved = static_cast<const ElfW(Ehdr)*>(info.dli_fbase)->e_type == ET_DYN;
+  const std::uintptr_t start =
+      reinterpret_cast<std::uintptr_t>(kernel) - (moved ? reinterpret_cast<std::uintptr_t>(info.dli_fbase) : 0);
+  const std::uintptr_t at = std::stoull(m[1], nullptr, 16);
+  EXPECT_GE(at, start);
+  EXPECT_LT(at, start + 4096);
+}
+
 void expect_runs_whole() {
   cg::device_buffer<int> out(2 * 32);
   out.fill(-1);
@@ -62,7 +90,8 @@ TEST(SharedMemoryGuards, AWriteJustPastDynamicSharedMemoryIsAnErrorNamingTheOffs
                               HasSubstr("block (0,0,0), thread (0,0,0): a write at offset 260 of dynamic shared "
                                         "memory, past the 256 bytes of dynamic shared memory the launch gave"),
                               HasSubstr("(the access is in `(anonymous namespace)::writes_past_dynamic(int*, int, "
-                                        "int)`)")));
+                                        "int)`, at 0x")));
+  expect_at_an_address_in(e.what(), reinterpret_cast<const void*>(&writes_past_dynamic));
   expect_runs_whole();
 }
 
@@ -113,7 +142,9 @@ TEST(SharedMemoryGuards, AWriteFarPastTheLastSharedVariableIsAnErrorNamingIt) {
                                 HasSubstr(" bytes; the last __shared__ variable, followed by a guard zone), "),
                                 HasSubstr(" bytes past its end"),
                                 HasSubstr("(the access is in `(anonymous namespace)::writes_past_static(int*, "
-                                          "int)`)")));
+                                          "int)`, at 0x")))
+        << past;
+    expect_at_an_address_in(e.what(), reinterpret_cast<const void*>(&writes_past_static));
   }
   cg::launch(writes_past_static, {dim3(2), dim3(32)}, out.data(), -1);  // within the array: runs whole
   const std::vector<int> got = out.to_host();

@@ -12,6 +12,7 @@
 
 namespace cg = cohort;
 using ::testing::AllOf;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 
 namespace {
@@ -318,6 +319,103 @@ TEST(WarpDiagnostics, LanesThatExitAfterAnotherIntrinsicAreExcused) {
     cg::launch(half_votes_then_leaves, {dim3(1), dim3(32)}, out.data());
     std::vector<unsigned> expected(32, 0xffff0000u);  // the upper half's own ballot
     std::fill(expected.begin(), expected.begin() + 16, 0x0000ffffu);  // the full mask's, less the lanes gone
+    EXPECT_EQ(out.to_host(), expected) << schedule;
+  }
+}
+
+// Lane 1 passes a mask of lanes 0-1 where the others pass the full warp, at
+// one call site: lane 0 waits for lane 1 in one call, lane 1 for lane 0 in
+// another. A GPU may hang; here the launch fails naming both lanes' masks,
+// for __syncwarp and for the intrinsics that exchange values alike.
+constexpr int disagreeing_masks_line = __LINE__ + 4;  // __syncwarp's and __shfl_sync's; __ballot_sync's the next
+__global__ void lane_one_names_fewer_lanes(unsigned* out, int intrinsic) {
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned mask = lane == 1 ? 0x3u : 0xffffffffu;
+  if (intrinsic == 0) __syncwarp(mask); else if (intrinsic == 1) out[lane] = __shfl_sync(mask, lane, 0);  // NOLINT
+  else out[lane] = __ballot_sync(mask, 1);
+}
+
+TEST(WarpDiagnostics, LanesWaitingForEachOtherWithDifferentMasks) {
+  cg::device_buffer<unsigned> out(32);
+  const char* names[] = {"__syncwarp", "__shfl_sync", "__ballot_sync"};
+  for (int intrinsic = 0; intrinsic < 3; ++intrinsic)
+    for (const char* schedule : {"ordered", "shuffle:1", "shuffle:2", "shuffle:3"}) {
+      const cohort_test::scoped_env order("COHORT_SCHEDULE", schedule);
+      const cg::error e =
+          launch_error([&] { cg::launch(lane_one_names_fewer_lanes, {dim3(1), dim3(32)}, out.data(), intrinsic); });
+      const std::string in = std::string(" waits in `") + names[intrinsic] + "` at [^ ]*" +
+                             at_line(disagreeing_masks_line + (intrinsic == 2)) + "[0-9]+ with mask ";
+      EXPECT_EQ(e.kind(), cg::errc::deadlock) << names[intrinsic] << ' ' << schedule;
+      EXPECT_THAT(e.what(),
+                  AllOf(HasSubstr("deadlock in kernel `(anonymous namespace)::lane_one_names_fewer_lanes("
+                                  "unsigned int*, int)`, block (0,0,0): lanes of warp 0 wait for each other with "
+                                  "different masks: "),
+                        ContainsRegex("thread \\(0,0,0\\)" + in + "0xffffffff, which names lane 1"),
+                        ContainsRegex("thread \\(1,0,0\\)" + in + "0x3, which names lane 0"),
+                        HasSubstr("every lane a mask names must call the intrinsic with the same mask")))
+          << names[intrinsic] << ' ' << schedule;
+    }
+}
+
+// Lane 1's mask names only itself: its __syncwarp completes and it exits,
+// while the full mask of the others named it.
+constexpr int syncwarp_then_exit_line = __LINE__ + 3;
+__global__ void lane_one_syncs_alone_and_leaves() {
+  const unsigned lane = threadIdx.x % 32;
+  __syncwarp(lane == 1 ? 0x2u : 0xffffffffu);
+}
+
+// Lane 1 waits at a block barrier the others, in __syncwarp, never reach.
+constexpr int syncwarp_never_reached_line = __LINE__ + 4;
+constexpr int barrier_instead_line = __LINE__ + 2;
+__global__ void lane_one_waits_at_the_block_barrier() {
+  if (threadIdx.x == 1) __syncthreads();
+  else __syncwarp();
+}
+
+// Half the warp at __syncwarp, half at __ballot_sync, both with the full mask.
+__global__ void halves_at_syncwarp_and_ballot(unsigned* out) {
+  if (threadIdx.x < 16) __syncwarp();
+  else out[threadIdx.x] = __ballot_sync(0xffffffffu, 1);
+}
+
+// A lane that exits before the __syncwarp its mask names is excused (PTX).
+__global__ void lane_one_leaves_before_syncwarp(unsigned* out) {
+  if (threadIdx.x == 1) return;
+  __syncwarp();
+  out[threadIdx.x] = 1;
+}
+
+TEST(WarpDiagnostics, SyncwarpWithALaneThatExitedOrNeverArrives) {
+  for (const char* schedule : {"ordered", "shuffle:1", "shuffle:2"}) {
+    const cohort_test::scoped_env order("COHORT_SCHEDULE", schedule);
+    const cg::error alone = launch_error([&] { cg::launch(lane_one_syncs_alone_and_leaves, {dim3(1), dim3(32)}); });
+    EXPECT_EQ(alone.kind(), cg::errc::collective_mismatch) << schedule;
+    EXPECT_THAT(alone.what(),
+                AllOf(HasSubstr("lanes of one warp call `__syncwarp` at "), HasSubstr(at_line(syncwarp_then_exit_line)),
+                      HasSubstr(" with different masks in kernel "
+                                "`(anonymous namespace)::lane_one_syncs_alone_and_leaves()`"),
+                      HasSubstr(" waits with mask 0xffffffff, which names thread (1,0,0), and that thread called it "
+                                "with mask 0x2 and exited")))
+        << schedule;
+    const cg::error never = launch_error([&] { cg::launch(lane_one_waits_at_the_block_barrier, {dim3(1), dim3(32)}); });
+    EXPECT_EQ(never.kind(), cg::errc::deadlock) << schedule;
+    EXPECT_THAT(never.what(),
+                AllOf(HasSubstr("collective `__syncwarp` at "), HasSubstr(at_line(syncwarp_never_reached_line)),
+                      HasSubstr("can never complete: 31 of the 32 members of the 32 threads at lanes 0-31 of warp 0 "
+                                "arrived; thread (1,0,0) waits at a block barrier ("),
+                      HasSubstr(at_line(barrier_instead_line))))
+        << schedule;
+    cg::device_buffer<unsigned> out(std::vector<unsigned>(32, 0));
+    const cg::error other =
+        launch_error([&] { cg::launch(halves_at_syncwarp_and_ballot, {dim3(1), dim3(32)}, out.data()); });
+    EXPECT_EQ(other.kind(), cg::errc::collective_mismatch) << schedule;
+    EXPECT_THAT(other.what(), AllOf(HasSubstr("members of one group call different collectives"),
+                                    HasSubstr("`__syncwarp` at "), HasSubstr("`__ballot_sync` at ")))
+        << schedule;
+    cg::launch(lane_one_leaves_before_syncwarp, {dim3(1), dim3(32)}, out.data());
+    std::vector<unsigned> expected(32, 1u);
+    expected[1] = 0;  // lane 1 left without writing
     EXPECT_EQ(out.to_host(), expected) << schedule;
   }
 }

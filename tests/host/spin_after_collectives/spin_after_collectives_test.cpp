@@ -88,6 +88,18 @@ int expected_from(before c) {
   }
 }
 
+// CUDA's volatile poll. TSan models C++, in which a volatile read of what a
+// block on another worker writes with an atomic is a data race (and reports
+// it, rightly for a host program); under TSan the poll is a relaxed atomic
+// load instead, the loop's yield point (the fence, the sleep) the same.
+__device__ int polled(int* flag) {
+#if defined(__SANITIZE_THREAD__)
+  return __atomic_load_n(flag, __ATOMIC_RELAXED);
+#else
+  return *static_cast<volatile int*>(flag);
+#endif
+}
+
 // Polls *flag until it is at least `target`.
 __device__ void spin_until(spin how, int* flag, int target) {
   switch (how) {
@@ -96,10 +108,10 @@ __device__ void spin_until(spin how, int* flag, int target) {
       }
       return;
     case spin::volatile_and_fence:
-      while (*static_cast<volatile int*>(flag) < target) __threadfence();
+      while (polled(flag) < target) __threadfence();
       return;
     case spin::volatile_and_nanosleep:
-      while (*static_cast<volatile int*>(flag) < target) __nanosleep(10);
+      while (polled(flag) < target) __nanosleep(10);
       return;
   }
 }

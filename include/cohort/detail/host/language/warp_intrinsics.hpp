@@ -185,9 +185,13 @@ inline unsigned long long __activemask(std::source_location where = std::source_
 }
 
 // Waits for the lanes of `mask` that have not exited (PTX's bar.warp.sync).
+// Its mask is noted as the other intrinsics' are, so that lanes passing
+// different masks are told apart from lanes that have exited.
 inline void __syncwarp(unsigned long long mask = ~0ull, std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  d::synchronize(d::mask_members(d::sync_op, mask, where), where);
+  const d::collective_call call = d::mask_call(d::sync_op, mask, where);
+  d::own_slot().arg = 0;
+  d::rendezvous(call);
 }
 
 // The lanes below, at or above the caller's (PTX's %lanemask_*; HIP spells them so).
