@@ -152,6 +152,12 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, cohort::compat::detail::remember(func),
                                                                 blockSize, dynamicSMemSize, flags);
 }
+template <class... P>
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, void (*func)(P...), int numBlocks,
+                                                      int blockSize) {
+  return cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, cohort::compat::detail::remember(func), numBlocks,
+                                                   blockSize);
+}
 template <class T>
 cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func, size_t dynamicSMemSize = 0,
                                                int blockSizeLimit = 0) {

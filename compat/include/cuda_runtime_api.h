@@ -54,7 +54,16 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
 cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config);
 cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig* pConfig);
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config);
+// Device d is at PCI address 0000:d:00.0 (hexadecimal), cudaDeviceProp::pciBusID d.
+cudaError_t cudaDeviceGetPCIBusId(char* pciBusId, int len, int device);
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pciBusId);
 cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int srcDevice, int dstDevice);
+// L2 residency hints (cudaLimitPersistingL2CacheSize, access-policy windows):
+// checked and recorded; a CPU's caches take no hints.
+cudaError_t cudaCtxResetPersistingL2Cache();
 cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 cudaError_t cudaDriverGetVersion(int* version);
@@ -93,11 +102,24 @@ cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t 
 cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location, unsigned int flags,
                                  cudaStream_t stream COHORT_DEFAULT(0));
 cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location);
+// The advice and the last prefetch location, as the calls above recorded them.
+cudaError_t cudaMemRangeGetAttribute(void* data, size_t dataSize, cudaMemRangeAttribute attribute, const void* devPtr,
+                                     size_t count);
+cudaError_t cudaMemRangeGetAttributes(void** data, size_t* dataSizes, cudaMemRangeAttribute* attributes,
+                                      size_t numAttributes, const void* devPtr, size_t count);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length COHORT_DEFAULT(0),
+                                     unsigned int flags COHORT_DEFAULT(cudaMemAttachSingle));
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int* priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int* flags);
+cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int* device);
+// A stream's access-policy window, synchronization policy and priority.
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue* value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue* value_out);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags COHORT_DEFAULT(0));
@@ -109,6 +131,8 @@ cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream COHORT_DEFAULT(0));
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream COHORT_DEFAULT(0),
+                                     unsigned int flags COHORT_DEFAULT(0));
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
@@ -136,6 +160,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
                                                           size_t dynamicSMemSize);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,
                                                                    size_t dynamicSMemSize, unsigned int flags);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func, int numBlocks,
+                                                      int blockSize);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "l2_residency.hpp"
 #include "runtime_state.hpp"
 #include "stream_order.hpp"
 
@@ -173,6 +174,12 @@ cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request
       case cudaLaunchAttributeClusterDimension:
         request->cluster = dim3(a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
         break;
+      // Hints a CPU has no use for (l2_residency.hpp), checked as CUDA checks them.
+      case cudaLaunchAttributeAccessPolicyWindow:
+        if (const cudaError_t e = detail::check_access_policy_window("cudaLaunchKernelEx", a.val.accessPolicyWindow))
+          return e;
+        break;
+      case cudaLaunchAttributePriority: break;
       default:
         return detail::fail(cudaErrorNotSupported, "cudaLaunchKernelEx: launch attribute " +
                                                        std::to_string(static_cast<int>(a.id)) +
@@ -306,6 +313,34 @@ cudaError_t cudaFuncSetSharedMemConfig(const void*, cudaSharedMemConfig) { retur
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
                                                           size_t dynamicSMemSize) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+// The most dynamic shared memory a block may have for numBlocks blocks to fit
+// on a multiprocessor: the occupancy calculation's answer, searched.
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func, int numBlocks,
+                                                      int blockSize) {
+  if (const cudaError_t e = detail::sticky()) return e;
+  if (dynamicSmemSize == nullptr || func == nullptr)
+    return detail::fail(cudaErrorInvalidValue, "cudaOccupancyAvailableDynamicSMemPerBlock: a null argument");
+  if (numBlocks <= 0 || blockSize <= 0)
+    return detail::fail(cudaErrorInvalidValue, "cudaOccupancyAvailableDynamicSMemPerBlock: numBlocks " +
+                                                   std::to_string(numBlocks) + " and blockSize " +
+                                                   std::to_string(blockSize) + " must both be positive");
+  std::size_t fits = 0, too_much = cohort::host::kernel_dynamic_shared_limit(func) + 1;
+  try {
+    const auto blocks_with = [&](std::size_t bytes) {
+      return cohort::max_active_blocks_per_sm(as_kernel(func), blockSize, bytes);
+    };
+    if (blocks_with(0) < numBlocks) too_much = 0;  // not even without dynamic shared memory
+    while (too_much - fits > 1) {
+      const std::size_t middle = fits + (too_much - fits) / 2;
+      (blocks_with(middle) >= numBlocks ? fits : too_much) = middle;
+    }
+  } catch (const cohort::error& e) {
+    return detail::fail(e, "cudaOccupancyAvailableDynamicSMemPerBlock");
+  }
+  *dynamicSmemSize = fits;
+  return cudaSuccess;
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "managed_advice.hpp"
 #include "runtime_state.hpp"
 #include "stream_order.hpp"
 
@@ -294,6 +295,7 @@ void release_device_regions() {
     for (auto it = regions().begin(); it != regions().end();) {
       const memory_kind k = it->second.kind;
       if ((k == memory_kind::device || k == memory_kind::managed) && cohort::device_of(it->second.base) == device) {
+        forget_advice(it->second.base, it->second.bytes);
         cohort::free_device(const_cast<void*>(it->second.base));
         it = regions().erase(it);
       } else {
@@ -383,7 +385,11 @@ namespace {
 // Takes a device or managed allocation out of the regions, or refuses a pointer that is not one.
 cudaError_t take_allocation(const char* call, void* p) {
   region r;
-  if (remove_region(p, memory_kind::device, &r) || remove_region(p, memory_kind::managed, &r)) return cudaSuccess;
+  if (remove_region(p, memory_kind::device, &r)) return cudaSuccess;
+  if (remove_region(p, memory_kind::managed, &r)) {
+    forget_advice(r.base, r.bytes);
+    return cudaSuccess;
+  }
   return fail(cudaErrorInvalidValue, std::string(call) + ": " + address(p) +
                                          " is not the start of a live allocation made by cudaMalloc or "
                                          "cudaMallocManaged (already freed?)");

@@ -48,6 +48,10 @@ bool find_region(const void* p, std::size_t bytes, region* found);
 bool remove_region(const void* p, memory_kind kind, region* removed);
 void release_device_regions();
 
+// Stream priorities, CUDA's range on an H100: 0 (least) to -5 (greatest).
+constexpr int least_stream_priority = 0;
+constexpr int greatest_stream_priority = -5;
+
 bool valid_stream(cudaStream_t stream);
 // The device a valid stream belongs to (a default stream: the current device).
 int stream_device(cudaStream_t stream);

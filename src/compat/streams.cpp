@@ -8,14 +8,8 @@
 #include <set>
 
 #include "runtime_state.hpp"
+#include "stream_handle.hpp"
 #include "stream_order.hpp"
-
-struct CUstream_st {
-  unsigned flags = 0;
-  int priority = 0;
-  int device = 0;  // the current device when it was created, as in CUDA
-  std::shared_ptr<cohort::compat::detail::stream_queue> queue;
-};
 
 struct CUevent_st {
   unsigned flags = 0;
@@ -58,14 +52,14 @@ cudaError_t bad_stream(const std::string& call, cudaStream_t stream) {
 }
 
 int stream_device(cudaStream_t stream) {
-  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return cohort::get_device();
+  if (default_stream(stream)) return cohort::get_device();
   return stream->device;
 }
 
 std::shared_ptr<stream_queue> queue_of(cudaStream_t stream) { return stream->queue; }
 
 bool valid_stream(cudaStream_t stream) {
-  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return true;
+  if (default_stream(stream)) return true;
   std::lock_guard lock(handles_mutex);
   return streams().count(stream) != 0;
 }
@@ -82,7 +76,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
   refuse_in_kernel("cudaStreamCreate");
   if (const cudaError_t e = sticky()) return e;
   if (stream == nullptr) return fail(cudaErrorInvalidValue, "cudaStreamCreate: null stream");
-  *stream = new CUstream_st{flags, priority, cohort::get_device(), create_stream_queue(flags)};
+  *stream = new CUstream_st{flags, cohort::get_device(), create_stream_queue(flags), {}};
+  (*stream)->attributes.priority = clamped_priority(priority);
   std::lock_guard lock(handles_mutex);
   streams().insert(*stream);
   return cudaSuccess;
@@ -191,6 +186,19 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (capture_event_record(event, stream)) return cudaSuccess;  // the event stands for the work captured so far
   event->recorded = record_on(stream);
   return cudaSuccess;
+}
+
+// cudaEventRecordExternal asks a capture for an external event node, which the
+// host backend's graphs do not have; outside a capture it is a plain record.
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+  if (flags & ~unsigned{cudaEventRecordExternal})
+    return fail(cudaErrorInvalidValue, "cudaEventRecordWithFlags: flags " + std::to_string(flags) +
+                                           " are not cudaEventRecordDefault (0) or cudaEventRecordExternal (1)");
+  if (flags == cudaEventRecordExternal && capturing(stream))
+    return fail(cudaErrorStreamCaptureUnsupported,
+                "cudaEventRecordWithFlags: cudaEventRecordExternal in a stream capture (an external event node) is "
+                "not supported on the host backend; record the event without the flag");
+  return cudaEventRecord(event, stream);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {

@@ -5,6 +5,7 @@
 #include "cohort/detail/host/runtime/state.hpp"
 #include "fiber.hpp"
 #include "memory_check.hpp"
+#include "worker.hpp"
 
 namespace cohort::host {
 
@@ -17,6 +18,15 @@ std::size_t kernel_dynamic_shared_limit(const void* kernel) { return detail::hos
 void release_device_checked(void* pointer) { detail::host::release_device_raising_damage(pointer); }
 
 void raise_pending_memory_fault() { detail::host::raise_pending_memory_fault(); }
+
+address_space kernel_address_space(const void* address) {
+  switch (detail::host::address_space_of(address)) {
+    case detail::host::kernel_address_space::shared: return address_space::shared;
+    case detail::host::kernel_address_space::local: return address_space::local;
+    case detail::host::kernel_address_space::other: break;
+  }
+  return address_space::global;
+}
 
 bool is_kernel_fault(const cohort::error& e) { return dynamic_cast<const detail::host::kernel_error*>(&e) != nullptr; }
 

@@ -5,6 +5,7 @@
 // kernel code (stack overflows, bad accesses) and reports them.
 #include "worker.hpp"
 
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -197,6 +198,37 @@ void escape_failed_assertion(const failed_assertion& a) {
 bool in_kernel_thread() {
   auto* b = static_cast<block_runtime*>(current_block);
   return armed_worker(b) && b->running->stack.base;
+}
+
+namespace {
+
+// The calling OS thread's own stack (a kernel thread running on the worker's stack, in a streak).
+bool on_os_thread_stack(std::uintptr_t a) {
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return false;
+  void* low = nullptr;
+  std::size_t bytes = 0;
+  const bool known = pthread_attr_getstack(&attributes, &low, &bytes) == 0;
+  pthread_attr_destroy(&attributes);
+  return known && a >= reinterpret_cast<std::uintptr_t>(low) && a < reinterpret_cast<std::uintptr_t>(low) + bytes;
+}
+
+}  // namespace
+
+kernel_address_space address_space_of(const void* address) {
+  auto* b = static_cast<block_runtime*>(current_block);
+  if (b == nullptr || b->worker == nullptr) return kernel_address_space::other;
+  const auto a = reinterpret_cast<std::uintptr_t>(address);
+  if (a >= tls_low_spacer_end() && a < tls_high_spacer_address()) return kernel_address_space::shared;
+  if (b->dynamic_shared != nullptr && a >= reinterpret_cast<std::uintptr_t>(b->dynamic_shared) &&
+      b->worker->shared.contains(a))
+    return kernel_address_space::shared;
+  if (b->running != nullptr) {
+    const stack_area& s = b->running->stack;
+    const auto low = reinterpret_cast<std::uintptr_t>(s.base) + s.guard;
+    if (s.base ? a >= low && a < low + s.usable : on_os_thread_stack(a)) return kernel_address_space::local;
+  }
+  return kernel_address_space::other;
 }
 
 void escape_kernel_exit(int status, const void* caller) {

@@ -25,4 +25,11 @@ void trim_worker_stacks();
 // signal handlers that report on it).
 bool in_kernel_thread();
 
+// Where an address lies for the kernel thread running on the calling OS
+// thread (CUDA's __isShared, __isLocal): its block's shared memory (the
+// __shared__ variables between the TLS spacers, the dynamic shared memory),
+// its own stack, or elsewhere (also outside a kernel).
+enum class kernel_address_space { shared, local, other };
+kernel_address_space address_space_of(const void* address);
+
 }  // namespace cohort::detail::host

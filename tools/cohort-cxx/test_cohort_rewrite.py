@@ -78,6 +78,15 @@ class Launches(unittest.TestCase):
         source = "k<<<1,\n 2>>>(a,\n b);\nint after;"
         self.assertEqual(rewrite(source).count("\n"), source.count("\n"))
 
+    def test_braced_arguments_stay_braced(self):
+        # The launch's parameters are the kernel's (launch.hpp's chevron_launch), so that
+        # a braced list initializes a struct parameter as a call does.
+        source = "__global__ void k(int* p, S s) {}\nvoid f() { k<<<1, 2>>>(p, {6, 7}); k<<<1, 2>>>(p,\n {{1, 2}, {}}); }"
+        out = rewrite(source)
+        self.assertIn("::cohort::compat::chevron(k,1, 2)(p, {6, 7});", out)
+        self.assertIn("::cohort::compat::chevron(k,1, 2)(p,\n {{1, 2}, {}});", out)
+        self.assertEqual(out.count("\n"), source.count("\n"))
+
     def test_launch_inside_a_macro(self):
         out = rewrite("#define L(k) k<<<1, 1>>>()\n")
         self.assertEqual(out, "#define L(k) ::cohort::compat::chevron(k,1, 1)()\n")

@@ -13,6 +13,7 @@
 
 #include <cohort/cohort.hpp>
 
+#include "address_spaces.hpp"
 #include "integer_functions.hpp"
 #include "kernel_clock.hpp"
 

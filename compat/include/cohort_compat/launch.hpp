@@ -226,14 +226,19 @@ kernel_call bind_launch(void (*kernel)(P...), A&&... args) {
 
 // `kernel<<<grid, block, shared, stream>>>(args...)` as cohort-cxx rewrites it:
 // chevron(kernel, grid, block, shared, stream)(args...). Like <<<>>> it
-// returns nothing; its error is the last error.
+// returns nothing; its error is the last error. The call's parameters are the
+// kernel's, so that the arguments initialize them as nvcc's call does: a
+// braced list makes a struct parameter (`k<<<g, b>>>(p, {6, 7})`), a literal 0
+// or NULL a null pointer, and an integer variable for a pointer is a compile error.
 template <class... P>
 struct chevron_launch {
   void (*kernel)(P...);
   launch_request request;
+  void operator()(P... args) const { launch_typed(kernel, request, std::move(args)...); }
   template <class... A>
-  void operator()(A&&... args) const {
-    launch_typed(kernel, request, std::forward<A>(args)...);
+    requires(sizeof...(A) != sizeof...(P))
+  void operator()(A&&...) const {
+    static_assert(sizeof...(A) == sizeof...(P), "the kernel takes a different number of arguments");
   }
 };
 

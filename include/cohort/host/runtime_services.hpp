@@ -32,6 +32,12 @@ void release_device_checked(void* pointer);
 // (in a destructor), if there is one, once.
 void raise_pending_memory_fault();
 
+// Where `address` lies for the kernel thread calling: its block's shared
+// memory (CUDA's __isShared), its own stack (__isLocal), or elsewhere
+// (global; also every address outside a kernel).
+enum class address_space { shared, local, global };
+address_space kernel_address_space(const void* address);
+
 // Whether `e` was raised while a kernel ran (a usage error or a fault inside
 // it), which stops the kernel partway, as a fault does on a GPU.
 bool is_kernel_fault(const cohort::error& e);
