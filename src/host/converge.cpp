@@ -96,7 +96,7 @@ bool form_groups(block_runtime& rt, unsigned warp, thread_record* self) {
   cs.converging[warp] -= woken;
   cs.converging_total -= woken;
   if (cs.converging_total == 0) rt.stop_watching_parks();
-  if (self_in_group) self->waiting = wait_kind::none;
+  if (self_in_group) move_to(*self, wait_kind::none);
   rt.wake(woken, [&](auto&& queue) {
     for (std::uint64_t l = woken_lanes; l != 0; l &= l - 1)
       queue(b.threads[base + static_cast<unsigned>(std::countr_zero(l))]);
@@ -116,7 +116,7 @@ std::uint64_t converge(std::source_location where) {
   collective_state& cs = rt.collectives;
   const unsigned warp = warp_of(rt, self.rank);
   cs.used = true;
-  self.waiting = wait_kind::converge;
+  move_to(self, wait_kind::converge);  // counted by the warp's check; parks below as converge still
   self.wait_site = where;
   self.wait_phase = ++cs.converge_arrivals;  // which site was reached last (form_groups)
   // Settled, the warp forms a group, which need not be the caller's (next_site).

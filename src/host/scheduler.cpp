@@ -100,14 +100,17 @@ void scheduled_block::reorder_released() {
   barrier_queue& q = barrier;
   if (shuffling) std::shuffle(q.parked, q.tail, *shuffle);
   if (on_park != nullptr)
-    for (barrier_queue::entry* e = q.parked; e != q.tail; ++e) (*e)->parked_thread->waiting = wait_kind::runnable;
+    for (barrier_queue::entry* e = q.parked; e != q.tail; ++e) move_to(*(*e)->parked_thread, wait_kind::runnable);
 }
 
-// Lanes converging need every thread that can still run marked runnable.
+// Lanes converging need every thread that can still run marked runnable:
+// the released ones not yet resumed are still marked at the block barrier,
+// or runnable already (woken through the queue, or marked by an earlier watch).
 void scheduled_block::watch_parks(void (*hook)(scheduled_block&, const thread_record&)) {
   on_park = hook;
   attention = true;
-  for (barrier_queue::entry* e = barrier.head; e != barrier.released; ++e) (*e)->parked_thread->waiting = wait_kind::runnable;
+  for (barrier_queue::entry* e = barrier.head; e != barrier.released; ++e)
+    if (thread_record& t = *(*e)->parked_thread; t.waiting != wait_kind::runnable) move_to(t, wait_kind::runnable);
 }
 
 void fail_block(errc kind, const std::string& message) {
@@ -120,7 +123,8 @@ void fail_block(errc kind, const std::string& message) {
 void abandon_block() {
   scheduled_block& b = current_scheduled();
   b.failed = true;
-  if (current_thread) current_thread->waiting = wait_kind::none;
+  // It may fail on its way into a wait (no stack for the next runner).
+  if (current_thread && current_thread->waiting != wait_kind::none) move_to(*current_thread, wait_kind::none);
   b.drop_failed_from_queue();
   throw fiber_unwind{};
 }
@@ -197,7 +201,7 @@ void yield_thread(scheduled_block& b, thread_record& t) {
     return;
   }
   t.home = &self;
-  t.waiting = wait_kind::runnable;
+  move_to(t, wait_kind::runnable);
   b.make_ready(t);
   if (next != nullptr) {
     resume_ready(b, self, *next);

@@ -18,6 +18,7 @@
 #include "cohort/detail/host/runtime/thread_loop.hpp"
 #include "cohort/errors.hpp"
 #include "fiber.hpp"
+#include "run_state.hpp"
 
 namespace cohort::detail::host {
 
@@ -132,7 +133,7 @@ struct scheduled_block : block_record {
     if (!shuffling && ready.empty() && on_park == nullptr && !barrier.has_released()) [[likely]] {
       barrier_queue::entry* e = barrier.idle_buffer();
       for_each_waiter([&e](thread_record& t) {
-        t.waiting = wait_kind::runnable;
+        move_to(t, wait_kind::runnable);
         t.home->parked_thread = &t;
         *e++ = t.home;
       });
@@ -141,7 +142,7 @@ struct scheduled_block : block_record {
     }
     const std::size_t from = ready.size();
     for_each_waiter([this](thread_record& t) {
-      t.waiting = wait_kind::runnable;
+      move_to(t, wait_kind::runnable);
       ready.push_back(&t);
     });
     if (shuffling) std::shuffle(ready.begin() + static_cast<std::ptrdiff_t>(from), ready.end(), *shuffle);
@@ -262,7 +263,7 @@ template <fiber_switch Switch = switch_fiber>
   __builtin_prefetch(ahead.parked_thread, 1);
   fiber& next = **e;
   thread_record& t = *next.parked_thread;
-  t.waiting = wait_kind::none;
+  move_to(t, wait_kind::none);
   set_running(t);
   b.running = &next;
   Switch(self, next);
@@ -274,7 +275,7 @@ template <fiber_switch Switch = switch_fiber>
 template <fiber_switch Switch = switch_fiber>
 [[gnu::always_inline]] inline void resume_ready(scheduled_block& b, fiber& self, thread_record& t) {
   fiber& next = *t.home;
-  t.waiting = wait_kind::none;
+  move_to(t, wait_kind::none);
   set_running(t);
   b.running = &next;
   Switch(self, next);
@@ -305,7 +306,7 @@ template <fiber_switch Switch = switch_fiber>
 // resume it on recorded; returns that fiber, the running one.
 [[gnu::always_inline]] inline fiber& record_park(scheduled_block& b, thread_record& t, wait_kind kind,
                                                  std::source_location where, std::uint64_t phase) {
-  t.waiting = kind;
+  move_to(t, kind);
   t.wait_site = where;
   t.wait_phase = phase;
   fiber& self = *b.running;
@@ -333,7 +334,7 @@ template <fiber_switch Switch = switch_fiber>
 // fiber appended to the queue.
 [[gnu::always_inline]] inline fiber& enter_barrier_queue(scheduled_block& b, thread_record& t,
                                                          std::source_location where) {
-  t.waiting = wait_kind::block_barrier;
+  move_to(t, wait_kind::block_barrier);
   t.wait_site = where;
   ++b.parked;
   fiber& self = *b.running;

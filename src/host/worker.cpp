@@ -411,7 +411,7 @@ void unwind_waiting_threads(block_runtime& rt) {
   const auto unwind = [&rt](barrier_queue::entry* first, barrier_queue::entry* last) {
     for (barrier_queue::entry* e = first; e != last; ++e) {
       fiber& f = **e;
-      f.parked_thread->waiting = wait_kind::none;
+      move_to(*f.parked_thread, wait_kind::none);
       rt.running = &f;
       set_running(*f.parked_thread);
       switch_fiber_calling(rt.main, f, &unwind_on_top);
@@ -423,7 +423,7 @@ void unwind_waiting_threads(block_runtime& rt) {
   for (unsigned i = 0; i < rt.next_unstarted; ++i) {
     thread_record& t = rt.threads[i];
     if (t.waiting == wait_kind::none) continue;
-    t.waiting = wait_kind::none;
+    move_to(t, wait_kind::none);
     if (!t.home || t.home == &rt.main) continue;
     rt.running = t.home;
     set_running(t);
@@ -443,9 +443,7 @@ void finish_block(worker_context& w) {
       rt.launch->fail(errc::memory_fault, "invalid memory access " + *damage, rt.linear);
   rt.copies.finish_block(rt);
   finish_barriers(rt);
-  current_block = nullptr;
-  current_thread = nullptr;
-  current_position = &no_kernel.position;
+  leave_block(rt);
   w.fibers_started += rt.fibers_used;
 }
 
@@ -470,6 +468,7 @@ bool run_next_block(scheduled_block& b) {
       !launch.worth_running(next))
     return false;
   if (left_as_started(rt)) {  // what finish_block and start_block would change
+    COHORT_ASSERT(no_thread_waits(rt), "a block's record reused with threads still waiting");
     w.fibers_started += rt.fibers_used;
     next_block_index(rt.block_index, launch.config.grid);
     ::blockIdx = rt.block_index;
@@ -482,7 +481,7 @@ bool run_next_block(scheduled_block& b) {
   }
   finish_block(w);
   start_block(w, launch, next, true);
-  current_block = &rt;
+  enter_block(rt);
   rt.running = rt.fibers.data();  // the runner goes on: the new block's first
   rt.fibers_used = 1;
   return true;
@@ -550,7 +549,7 @@ namespace {
 void run_from(worker_context& w, launch_state& launch, unsigned long long linear, bool follows) {
   start_block(w, launch, linear, follows);
   block_runtime& rt = w.runtime;
-  current_block = &rt;
+  enter_block(rt);
   // Not saving the signal mask keeps sigsetjmp free of a system call per
   // block; the overflow path unblocks SIGSEGV itself instead.
   if (sigsetjmp(w.escape, 0) != 0) {
@@ -562,7 +561,7 @@ void run_from(worker_context& w, launch_state& launch, unsigned long long linear
     sigaddset(&segv, SIGSEGV);
     pthread_sigmask(SIG_UNBLOCK, &segv, nullptr);
     // The faulting fiber is left where it stands: its frames may be what is broken.
-    current_thread->waiting = wait_kind::none;
+    if (current_thread->waiting != wait_kind::none) move_to(*current_thread, wait_kind::none);  // faulted parking
     rt.drop_failed_from_queue();
     rt.running = &rt.main;
     if (w.fault_kind == exit_escape)

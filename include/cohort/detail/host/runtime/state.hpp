@@ -19,7 +19,9 @@ inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
 // What a started thread is doing: running or exited (none), woken and queued
 // to run (runnable), or parked at a barrier, a collective, or in
 // coalesced_threads() (converge). A started thread that is none and not the
-// running one has exited: exits themselves write nothing.
+// running one has exited: exits themselves write nothing. The runtime changes
+// it only through move_to, which checks each transition against the table in
+// src/host/run_state.hpp (docs/life-of-a-block.md).
 enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrier, cluster_barrier, multi_grid_barrier, collective, converge };
 
 // Where a thread lies in its block: threadIdx, and the block rank of the
@@ -39,7 +41,7 @@ struct thread_position {
 struct alignas(64) thread_record : thread_position {
   unsigned rank;               // linear rank in the block
   fiber* home = nullptr;       // the fiber this thread runs on, recorded when it parks
-  wait_kind waiting = wait_kind::none;
+  wait_kind waiting = wait_kind::none;  // changed only by move_to (src/host/run_state.hpp)
   std::source_location wait_site{};
   std::uint64_t wait_phase = 0;
   // The barrier phase this thread has arrived at and not yet seen complete,
