@@ -21,6 +21,7 @@
 #include "launch_state.hpp"
 #include "loops_engine.hpp"
 #include "memory_check.hpp"
+#include "race_check.hpp"
 #include "runtime_tls.hpp"
 #include "virtual_devices.hpp"
 #include "worker.hpp"
@@ -53,10 +54,12 @@ std::optional<std::uint64_t> shuffle_seed() {
 
 // COHORT_CHECK, a comma-separated list: memcpy_async's checking mode, with
 // the guard (`memcpy`) or without it (`memcpy-poison`: no page protection or
-// signals, for debuggers), and device memory's (`memory`, memory.cpp).
+// signals, for debuggers), device memory's (`memory`, memory.cpp), and data
+// races' (`races`, race_check.hpp).
 struct checks {
   copy_checking copies = copy_checking::off;
   bool memory = false;
+  bool races = false;
 };
 
 checks checking_modes() {
@@ -73,9 +76,11 @@ checks checking_modes() {
       mode.copies = copy_checking::poisoned;
     else if (item == "memory")
       mode.memory = true;
+    else if (item == "races")
+      mode.races = true;
     else if (item != "none" && !item.empty())
       throw error(errc::invalid_argument, "COHORT_CHECK=" + *v + " is not valid: expected a comma-separated list of "
-                                          "`memory`, `memcpy`, `memcpy-poison` or `none`");
+                                          "`memory`, `races`, `memcpy`, `memcpy-poison` or `none`");
     if (comma == std::string::npos) return mode;
     from = comma + 1;
   }
@@ -134,7 +139,9 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
                 "code");
   raise_pending_memory_fault();
   const device_properties p = cohort::host::virtual_device();
-  const launch_engine engine = choose_launch_engine(entry, shuffle_seed().has_value(), multi_grid != nullptr);
+  const checks modes = checking_modes();
+  const launch_engine engine =
+      choose_launch_engine(entry, shuffle_seed().has_value(), multi_grid != nullptr, modes.races);
   launch_state launch;
   launch.entry = &engine.entry;
   launch.config = cfg;
@@ -145,9 +152,13 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   launch.warp_size = static_cast<unsigned>(p.warp_size);
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = shuffle_seed();
-  const checks modes = checking_modes();
   launch.copy_checks = modes.copies;
   launch.memory_checks = modes.memory;
+  if (modes.races) {
+    static std::atomic<std::uint64_t> checked_launches{0};
+    launch.races.on = true;
+    launch.races.id = ++checked_launches;
+  }
   launch.watchdog = spin_watchdog();
   if (cooperative) {
     launch.grid.configure(&launch.aborted, every_block_has_a_core(launch.block_count));
@@ -159,6 +170,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   if (launch.exit_request) carry_out_exit(*launch.exit_request);
   if (launch.first_error) throw kernel_error(*launch.first_error);
   if (modes.memory) check_redzones_after(launch);
+  if (races_found(launch)) throw_race_report(launch);
 }
 
 }  // namespace

@@ -243,7 +243,7 @@ TEST(MemcpyChecking, TheVariableTakesNamedModesOnly) {
   const cg::error e = launch_error([&] { cg::launch(copies_and_waits, {dim3(1), dim3(64)}, src.data(), out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
   EXPECT_THAT(e.what(), HasSubstr("COHORT_CHECK=memcpy-everything is not valid: expected a comma-separated list of "
-                                  "`memory`, `memcpy`, `memcpy-poison` or `none`"));
+                                  "`memory`, `races`, `memcpy`, `memcpy-poison` or `none`"));
 }
 
 }  // namespace

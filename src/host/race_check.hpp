@@ -1,0 +1,58 @@
+// COHORT_CHECK=races: data races between the threads of a block on shared
+// memory (docs/host-backend.md, "Data races").
+//
+// Kernels built with the compiler's ThreadSanitizer instrumentation (the
+// cohort::race_instrumentation CMake target, cohort-cxx --races) call a hook
+// before every load and store (race_hooks.cpp, which replaces libtsan). The
+// hook keeps a shadow of the running block's shared memory (its __shared__
+// variables and its dynamic shared memory), one cell per byte: the last write
+// and up to two reads, each with the thread, the source address of the
+// access and when it happened. "When" is the block's interval (block barriers
+// end one for every thread) and, within it, the thread's clock in its warp:
+// __syncwarp, tile syncs and warp collectives join the clocks of the lanes
+// they name, as a vector clock of the warp. Two accesses to one byte by two
+// threads, at least one a write, race unless a barrier or a warp sync lies
+// between them. Atomics are not recorded.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cohort/detail/host/state.hpp"
+
+namespace cohort::detail::host {
+
+class race_shadow;
+struct launch_state;
+
+// The calling OS thread's shadow (runtime_tls.cpp); null until a checked
+// kernel's thread first touches memory on it.
+extern thread_local constinit race_shadow* this_race_shadow;
+
+// Barrier points of the runtime: every thread of the running block is ordered
+// with every other (a block barrier completed, or the block arrived whole at
+// a grid, cluster or multi-grid barrier).
+void races_interval_ends(race_shadow& shadow);
+inline void race_interval_ends() {
+  if (race_shadow* s = this_race_shadow) [[unlikely]]
+    races_interval_ends(*s);
+}
+// The lanes of a warp collective (or tile sync) that completed: `count` block
+// ranks, rank_of(i) each, all of one warp unless the group is wider.
+void races_lanes_synchronized(race_shadow& shadow, const block_record& block, const unsigned* who, unsigned first,
+                              unsigned count);
+inline void race_lanes_synchronized(const block_record& block, const unsigned* who, unsigned first, unsigned count) {
+  if (race_shadow* s = this_race_shadow) [[unlikely]]
+    races_lanes_synchronized(*s, block, who, first, count);
+}
+
+// A load or store of `size` bytes at `address` by the running kernel thread,
+// made by the instruction before return address `pc`.
+void race_access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc);
+
+// After a launch with race checking: the races its blocks found, worded as
+// its error (null when there were none).
+bool races_found(const launch_state& launch);
+[[noreturn]] void throw_race_report(const launch_state& launch);
+
+}  // namespace cohort::detail::host
