@@ -213,6 +213,13 @@ TEST_F(PlantedRace, WarpSynchronousReductionWithoutSyncwarp) {
   // Lane 0 runs every step before lane 1 starts: it reads sums[1] at the
   // last step, lane 1 writes it at the first.
   race_test::expect_race(e.what(), "write-after-read", "warp_reduction.step1", "warp_reduction.step32");
+  // Every pair of the six steps' lines races, one report per pair; the first ten in full.
+  const std::string m = e.what();
+  EXPECT_EQ(race_test::distinct_races(m), 20) << m;
+  EXPECT_NE(m.find("; the first 10 in full\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("\n  10. "), std::string::npos) << m;
+  EXPECT_EQ(m.find("\n  11. "), std::string::npos) << m;
+  EXPECT_NE(m.find("\n  ... and 10 more\n"), std::string::npos) << m;
 }
 
 TEST_F(PlantedRace, TwoThreadsWriteOneWord) {
@@ -261,6 +268,22 @@ TEST_F(PlantedRace, UnalignedNarrowReadsOverlapTwoThreadsBytes) {
   const auto e = race_test::race_error(
       [&] { cg::launch(overlapping_narrow_accesses, {dim3(1), dim3(32)}, shorts.data()); });
   race_test::expect_race(e.what(), "write-after-read", "narrow.read", "narrow.write");
+}
+
+// Instrumented kernels run unchecked, and report nothing, without the mode.
+TEST(RaceChecking, IsOffWithoutCohortCheckRaces) {
+  cg::device_buffer<int> in(std::vector<int>(n, 7)), out(std::vector<int>(n, 0));
+  cg::launch(missing_barrier, {dim3(1), dim3(n)}, in.data(), out.data());
+  // The fiber engine runs the threads in order: thread n-1 alone reads a slot already written.
+  EXPECT_EQ(out.to_host()[n - 1], 7);
+}
+
+// A report names the lowest-numbered block whose threads raced, whatever the
+// workers' order; every block is checked, not only the first.
+TEST_F(PlantedRace, EveryBlockIsCheckedAndTheFirstIsReported) {
+  const auto e = race_test::race_error(
+      [&] { cg::launch(two_writers, {dim3(8), dim3(n)}, out.data()); });
+  EXPECT_NE(std::string(e.what()).find("write-after-write in block (0,0,0)"), std::string::npos) << e.what();
 }
 
 }  // namespace
