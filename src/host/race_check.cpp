@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "block_runtime.hpp"
+#include "cohort/detail/host/sync_points.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/launch.hpp"
 #include "diagnostics.hpp"
@@ -71,6 +72,7 @@ class race_shadow {
   }
 
   bool following(const block_record& b) const { return block == &b && serial == b.serial; }
+  bool checking() const { return on; }
 
   void next_interval() {
     if (++epoch == 0) [[unlikely]] {  // wrapped: every record would look current
@@ -194,9 +196,14 @@ void delete_shadow(void* shadow) { delete static_cast<race_shadow*>(shadow); }
 
 void races_interval_ends(race_shadow& shadow) { shadow.next_interval(); }
 
+// A block's threads all arrive at a cuda::barrier of the block's size, so its
+// phase orders them all; one of fewer threads orders only those, and taking it
+// for the whole block can only hide races (docs say so).
+void races_block_synchronized() { race_interval_ends(); }
+
 void races_lanes_synchronized(race_shadow& shadow, const block_record& block, const unsigned* who, unsigned first,
                               unsigned count) {
-  if (count > 1 && shadow.following(block)) shadow.lanes_synchronized(who, first, count);
+  if (count > 1 && shadow.checking() && shadow.following(block)) shadow.lanes_synchronized(who, first, count);
 }
 
 void race_access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc) {

@@ -179,4 +179,14 @@ TEST_F(RaceFree, WithMemoryChecksToo) {
   EXPECT_EQ(out.to_host()[0], std::accumulate(values.begin(), values.begin() + n, 0));
 }
 
+// Kernels built for race checking run as any other without the mode: their
+// barriers and warp collectives pass the runtime's hooks, which do nothing.
+TEST(RaceChecking, InstrumentedKernelsRunUncheckedWithoutTheMode) {
+  std::vector<int> values(n);
+  std::iota(values.begin(), values.end(), 1);
+  cg::device_buffer<int> in(values), out(std::vector<int>(n, 0));
+  cg::launch(tiles_and_collectives, {dim3(1), dim3(n)}, in.data(), out.data());
+  EXPECT_EQ(out.to_host()[0], std::accumulate(values.begin(), values.end(), 0) + static_cast<int>(n));
+}
+
 }  // namespace
