@@ -140,6 +140,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   raise_pending_memory_fault();
   const device_properties p = cohort::host::virtual_device();
   const checks modes = checking_modes();
+  if (modes.races) require_race_instrumentation(entry.kernel);
   const launch_engine engine =
       choose_launch_engine(entry, shuffle_seed().has_value(), multi_grid != nullptr, modes.races);
   launch_state launch;

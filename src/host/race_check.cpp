@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -48,14 +49,14 @@ class race_shadow {
   bool follow(const block_record& b) {
     block = &b;
     serial = b.serial;
-    const auto& launch = *static_cast<const scheduled_block&>(b).launch;
+    launch_state& launch = *static_cast<const scheduled_block&>(b).launch;
     on = launch.races.on;
     if (!on) return false;
     if (launch.races.id != log_id) {
       log_id = launch.races.id;
       reported.clear();
     }
-    log = const_cast<race_log*>(&launch.races);
+    log = &launch.races;
     linear = static_cast<const block_runtime&>(b).linear;
     warp_size = b.warp_size;
     lane_bits = static_cast<unsigned>(__builtin_ctz(warp_size));
@@ -234,6 +235,20 @@ const char* later_verb(race_kind k) { return k == race_kind::read_after_write ? 
 constexpr std::size_t races_in_full = 10;
 
 }  // namespace
+
+namespace {
+std::atomic<bool> instrumented_code{false};
+}  // namespace
+
+void race_instrumentation_loaded() { instrumented_code.store(true, std::memory_order_relaxed); }
+
+void require_race_instrumentation(const void* kernel) {
+  if (instrumented_code.load(std::memory_order_relaxed)) return;
+  throw error(errc::invalid_argument,
+              "COHORT_CHECK=races, but no code of this program is built for race checking, so kernel `" +
+                  kernel_name(kernel) + "` would be checked for nothing: build the kernels' target with "
+                  "cohort::race_instrumentation (CMake), or the program with cohort-cxx --races");
+}
 
 bool races_found(const launch_state& launch) { return !launch.races.races.empty(); }
 

@@ -50,6 +50,13 @@ inline void race_lanes_synchronized(const block_record& block, const unsigned* w
 // made by the instruction before return address `pc`.
 void race_access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc);
 
+// Called by the instrumentation's module constructors (race_hooks.cpp's
+// __tsan_init): some code of the program is built for race checking. Without
+// any, COHORT_CHECK=races refuses to launch rather than check nothing.
+void race_instrumentation_loaded();
+// Throws, naming `kernel`, where no code of the program is built for race checking.
+void require_race_instrumentation(const void* kernel);
+
 // After a launch with race checking: the races its blocks found, worded as
 // its error (null when there were none).
 bool races_found(const launch_state& launch);

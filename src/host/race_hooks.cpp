@@ -39,7 +39,7 @@ COHORT_RACE_SIZES(__tsan_volatile_write, true)
 
 extern "C" {
 
-void __tsan_init() {}
+void __tsan_init() { host::race_instrumentation_loaded(); }
 void __tsan_func_entry(void*) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_read(void**) {}
