@@ -42,7 +42,7 @@ struct byte_cell {
 
 }  // namespace
 
-class race_shadow {
+class race_shadow : public race_window {
  public:
   // Follows the block that runs now on this OS thread; false when its launch
   // is not checked.
@@ -72,9 +72,6 @@ class race_shadow {
     return true;
   }
 
-  bool following(const block_record& b) const { return block == &b && serial == b.serial; }
-  bool checking() const { return on; }
-
   void next_interval() {
     if (++epoch == 0) [[unlikely]] {  // wrapped: every record would look current
       std::fill(static_cells.begin(), static_cells.end(), byte_cell{});
@@ -98,7 +95,6 @@ class race_shadow {
   }
 
   void access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc) {
-    if (!on) return;
     byte_cell* cell;
     std::size_t offset;
     bool in_dynamic;
@@ -162,16 +158,12 @@ class race_shadow {
               block->threads[earlier.thread].index, block->threads[later.thread].index, earlier.pc, later.pc});
   }
 
-  const block_record* block = nullptr;
-  std::uint64_t serial = 0;
-  bool on = false;
   race_log* log = nullptr;
   std::uint64_t log_id = 0;
   unsigned long long linear = 0;
   unsigned warp_size = 32;
   unsigned lane_bits = 5;
   std::uint32_t epoch = 0;
-  std::uintptr_t static_begin = 0, static_size = 0, dynamic_begin = 0, dynamic_size = 0;
   std::vector<byte_cell> static_cells, dynamic_cells;
   // Per thread, its warp's lanes' clocks as it has seen them (its own at its lane).
   std::vector<std::uint32_t> clocks;
@@ -183,39 +175,33 @@ namespace {
 
 void delete_shadow(void* shadow) { delete static_cast<race_shadow*>(shadow); }
 
-// The shadow of the calling thread, following `b`; null when b's launch is not checked.
-[[gnu::noinline]] race_shadow* shadow_for(const block_record& b) {
-  race_shadow* s = this_race_shadow;
-  if (s == nullptr) {
-    s = this_race_shadow = new race_shadow;
-    at_thread_exit(&delete_shadow, s);
-  }
-  return s->follow(b) ? s : nullptr;
-}
+race_shadow& shadow_of(race_window& w) { return static_cast<race_shadow&>(w); }
 
 }  // namespace
 
-void races_interval_ends(race_shadow& shadow) { shadow.next_interval(); }
+void races_interval_ends(race_window& shadow) { shadow_of(shadow).next_interval(); }
 
 // A block's threads all arrive at a cuda::barrier of the block's size, so its
 // phase orders them all; one of fewer threads orders only those, and taking it
 // for the whole block can only hide races (docs say so).
 void races_block_synchronized() { race_interval_ends(); }
 
-void races_lanes_synchronized(race_shadow& shadow, const block_record& block, const unsigned* who, unsigned first,
-                              unsigned count) {
-  if (count > 1 && shadow.checking() && shadow.following(block)) shadow.lanes_synchronized(who, first, count);
+void races_lanes_synchronized(race_window& shadow, const unsigned* who, unsigned first, unsigned count) {
+  shadow_of(shadow).lanes_synchronized(who, first, count);
 }
 
-void race_access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc) {
-  const block_record* b = current_block;
-  if (b == nullptr) return;  // host code
-  race_shadow* s = this_race_shadow;
-  if (s == nullptr || !s->following(*b)) [[unlikely]] {
-    s = shadow_for(*b);
-    if (s == nullptr) return;
+void race_record(race_window& shadow, std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc) {
+  shadow_of(shadow).access(address, size, write, pc);
+}
+
+void race_access_in_new_block(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc) {
+  race_window* w = this_race_window;
+  if (w == nullptr) {
+    auto* s = new race_shadow;
+    at_thread_exit(&delete_shadow, s);
+    w = this_race_window = s;
   }
-  s->access(address, size, write, pc);
+  if (shadow_of(*w).follow(*current_block) && w->holds(address)) race_record(*w, address, size, write, pc);
 }
 
 // The report.

@@ -22,33 +22,57 @@
 
 namespace cohort::detail::host {
 
-class race_shadow;
 struct launch_state;
 
-// The calling OS thread's shadow (runtime_tls.cpp); null until a checked
-// kernel's thread first touches memory on it.
-extern thread_local constinit race_shadow* this_race_shadow;
+// What a hook tests before it calls into the checker (race_check.cpp's
+// race_shadow extends it): the block the shadow follows, whether its launch
+// is checked, and where that block's shared memory lies.
+struct race_window {
+  const block_record* block = nullptr;
+  std::uint64_t serial = 0;  // the block's, which tells a worker's blocks apart
+  bool on = false;
+  std::uintptr_t static_begin = 0, static_size = 0;  // the __shared__ variables (among the program's thread-locals)
+  std::uintptr_t dynamic_begin = 0, dynamic_size = 0;
+
+  bool following(const block_record& b) const { return block == &b && serial == b.serial; }
+  bool holds(std::uintptr_t a) const { return a - dynamic_begin < dynamic_size || a - static_begin < static_size; }
+};
+
+// The calling OS thread's shadow (runtime_tls.cpp); null until a kernel
+// built for race checking first touches memory on it.
+extern thread_local constinit race_window* this_race_window;
 
 // Barrier points of the runtime: every thread of the running block is ordered
 // with every other (a block barrier completed, or the block arrived whole at
 // a grid, cluster or multi-grid barrier).
-void races_interval_ends(race_shadow& shadow);
+void races_interval_ends(race_window& shadow);
 inline void race_interval_ends() {
-  if (race_shadow* s = this_race_shadow) [[unlikely]]
-    races_interval_ends(*s);
+  if (race_window* w = this_race_window) [[unlikely]]
+    races_interval_ends(*w);
 }
 // The lanes of a warp collective (or tile sync) that completed: `count` block
 // ranks, rank_of(i) each, all of one warp unless the group is wider.
-void races_lanes_synchronized(race_shadow& shadow, const block_record& block, const unsigned* who, unsigned first,
-                              unsigned count);
+void races_lanes_synchronized(race_window& shadow, const unsigned* who, unsigned first, unsigned count);
 inline void race_lanes_synchronized(const block_record& block, const unsigned* who, unsigned first, unsigned count) {
-  if (race_shadow* s = this_race_shadow) [[unlikely]]
-    races_lanes_synchronized(*s, block, who, first, count);
+  if (race_window* w = this_race_window) [[unlikely]]
+    if (count > 1 && w->on && w->following(block)) races_lanes_synchronized(*w, who, first, count);
 }
 
 // A load or store of `size` bytes at `address` by the running kernel thread,
-// made by the instruction before return address `pc`.
-void race_access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc);
+// made by the instruction before return address `pc`: the hooks' one call
+// into the checker for an access to the block's shared memory (an access
+// elsewhere, outside a kernel or unchecked costs the tests here).
+void race_record(race_window& shadow, std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc);
+// The same, by the first thread of a block not yet followed on this OS thread.
+void race_access_in_new_block(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc);
+inline void race_access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc) {
+  const block_record* b = current_block;
+  if (b == nullptr) return;  // host code
+  race_window* w = this_race_window;
+  if (w == nullptr || !w->following(*b)) [[unlikely]]
+    return race_access_in_new_block(address, size, write, pc);
+  if (w->on && w->holds(address)) race_record(*w, address, size, write, pc);
+}
 
 // Called by the instrumentation's module constructors (race_hooks.cpp's
 // __tsan_init): some code of the program is built for race checking. Without
