@@ -4,6 +4,8 @@
 # adds that architecture to dpkg first. Skips apt entirely when everything is
 # there already.
 set -euo pipefail
+# g++ brings libgcc-N-dev, whose libbacktrace.a names the source lines of race
+# reports (COHORT_CHECK=races; the build finds it through g++ -print-file-name).
 packages=(cmake ninja-build g++ python3 libboost-context-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
           nlohmann-json3-dev libtbb-dev gdb)
 (($#)) && packages=("$@")

@@ -28,6 +28,7 @@ enum class errc {
   memory_fault,            // a kernel thread touched memory it may not (host backend: a fault, or a write
                            // outside an allocation found by COHORT_CHECK=memory)
   assertion_failed,        // an assert() in kernel code failed (on a GPU: cudaErrorAssert)
+  data_race,               // threads of a block raced on shared memory (host backend, COHORT_CHECK=races)
 };
 
 class error : public std::runtime_error {

@@ -74,7 +74,8 @@ mapped map_kind(cohort::errc kind) {
     case cohort::errc::non_uniform_argument:
     case cohort::errc::copy_in_flight:
     case cohort::errc::stack_overflow:
-    case cohort::errc::kernel_exception: return {cudaErrorLaunchFailure, true};
+    case cohort::errc::kernel_exception:
+    case cohort::errc::data_race: return {cudaErrorLaunchFailure, true};
     case cohort::errc::memory_fault: return {cudaErrorIllegalAddress, true};
     case cohort::errc::assertion_failed: return {cudaErrorAssert, true};
   }

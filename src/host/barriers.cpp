@@ -13,6 +13,7 @@
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
 #include "level_barrier.hpp"
+#include "race_check.hpp"
 
 namespace cohort::detail::host {
 
@@ -59,6 +60,7 @@ void release_block_barrier(block_runtime& rt) {
   bar.split_arrivals = 0;
   bar.arrived = 0;
   ++bar.phase;
+  race_interval_ends();
   rt.release_barrier();
 }
 
@@ -70,6 +72,7 @@ void block_arrives(block_runtime& rt, const barrier_level& level, level_part& pa
   rt.arrivals_pending -= part.arrived;
   part.arrived = 0;
   ++part.phases_arrived;
+  race_interval_ends();  // every thread of the block has arrived, none has gone on
   part.shared->arrive();
 }
 

@@ -18,6 +18,7 @@
 #include "launch_state.hpp"
 #include "loops_engine.hpp"
 #include "memory_check.hpp"
+#include "race_check.hpp"
 #include "runtime_tls.hpp"
 #include "settings.hpp"
 #include "virtual_devices.hpp"
@@ -84,7 +85,10 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
                 "code");
   raise_pending_memory_fault();
   const device_properties p = cohort::host::virtual_device();
-  const launch_engine engine = choose_launch_engine(entry, settings::shuffle_seed().has_value(), multi_grid != nullptr);
+  const check_modes modes = settings::checks();
+  if (modes.races) require_race_instrumentation(entry.kernel);
+  const launch_engine engine =
+      choose_launch_engine(entry, settings::shuffle_seed().has_value(), multi_grid != nullptr, modes.races);
   launch_state launch;
   launch.entry = &engine.entry;
   launch.config = cfg;
@@ -95,9 +99,13 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   launch.warp_size = static_cast<unsigned>(p.warp_size);
   launch.block_count = cohort::detail::volume(cfg.grid);
   launch.shuffle_seed = settings::shuffle_seed();
-  const check_modes modes = settings::checks();
   launch.copy_checks = modes.copies;
   launch.memory_checks = modes.memory;
+  if (modes.races) {
+    static std::atomic<std::uint64_t> checked_launches{0};
+    launch.races.on = true;
+    launch.races.id = ++checked_launches;
+  }
   launch.watchdog = settings::watchdog();
   if (cooperative) {
     launch.grid.configure(&launch.aborted, every_block_has_a_core(launch.block_count));
@@ -109,6 +117,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   if (launch.exit_request) carry_out_exit(*launch.exit_request);
   if (launch.first_error) throw kernel_error(*launch.first_error);
   if (modes.memory) check_redzones_after(launch);
+  if (races_found(launch)) throw_race_report(launch);
 }
 
 }  // namespace

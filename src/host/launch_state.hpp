@@ -17,6 +17,7 @@
 #include "kernel_exit.hpp"
 #include "level_barrier.hpp"
 #include "multi_grid_state.hpp"
+#include "race_log.hpp"
 #include "settings.hpp"  // copy_checking
 
 namespace cohort::detail::host {
@@ -31,6 +32,7 @@ struct launch_state {
   std::optional<std::uint64_t> shuffle_seed;       // COHORT_SCHEDULE=shuffle:SEED
   copy_checking copy_checks = copy_checking::off;  // COHORT_CHECK
   bool memory_checks = false;                      // COHORT_CHECK=memory
+  race_log races;                                  // COHORT_CHECK=races
   std::chrono::nanoseconds watchdog{0};            // COHORT_WATCHDOG: how long a spin may see no change
 
   std::atomic<unsigned long long> next_block{0};

@@ -8,6 +8,7 @@
 
 #include "block_runtime.hpp"
 #include "diagnostics.hpp"
+#include "race_check.hpp"
 
 namespace cohort::detail::host {
 
@@ -123,6 +124,7 @@ bool adjacent(std::uint64_t lanes) {
   }
   const combine_context members{b.slots, who, first, n, m.base, lanes, cs.scratch.data(), rec.site};
   if (rec.op->combine != nullptr) rec.op->combine(members);
+  race_lanes_synchronized(b, who, first, n);
   close_record(cs, rec, warp_of(b, m.base));
   // `self`, when there is one, arrived: it is one of the n.
   rt.wake(n - (self != nullptr), [&](auto&& queue) {

@@ -1,4 +1,5 @@
 #include "runtime_tls.hpp"
+#include "race_check.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@ COHORT_RUNTIME_TLS bool holds_core = false;
 COHORT_RUNTIME_TLS int current_device_index = 0;
 COHORT_RUNTIME_TLS cohort::host::launch_statistics last_statistics{};
 COHORT_RUNTIME_TLS const char* cooperative_call = "cohort::launch_cooperative(...)";
+COHORT_RUNTIME_TLS race_window* this_race_window = nullptr;
 }  // namespace cohort::detail::host
 
 // CUDA's built-in variables (state.hpp), the runtime's too. threadIdx is the

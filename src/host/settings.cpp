@@ -70,10 +70,11 @@ constexpr std::array<variable, variable_count> table{{
      "the order threads released from a barrier resume in: deterministic, or shuffled by the seed (`shuffle` is "
      "seed 1) to flush out code that relies on lock-step execution"},
     {"COHORT_CHECK", syntax::list, 0, 0, "none", false,
-     "a comma-separated list of `memory`, `memcpy`, `memcpy-poison` or `none`",
+     "a comma-separated list of `memory`, `races`, `memcpy`, `memcpy-poison` or `none`",
      "checking modes: `memory` maps each device allocation between guard zones, fills it with 0xCD and checks "
-     "its redzones after each launch; `memcpy` (`memcpy-poison`: without page protection) defers memcpy_async's "
-     "copies to their wait and poisons their destinations"},
+     "its redzones after each launch; `races` reports data races on shared memory in kernels built for it "
+     "(docs/host-backend.md, \"Data races\"); `memcpy` (`memcpy-poison`: without page protection) defers "
+     "memcpy_async's copies to their wait and poisons their destinations"},
     {"COHORT_WATCHDOG", syntax::integer, 0, 1 << 30, "10", false, nullptr,
      "seconds a thread may spin on an unchanging value before the launch fails naming the spin (0: never)"},
     {"COHORT_ENGINE", syntax::choice, 0, 0, "auto", false, "`auto`, `loops` or `fibers`",
@@ -191,6 +192,8 @@ check_modes checks(const variable& row, const std::string& text) {
       mode.copies = copy_checking::poisoned;
     else if (item == "memory")
       mode.memory = true;
+    else if (item == "races")
+      mode.races = true;
     else if (item != "none" && !item.empty())
       refuse(row, text);
     if (comma == std::string::npos) return mode;
@@ -218,6 +221,7 @@ std::string written(const std::optional<std::uint64_t>& seed) {
 }
 std::string written(check_modes mode) {
   std::string items = mode.memory ? "memory" : "";
+  if (mode.races) items += items.empty() ? "races" : ",races";
   if (mode.copies != copy_checking::off) {
     if (!items.empty()) items += ",";
     items += mode.copies == copy_checking::guarded ? "memcpy" : "memcpy-poison";

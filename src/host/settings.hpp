@@ -22,10 +22,12 @@ enum class copy_checking : unsigned char { off, guarded, poisoned };
 
 // COHORT_CHECK, a comma-separated list: memcpy_async's checking mode, with
 // the guard (`memcpy`) or without it (`memcpy-poison`: no page protection or
-// signals, for debuggers), and device memory's (`memory`, memory.cpp).
+// signals, for debuggers), device memory's (`memory`, memory.cpp) and data
+// races' (`races`, race_check.hpp).
 struct check_modes {
   copy_checking copies = copy_checking::off;
   bool memory = false;
+  bool races = false;
 };
 
 namespace settings {

@@ -243,7 +243,20 @@ TEST(MemcpyChecking, TheVariableTakesNamedModesOnly) {
   const cg::error e = launch_error([&] { cg::launch(copies_and_waits, {dim3(1), dim3(64)}, src.data(), out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
   EXPECT_THAT(e.what(), HasSubstr("COHORT_CHECK=memcpy-everything is not valid: expected a comma-separated list of "
-                                  "`memory`, `memcpy`, `memcpy-poison` or `none`"));
+                                  "`memory`, `races`, `memcpy`, `memcpy-poison` or `none`"));
+}
+
+// This binary is not built for race checking: the mode refuses rather than
+// report nothing (tests/races has the mode itself).
+TEST(RaceChecking, RefusesAProgramNotBuiltForIt) {
+  scoped_env check("COHORT_CHECK", "races");
+  cg::device_buffer<int> src(64), out(64);
+  const cg::error e = launch_error([&] { cg::launch(copies_and_waits, {dim3(1), dim3(64)}, src.data(), out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
+  EXPECT_THAT(e.what(), HasSubstr("COHORT_CHECK=races, but no code of this program is built for race checking, so "
+                                  "kernel `(anonymous namespace)::copies_and_waits(int const*, int*)` would be "
+                                  "checked for nothing: build the kernels' target with cohort::race_instrumentation "
+                                  "(CMake), or the program with cohort-cxx --races"));
 }
 
 }  // namespace

@@ -146,7 +146,7 @@ TEST(Settings, EachBadValueIsRefusedNamingTheVariable) {
        "`ordered`, `shuffle` or `shuffle:SEED`, where SEED is decimal digits from 0 to 18446744073709551615 "
        "(2^64 - 1)"},
       {"COHORT_SCHEDULE", "shuffle:-1", "`ordered`, `shuffle` or `shuffle:SEED`"},
-      {"COHORT_CHECK", "memory,everything", "a comma-separated list of `memory`, `memcpy`, `memcpy-poison` or `none`"},
+      {"COHORT_CHECK", "memory,everything", "a comma-separated list of `memory`, `races`, `memcpy`, `memcpy-poison` or `none`"},
       {"COHORT_WATCHDOG", "-1", "an integer from 0 to 1073741824"},
       {"COHORT_WATCHDOG", "1073741825", "an integer from 0 to 1073741824"},
       {"COHORT_ENGINE", "threads", "`auto`, `loops` or `fibers`"},

@@ -32,6 +32,7 @@ class phase_barrier {
     const token phase = phase_.load(std::memory_order_acquire);
     if (pending_.fetch_sub(update, std::memory_order_acq_rel) == update) {
       complete();
+      cohort::detail::host::races_block_synchronized();
       pending_.store(expected_.load(std::memory_order_relaxed), std::memory_order_relaxed);
       phase_.store(phase + 1, std::memory_order_release);
     }

@@ -26,4 +26,9 @@ std::uint64_t grid_arrive(std::source_location where);
 void grid_wait(std::uint64_t phase, std::source_location where);
 void grid_sync(std::source_location where);
 
+// A synchronization the runtime does not make itself (a cuda::barrier's phase
+// completing: compat/include/cohort_compat/phase_barrier.hpp) orders every
+// thread of the running block, for COHORT_CHECK=races (src/host/race_check.hpp).
+void races_block_synchronized();
+
 }  // namespace cohort::detail::host
