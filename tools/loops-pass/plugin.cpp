@@ -16,6 +16,13 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimpleLoopUnswitch.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "registration.hpp"
 #include "runtime_abi.hpp"
 #include "step_function.hpp"
@@ -48,6 +55,24 @@ std::vector<Function*> annotated_kernels(Module& module) {
   return kernels;
 }
 
+// The pipeline before this pass has run; the vectorizer runs after it. Between
+// them, what makes the thread loops its to take: the uniform values' slots in
+// registers (SROA), computed once per region rather than per thread (LICM),
+// and a branch on a uniform value split into one thread loop per way
+// (non-trivial unswitching: the kernel's uniform control flow, which the
+// thread loop otherwise tests per thread).
+void tidy_thread_loops(Function& block, FunctionAnalysisManager& functions) {
+  FunctionPassManager passes;
+  passes.addPass(SROAPass(SROAOptions::ModifyCFG));
+  passes.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  passes.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
+  passes.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true, /*Trivial=*/true),
+                                                 /*UseMemorySSA=*/true));
+  passes.addPass(SimplifyCFGPass());
+  passes.addPass(InstCombinePass());
+  functions.invalidate(block, passes.run(block, functions));
+}
+
 struct lower_kernels : PassInfoMixin<lower_kernels> {
   PreservedAnalyses run(Module& module, ModuleAnalysisManager& modules) {
     const std::vector<Function*> kernels = annotated_kernels(module);
@@ -74,12 +99,17 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
       }
       const step_function step = build_step_function(*kernel, verdict.barriers);
       Function* block = build_block_function(*kernel, step);
+      tidy_thread_loops(*block, functions);
       remarks.emit([&] {
         return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
                << "kernel `" << name << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))
                << " barrier(s), a frame of " << ore::NV("FrameBytes", step.frame_bytes) << " bytes per thread ("
                << ore::NV("FrameValues", step.frame_values) << " values kept across barriers, "
-               << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)";
+               << ore::NV("BlockValues", step.block_values) << " uniform ones kept once per block, "
+               << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)"
+               << (step.barriers == 0 ? ""
+                   : step.uniform     ? "; barriers in block-uniform control flow: one resume point per block"
+                                      : "; a barrier in thread-dependent control flow: a resume point per thread");
       });
       outcomes.push_back({kernel, block, name, ""});
     }
