@@ -80,6 +80,30 @@ __global__ void uneven_barriers_kernel(int* out) {
   out[threadIdx.x] = passes * 1000 + static_cast<int>(threadIdx.x);
 }
 
+// Barriers in block-uniform control flow only (a branch on a parameter, a loop
+// counted by parameters), with uniform values live across them (r, weight)
+// and per-thread ones (acc): one resume point per block. 2-D blocks.
+__global__ void uniform_rounds_kernel(const int* in, int* out, unsigned rounds, int reverse) {
+  __shared__ int tile[256];
+  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, n = blockDim.x * blockDim.y;
+  const unsigned i = blockIdx.x * n + t;
+  int acc = in[i];
+  int weight = static_cast<int>(rounds) * 2 + 1;
+  for (unsigned r = 0; r < rounds; ++r) {
+    tile[t] = acc;
+    __syncthreads();
+    if (reverse) {
+      acc += tile[n - 1 - t] * weight;
+      __syncthreads();
+    } else {
+      acc -= tile[(t + r + 1) % n];
+      __syncthreads();
+    }
+    weight = weight * 3 - static_cast<int>(r);
+  }
+  out[i] = acc + weight;
+}
+
 __global__ void mismatched_barriers_kernel(int* out) {
   if (threadIdx.x % 2)
     __syncthreads();
@@ -321,6 +345,14 @@ std::vector<int> uneven_barriers(unsigned threads) {
   return dout.to_host();
 }
 engine_choice uneven_barriers_engine() { return cohort::host::engine_for(uneven_barriers_kernel); }
+
+std::vector<int> uniform_rounds(const std::vector<int>& in, unsigned x, unsigned y, unsigned rounds, bool reverse) {
+  cg::device_buffer<int> din(in), dout(in.size());
+  const unsigned blocks = static_cast<unsigned>(in.size()) / (x * y);
+  cg::launch(uniform_rounds_kernel, {dim3(blocks), dim3(x, y)}, din.data(), dout.data(), rounds, reverse ? 1 : 0);
+  return dout.to_host();
+}
+engine_choice uniform_rounds_engine() { return cohort::host::engine_for(uniform_rounds_kernel); }
 
 void mismatched_barriers(unsigned threads) {
   cg::device_buffer<int> dout(threads);

@@ -33,6 +33,10 @@ engine_choice local_array_engine();
 // Each thread passes the same barrier a different number of times (tid % 3).
 std::vector<int> uneven_barriers(unsigned threads);
 engine_choice uneven_barriers_engine();
+// Barriers only in block-uniform control flow (which of two barriers a parameter
+// chooses, a loop of `rounds`), uniform and per-thread values live across them.
+std::vector<int> uniform_rounds(const std::vector<int>& in, unsigned x, unsigned y, unsigned rounds, bool reverse);
+engine_choice uniform_rounds_engine();
 // Odd and even threads wait at different barrier calls: a launch error on both engines.
 void mismatched_barriers(unsigned threads);
 // The same with the two barrier calls kept apart (one in a loop), each passing its own constant site.

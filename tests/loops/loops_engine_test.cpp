@@ -99,6 +99,19 @@ TEST_F(LoopsEngine, ThreeDimensionalBlocksOfOddExtents) {
   expect_same_on_both<int>([&] { return loops_tests::reverse_3d(small, 5, 3, 2); }, engine::loops);
 }
 
+TEST_F(LoopsEngine, BarriersInUniformControlFlowWithUniformValuesAcrossThem) {
+  EXPECT_EQ(loops_tests::uniform_rounds_engine().chosen, engine::loops);
+  for (bool reverse : {false, true}) {
+    const auto in = random_ints(16 * 8 * 5, reverse ? 8 : 9);
+    expect_same_on_both<int>([&] { return loops_tests::uniform_rounds(in, 16, 8, 4, reverse); }, engine::loops);
+    expect_same_on_both<int>([&] { return loops_tests::uniform_rounds(in, 5, 2, 3, reverse); }, engine::loops);
+    expect_same_on_both<int>([&] { return loops_tests::uniform_rounds(in, 1, 1, 2, reverse); }, engine::loops);
+  }
+  // By hand, one thread: acc = in + in * weight (reverse; its own value), twice; weight 5 -> 15 -> 44.
+  const std::vector<int> one = loops_tests::uniform_rounds({2}, 1, 1, 2, true);
+  EXPECT_EQ(one[0], (2 + 2 * 5) + (2 + 2 * 5) * 15 + 44);
+}
+
 TEST_F(LoopsEngine, LocalArrayLiveAcrossABarrier) {
   EXPECT_EQ(loops_tests::local_array_engine().chosen, engine::loops);
   const auto in = random_floats(256 * 3, 7);
