@@ -80,6 +80,19 @@ __global__ void uneven_barriers_kernel(int* out) {
   out[threadIdx.x] = passes * 1000 + static_cast<int>(threadIdx.x);
 }
 
+// Comparisons of row indices with values the same for the row (the pass runs
+// rows where they hold throughout as a copy with them true, row_versions.hpp):
+// an unsigned index that may wrap within a row, a signed one.
+__global__ void row_conditions_kernel(unsigned base, unsigned limit, int lower, unsigned* out) {
+  const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned i = base + k;
+  const int s = static_cast<int>(k) - 7;
+  unsigned v = 0;
+  if (i < limit) v += 1;
+  if (s > lower) v += 2;
+  out[k] = v * 1000u + (i & 0xffu);
+}
+
 // Barriers in block-uniform control flow only (a branch on a parameter, a loop
 // counted by parameters), with uniform values live across them (r, weight)
 // and per-thread ones (acc): one resume point per block. 2-D blocks.
@@ -345,6 +358,13 @@ std::vector<int> uneven_barriers(unsigned threads) {
   return dout.to_host();
 }
 engine_choice uneven_barriers_engine() { return cohort::host::engine_for(uneven_barriers_kernel); }
+
+std::vector<unsigned> row_conditions(unsigned base, unsigned limit, int lower, unsigned blocks, unsigned block) {
+  cg::device_buffer<unsigned> dout(blocks * block);
+  cg::launch(row_conditions_kernel, {dim3(blocks), dim3(block)}, base, limit, lower, dout.data());
+  return dout.to_host();
+}
+engine_choice row_conditions_engine() { return cohort::host::engine_for(row_conditions_kernel); }
 
 std::vector<int> uniform_rounds(const std::vector<int>& in, unsigned x, unsigned y, unsigned rounds, bool reverse) {
   cg::device_buffer<int> din(in), dout(in.size());

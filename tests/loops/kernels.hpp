@@ -33,6 +33,9 @@ engine_choice local_array_engine();
 // Each thread passes the same barrier a different number of times (tid % 3).
 std::vector<int> uneven_barriers(unsigned threads);
 engine_choice uneven_barriers_engine();
+// out[k] = 1000 * ((base + k < limit) + 2 * (k - 7 > lower)) + ((base + k) & 0xff), k = 0 .. blocks * block - 1.
+std::vector<unsigned> row_conditions(unsigned base, unsigned limit, int lower, unsigned blocks, unsigned block);
+engine_choice row_conditions_engine();
 // Barriers only in block-uniform control flow (which of two barriers a parameter
 // chooses, a loop of `rounds`), uniform and per-thread values live across them.
 std::vector<int> uniform_rounds(const std::vector<int>& in, unsigned x, unsigned y, unsigned rounds, bool reverse);

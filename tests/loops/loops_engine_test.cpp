@@ -99,6 +99,29 @@ TEST_F(LoopsEngine, ThreeDimensionalBlocksOfOddExtents) {
   expect_same_on_both<int>([&] { return loops_tests::reverse_3d(small, 5, 3, 2); }, engine::loops);
 }
 
+TEST_F(LoopsEngine, RowsWhereComparisonsHoldThroughoutAndRowsWhereNot) {
+  EXPECT_EQ(loops_tests::row_conditions_engine().chosen, engine::loops);
+  struct shape {
+    unsigned base, limit;
+    int lower;
+  };
+  // Rows all true, all false, and changing midway; an index that wraps within a row (base + k past 2^32 - 1).
+  for (const shape c : {shape{0, 300, 100}, shape{0, 1u << 20, -100}, shape{0xffffffffu - 200, 0xffffffffu - 50, 1000},
+                        shape{0xffffffffu - 200, 0xffffffffu - 50, -100},
+                        shape{0xffffffffu - 130, 0xffffffffu, 300}}) {
+    for (unsigned block : {128u, 96u}) {
+      expect_same_on_both<unsigned>([&] { return loops_tests::row_conditions(c.base, c.limit, c.lower, 5, block); },
+                                    engine::loops);
+      const std::vector<unsigned> out = loops_tests::row_conditions(c.base, c.limit, c.lower, 5, block);
+      for (unsigned k = 0; k < out.size(); ++k) {
+        const unsigned i = c.base + k;
+        const unsigned v = (i < c.limit ? 1u : 0u) + (static_cast<int>(k) - 7 > c.lower ? 2u : 0u);
+        ASSERT_EQ(out[k], v * 1000u + (i & 0xffu)) << "k " << k << " base " << c.base;
+      }
+    }
+  }
+}
+
 TEST_F(LoopsEngine, BarriersInUniformControlFlowWithUniformValuesAcrossThem) {
   EXPECT_EQ(loops_tests::uniform_rounds_engine().chosen, engine::loops);
   for (bool reverse : {false, true}) {

@@ -5,7 +5,15 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimpleLoopUnswitch.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "row_versions.hpp"
 #include "runtime_abi.hpp"
 #include "step_function.hpp"
 
@@ -90,7 +98,8 @@ CallInst* call_step(IRBuilder<>& b, Function& kernel, Function& block, const ste
 
 // A kernel without barriers: one region, every thread run once, z, y, x
 // nested with threadIdx.x innermost, the loop the vectorizer may take.
-CallInst* build_thread_nest(Function& kernel, Function& block, const step_function& step) {
+CallInst* build_thread_nest(Function& kernel, Function& block, const step_function& step, BasicBlock*& x_loop,
+                            Value*& dim_x) {
   LLVMContext& context = kernel.getContext();
   auto* entry = BasicBlock::Create(context, "entry", &block);
   auto* z_head = BasicBlock::Create(context, "z", &block);
@@ -127,6 +136,8 @@ CallInst* build_thread_nest(Function& kernel, Function& block, const step_functi
   b.SetInsertPoint(body);
   if (step.position_read) store_position(b, f.position, x, y, z, row);
   CallInst* call = call_step(b, kernel, block, step, b.getInt32(0), f.frames, x, y, z, row);
+  x_loop = x_head;
+  dim_x = f.dim_x;
   x->addIncoming(b.CreateAdd(x, b.getInt32(1)), body);
   b.CreateBr(x_head);
 
@@ -389,13 +400,37 @@ void compute_uniform_values_once(Function& block) {
     if (inst) inst->setMetadata(uniform_metadata, nullptr);
 }
 
+// The pipeline before this pass has run; the vectorizer runs after it. Between
+// them, what makes the thread loops its to take: the uniform values' slots in
+// registers (SROA), computed once per region rather than per thread (LICM),
+// and a branch on a uniform value split into one thread loop per way
+// (non-trivial unswitching: the kernel's uniform control flow, which the
+// thread loop otherwise tests per thread); then a barrier-free kernel's rows
+// in two versions (row_versions.hpp), which needs the row's values hoisted.
+void tidy_thread_loops(Function& block, BasicBlock* x_loop, Value* dim_x, FunctionAnalysisManager& functions) {
+  FunctionPassManager hoist;
+  hoist.addPass(SROAPass(SROAOptions::ModifyCFG));
+  hoist.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  hoist.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
+  hoist.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true, /*Trivial=*/true),
+                                                /*UseMemorySSA=*/true));
+  functions.invalidate(block, hoist.run(block, functions));
+  if (x_loop && version_rows(block, x_loop, dim_x)) functions.invalidate(block, PreservedAnalyses::none());
+  FunctionPassManager simplify;
+  simplify.addPass(SimplifyCFGPass());
+  simplify.addPass(InstCombinePass());
+  functions.invalidate(block, simplify.run(block, functions));
+}
+
 }  // namespace
 
-Function* build_block_function(Function& kernel, const step_function& step) {
+Function* build_block_function(Function& kernel, const step_function& step, FunctionAnalysisManager& functions) {
   Function* block = declare_block_function(kernel);
   SmallVector<CallInst*, 16> calls;
+  BasicBlock* x_loop = nullptr;
+  Value* dim_x = nullptr;
   if (step.barriers == 0)
-    calls.push_back(build_thread_nest(kernel, *block, step));
+    calls.push_back(build_thread_nest(kernel, *block, step, x_loop, dim_x));
   else if (step.uniform)
     calls = build_uniform_regions(kernel, *block, step);
   else
@@ -413,6 +448,7 @@ Function* build_block_function(Function& kernel, const step_function& step) {
     step.function->eraseFromParent();
   else
     for (Instruction& inst : instructions(*step.function)) inst.setMetadata(uniform_metadata, nullptr);
+  tidy_thread_loops(*block, x_loop, dim_x, functions);
   return block;
 }
 

@@ -21,14 +21,13 @@
 // The step function is inlined into the thread loop.
 #pragma once
 
-namespace llvm {
-class Function;
-}  // namespace llvm
+#include "llvm/IR/PassManager.h"
 
 namespace cohort_loops {
 
 struct step_function;
 
-llvm::Function* build_block_function(llvm::Function& kernel, const step_function& step);
+llvm::Function* build_block_function(llvm::Function& kernel, const step_function& step,
+                                     llvm::FunctionAnalysisManager& functions);
 
 }  // namespace cohort_loops

@@ -16,13 +16,6 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
-#include "llvm/Transforms/InstCombine/InstCombine.h"
-#include "llvm/Transforms/Scalar/EarlyCSE.h"
-#include "llvm/Transforms/Scalar/LICM.h"
-#include "llvm/Transforms/Scalar/SROA.h"
-#include "llvm/Transforms/Scalar/SimpleLoopUnswitch.h"
-#include "llvm/Transforms/Scalar/SimplifyCFG.h"
-#include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "registration.hpp"
 #include "runtime_abi.hpp"
 #include "step_function.hpp"
@@ -55,24 +48,6 @@ std::vector<Function*> annotated_kernels(Module& module) {
   return kernels;
 }
 
-// The pipeline before this pass has run; the vectorizer runs after it. Between
-// them, what makes the thread loops its to take: the uniform values' slots in
-// registers (SROA), computed once per region rather than per thread (LICM),
-// and a branch on a uniform value split into one thread loop per way
-// (non-trivial unswitching: the kernel's uniform control flow, which the
-// thread loop otherwise tests per thread).
-void tidy_thread_loops(Function& block, FunctionAnalysisManager& functions) {
-  FunctionPassManager passes;
-  passes.addPass(SROAPass(SROAOptions::ModifyCFG));
-  passes.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
-  passes.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
-  passes.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true, /*Trivial=*/true),
-                                                 /*UseMemorySSA=*/true));
-  passes.addPass(SimplifyCFGPass());
-  passes.addPass(InstCombinePass());
-  functions.invalidate(block, passes.run(block, functions));
-}
-
 struct lower_kernels : PassInfoMixin<lower_kernels> {
   PreservedAnalyses run(Module& module, ModuleAnalysisManager& modules) {
     const std::vector<Function*> kernels = annotated_kernels(module);
@@ -98,8 +73,7 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
         continue;
       }
       const step_function step = build_step_function(*kernel, verdict.barriers);
-      Function* block = build_block_function(*kernel, step);
-      tidy_thread_loops(*block, functions);
+      Function* block = build_block_function(*kernel, step, functions);
       remarks.emit([&] {
         return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
                << "kernel `" << name << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))

@@ -178,7 +178,15 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
   Function& step = *clone.step;
   drop_yields(step);
   const bool position_read = forward_thread_position(step, clone.position);
-  if (barriers.empty()) return {&step, 0, 0, position_read};
+  if (barriers.empty()) {
+    // The block's coordinates and what is computed from them alone, once per
+    // block (a store through a kernel pointer would keep LICM from hoisting them).
+    BasicBlock* start = &step.getEntryBlock();
+    BasicBlock* entry = BasicBlock::Create(step.getContext(), "uniform", &step, start);
+    BranchInst::Create(start, entry);
+    const unsigned recomputed = hoist_recomputable(step, *entry, kernel.arg_size());
+    return {&step, 0, 0, position_read, recomputed};
+  }
 
   // Barriers only where every thread of the block goes alike: every live
   // thread stops at the same barrier, which the block function then need not
