@@ -152,12 +152,12 @@ std::uint64_t keep_uniform_values(Function& step, ArrayRef<Instruction*> values,
     SSAUpdater update;
     update.Initialize(value->getType(), value->getName());
     update.AddAvailableValue(defined, value);
+    // (A reload where the value is not live is never used, and deleted later.)
     for (BasicBlock* resume : resumes) {
       if (resume == defined) continue;  // never live into the block that defines it
       IRBuilder<> reload(resume, resume->getFirstInsertionPt());
-      update.AddAvailableValue(resume, reload.CreateLoad(value->getType(),
-                                                         reload.CreateConstInBoundsGEP1_64(reload.getInt8Ty(), &kept, offsets[i]),
-                                                         value->getName() + ".kept"));
+      Value* slot = reload.CreateConstInBoundsGEP1_64(reload.getInt8Ty(), &kept, offsets[i]);
+      update.AddAvailableValue(resume, reload.CreateLoad(value->getType(), slot, value->getName() + ".kept"));
     }
     SmallVector<Use*, 8> uses;
     for (Use& use : value->uses()) uses.push_back(&use);
