@@ -93,6 +93,26 @@ __global__ void row_conditions_kernel(unsigned base, unsigned limit, int lower, 
   out[k] = v * 1000u + (i & 0xffu);
 }
 
+// A test of the thread's index true for a prefix of each row, in a kernel with
+// a barrier (the pass splits such thread loops, prefix_split.hpp): unsigned
+// (an index that may wrap within a row), its mirror (bound >= index), signed
+// and inclusive; 2-D blocks. mode chooses which.
+__global__ void prefix_tests_kernel(unsigned mode, unsigned base, unsigned bound, int signed_bound, unsigned* out) {
+  __shared__ unsigned tile[512];
+  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, n = blockDim.x * blockDim.y;
+  tile[t] = t * 3;
+  __syncthreads();
+  unsigned v = 7;
+  if (mode == 0) {
+    if (base + threadIdx.x < bound) v = tile[n - 1 - t];
+  } else if (mode == 1) {
+    if (bound >= base + threadIdx.x) v = tile[(t + 1) % n];
+  } else {
+    if (static_cast<int>(threadIdx.x) - 5 <= signed_bound) v = tile[t] + 1;
+  }
+  out[blockIdx.x * n + t] = v;
+}
+
 // Barriers in block-uniform control flow only (a branch on a parameter, a loop
 // counted by parameters), with uniform values live across them (r, weight)
 // and per-thread ones (acc): one resume point per block. 2-D blocks.
@@ -358,6 +378,14 @@ std::vector<int> uneven_barriers(unsigned threads) {
   return dout.to_host();
 }
 engine_choice uneven_barriers_engine() { return cohort::host::engine_for(uneven_barriers_kernel); }
+
+std::vector<unsigned> prefix_tests(unsigned mode, unsigned base, unsigned bound, int signed_bound, unsigned x,
+                                   unsigned y, unsigned blocks) {
+  cg::device_buffer<unsigned> dout(blocks * x * y);
+  cg::launch(prefix_tests_kernel, {dim3(blocks), dim3(x, y)}, mode, base, bound, signed_bound, dout.data());
+  return dout.to_host();
+}
+engine_choice prefix_tests_engine() { return cohort::host::engine_for(prefix_tests_kernel); }
 
 std::vector<unsigned> row_conditions(unsigned base, unsigned limit, int lower, unsigned blocks, unsigned block) {
   cg::device_buffer<unsigned> dout(blocks * block);

@@ -36,6 +36,11 @@ engine_choice uneven_barriers_engine();
 // out[k] = 1000 * ((base + k < limit) + 2 * (k - 7 > lower)) + ((base + k) & 0xff), k = 0 .. blocks * block - 1.
 std::vector<unsigned> row_conditions(unsigned base, unsigned limit, int lower, unsigned blocks, unsigned block);
 engine_choice row_conditions_engine();
+// After a barrier, out[t] = 7 unless (mode 0) base + threadIdx.x < bound: 3 * (n - 1 - t); (mode 1)
+// bound >= base + threadIdx.x: 3 * ((t + 1) % n); (mode 2) threadIdx.x - 5 <= signed_bound: 3 * t + 1.
+std::vector<unsigned> prefix_tests(unsigned mode, unsigned base, unsigned bound, int signed_bound, unsigned x,
+                                   unsigned y, unsigned blocks);
+engine_choice prefix_tests_engine();
 // Barriers only in block-uniform control flow (which of two barriers a parameter
 // chooses, a loop of `rounds`), uniform and per-thread values live across them.
 std::vector<int> uniform_rounds(const std::vector<int>& in, unsigned x, unsigned y, unsigned rounds, bool reverse);

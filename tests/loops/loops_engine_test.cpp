@@ -122,6 +122,33 @@ TEST_F(LoopsEngine, RowsWhereComparisonsHoldThroughoutAndRowsWhereNot) {
   }
 }
 
+TEST_F(LoopsEngine, ThreadLoopsSplitWhereATestOfTheIndexTurnsFalse) {
+  EXPECT_EQ(loops_tests::prefix_tests_engine().chosen, engine::loops);
+  struct shape {
+    unsigned mode, base, bound;
+    int signed_bound;
+  };
+  // Bounds inside the row, before it, past it; an index wrapping within the row (base near 2^32).
+  for (const shape c : {shape{0, 0, 20, 0}, shape{0, 100, 20, 0}, shape{0, 0, 1000, 0}, shape{0, 0xfffffff0u, 0xfffffffau, 0},
+                        shape{1, 0, 20, 0}, shape{1, 0xfffffff0u, 0xfffffffau, 0}, shape{1, 5, 4, 0},
+                        shape{2, 0, 0, 9}, shape{2, 0, 0, -10}, shape{2, 0, 0, 200}}) {
+    for (const auto [x, y] : {std::pair{32u, 4u}, std::pair{48u, 1u}, std::pair{5u, 3u}}) {
+      const auto run = [&] { return loops_tests::prefix_tests(c.mode, c.base, c.bound, c.signed_bound, x, y, 3); };
+      expect_same_on_both<unsigned>(run, engine::loops);
+      const std::vector<unsigned> out = run();
+      const unsigned n = x * y;
+      for (unsigned k = 0; k < out.size(); ++k) {
+        const unsigned t = k % n, tx = t % x;
+        unsigned v = 7;
+        if (c.mode == 0 && c.base + tx < c.bound) v = 3 * (n - 1 - t);
+        if (c.mode == 1 && c.bound >= c.base + tx) v = 3 * ((t + 1) % n);
+        if (c.mode == 2 && static_cast<int>(tx) - 5 <= c.signed_bound) v = 3 * t + 1;
+        ASSERT_EQ(out[k], v) << "mode " << c.mode << " base " << c.base << " k " << k << " block " << x << "x" << y;
+      }
+    }
+  }
+}
+
 TEST_F(LoopsEngine, BarriersInUniformControlFlowWithUniformValuesAcrossThem) {
   EXPECT_EQ(loops_tests::uniform_rounds_engine().chosen, engine::loops);
   for (bool reverse : {false, true}) {

@@ -13,6 +13,7 @@
 #include "llvm/Transforms/Scalar/SimpleLoopUnswitch.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "prefix_split.hpp"
 #include "row_versions.hpp"
 #include "runtime_abi.hpp"
 #include "step_function.hpp"
@@ -406,7 +407,9 @@ void compute_uniform_values_once(Function& block) {
 // and a branch on a uniform value split into one thread loop per way
 // (non-trivial unswitching: the kernel's uniform control flow, which the
 // thread loop otherwise tests per thread); then a barrier-free kernel's rows
-// in two versions (row_versions.hpp), which needs the row's values hoisted.
+// in two versions (row_versions.hpp), the other kernels' thread loops split
+// where a test of the thread's index turns false (prefix_split.hpp), both of
+// which need the row's values hoisted.
 void tidy_thread_loops(Function& block, BasicBlock* x_loop, Value* dim_x, FunctionAnalysisManager& functions) {
   FunctionPassManager hoist;
   hoist.addPass(SROAPass(SROAOptions::ModifyCFG));
@@ -415,7 +418,8 @@ void tidy_thread_loops(Function& block, BasicBlock* x_loop, Value* dim_x, Functi
   hoist.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true, /*Trivial=*/true),
                                                 /*UseMemorySSA=*/true));
   functions.invalidate(block, hoist.run(block, functions));
-  if (x_loop && version_rows(block, x_loop, dim_x)) functions.invalidate(block, PreservedAnalyses::none());
+  if (x_loop ? version_rows(block, x_loop, dim_x) : split_thread_loops_at_prefixes(block) > 0)
+    functions.invalidate(block, PreservedAnalyses::none());
   FunctionPassManager simplify;
   simplify.addPass(SimplifyCFGPass());
   simplify.addPass(InstCombinePass());
