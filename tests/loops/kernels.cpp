@@ -80,6 +80,63 @@ __global__ void uneven_barriers_kernel(int* out) {
   out[threadIdx.x] = passes * 1000 + static_cast<int>(threadIdx.x);
 }
 
+// Comparisons of row indices with values the same for the row (the pass runs
+// rows where they hold throughout as a copy with them true, row_versions.hpp):
+// an unsigned index that may wrap within a row, a signed one.
+__global__ void row_conditions_kernel(unsigned base, unsigned limit, int lower, unsigned* out) {
+  const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned i = base + k;
+  const int s = static_cast<int>(k) - 7;
+  unsigned v = 0;
+  if (i < limit) v += 1;
+  if (s > lower) v += 2;
+  out[k] = v * 1000u + (i & 0xffu);
+}
+
+// A test of the thread's index true for a prefix of each row, in a kernel with
+// a barrier (the pass splits such thread loops, prefix_split.hpp): unsigned
+// (an index that may wrap within a row), its mirror (bound >= index), signed
+// and inclusive; 2-D blocks. mode chooses which.
+__global__ void prefix_tests_kernel(unsigned mode, unsigned base, unsigned bound, int signed_bound, unsigned* out) {
+  __shared__ unsigned tile[512];
+  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, n = blockDim.x * blockDim.y;
+  tile[t] = t * 3;
+  __syncthreads();
+  unsigned v = 7;
+  if (mode == 0) {
+    if (base + threadIdx.x < bound) v = tile[n - 1 - t];
+  } else if (mode == 1) {
+    if (bound >= base + threadIdx.x) v = tile[(t + 1) % n];
+  } else {
+    if (static_cast<int>(threadIdx.x) - 5 <= signed_bound) v = tile[t] + 1;
+  }
+  out[blockIdx.x * n + t] = v;
+}
+
+// Barriers in block-uniform control flow only (a branch on a parameter, a loop
+// counted by parameters), with uniform values live across them (r, weight)
+// and per-thread ones (acc): one resume point per block. 2-D blocks.
+__global__ void uniform_rounds_kernel(const int* in, int* out, unsigned rounds, int reverse) {
+  __shared__ int tile[256];
+  const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, n = blockDim.x * blockDim.y;
+  const unsigned i = blockIdx.x * n + t;
+  int acc = in[i];
+  int weight = static_cast<int>(rounds) * 2 + 1;
+  for (unsigned r = 0; r < rounds; ++r) {
+    tile[t] = acc;
+    __syncthreads();
+    if (reverse) {
+      acc += tile[n - 1 - t] * weight;
+      __syncthreads();
+    } else {
+      acc -= tile[(t + r + 1) % n];
+      __syncthreads();
+    }
+    weight = weight * 3 - static_cast<int>(r);
+  }
+  out[i] = acc + weight;
+}
+
 __global__ void mismatched_barriers_kernel(int* out) {
   if (threadIdx.x % 2)
     __syncthreads();
@@ -321,6 +378,29 @@ std::vector<int> uneven_barriers(unsigned threads) {
   return dout.to_host();
 }
 engine_choice uneven_barriers_engine() { return cohort::host::engine_for(uneven_barriers_kernel); }
+
+std::vector<unsigned> prefix_tests(unsigned mode, unsigned base, unsigned bound, int signed_bound, unsigned x,
+                                   unsigned y, unsigned blocks) {
+  cg::device_buffer<unsigned> dout(blocks * x * y);
+  cg::launch(prefix_tests_kernel, {dim3(blocks), dim3(x, y)}, mode, base, bound, signed_bound, dout.data());
+  return dout.to_host();
+}
+engine_choice prefix_tests_engine() { return cohort::host::engine_for(prefix_tests_kernel); }
+
+std::vector<unsigned> row_conditions(unsigned base, unsigned limit, int lower, unsigned blocks, unsigned block) {
+  cg::device_buffer<unsigned> dout(blocks * block);
+  cg::launch(row_conditions_kernel, {dim3(blocks), dim3(block)}, base, limit, lower, dout.data());
+  return dout.to_host();
+}
+engine_choice row_conditions_engine() { return cohort::host::engine_for(row_conditions_kernel); }
+
+std::vector<int> uniform_rounds(const std::vector<int>& in, unsigned x, unsigned y, unsigned rounds, bool reverse) {
+  cg::device_buffer<int> din(in), dout(in.size());
+  const unsigned blocks = static_cast<unsigned>(in.size()) / (x * y);
+  cg::launch(uniform_rounds_kernel, {dim3(blocks), dim3(x, y)}, din.data(), dout.data(), rounds, reverse ? 1 : 0);
+  return dout.to_host();
+}
+engine_choice uniform_rounds_engine() { return cohort::host::engine_for(uniform_rounds_kernel); }
 
 void mismatched_barriers(unsigned threads) {
   cg::device_buffer<int> dout(threads);

@@ -33,6 +33,18 @@ engine_choice local_array_engine();
 // Each thread passes the same barrier a different number of times (tid % 3).
 std::vector<int> uneven_barriers(unsigned threads);
 engine_choice uneven_barriers_engine();
+// out[k] = 1000 * ((base + k < limit) + 2 * (k - 7 > lower)) + ((base + k) & 0xff), k = 0 .. blocks * block - 1.
+std::vector<unsigned> row_conditions(unsigned base, unsigned limit, int lower, unsigned blocks, unsigned block);
+engine_choice row_conditions_engine();
+// After a barrier, out[t] = 7 unless (mode 0) base + threadIdx.x < bound: 3 * (n - 1 - t); (mode 1)
+// bound >= base + threadIdx.x: 3 * ((t + 1) % n); (mode 2) threadIdx.x - 5 <= signed_bound: 3 * t + 1.
+std::vector<unsigned> prefix_tests(unsigned mode, unsigned base, unsigned bound, int signed_bound, unsigned x,
+                                   unsigned y, unsigned blocks);
+engine_choice prefix_tests_engine();
+// Barriers only in block-uniform control flow (which of two barriers a parameter
+// chooses, a loop of `rounds`), uniform and per-thread values live across them.
+std::vector<int> uniform_rounds(const std::vector<int>& in, unsigned x, unsigned y, unsigned rounds, bool reverse);
+engine_choice uniform_rounds_engine();
 // Odd and even threads wait at different barrier calls: a launch error on both engines.
 void mismatched_barriers(unsigned threads);
 // The same with the two barrier calls kept apart (one in a loop), each passing its own constant site.

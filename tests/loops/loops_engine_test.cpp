@@ -100,6 +100,69 @@ TEST_F(LoopsEngine, ThreeDimensionalBlocksOfOddExtents) {
   expect_same_on_both<int>([&] { return loops_tests::reverse_3d(small, 5, 3, 2); }, engine::loops);
 }
 
+TEST_F(LoopsEngine, RowsWhereComparisonsHoldThroughoutAndRowsWhereNot) {
+  EXPECT_EQ(loops_tests::row_conditions_engine().chosen, engine::loops);
+  struct shape {
+    unsigned base, limit;
+    int lower;
+  };
+  // Rows all true, all false, and changing midway; an index that wraps within a row (base + k past 2^32 - 1).
+  for (const shape c : {shape{0, 300, 100}, shape{0, 1u << 20, -100}, shape{0xffffffffu - 200, 0xffffffffu - 50, 1000},
+                        shape{0xffffffffu - 200, 0xffffffffu - 50, -100},
+                        shape{0xffffffffu - 130, 0xffffffffu, 300}}) {
+    for (unsigned block : {128u, 96u}) {
+      expect_same_on_both<unsigned>([&] { return loops_tests::row_conditions(c.base, c.limit, c.lower, 5, block); },
+                                    engine::loops);
+      const std::vector<unsigned> out = loops_tests::row_conditions(c.base, c.limit, c.lower, 5, block);
+      for (unsigned k = 0; k < out.size(); ++k) {
+        const unsigned i = c.base + k;
+        const unsigned v = (i < c.limit ? 1u : 0u) + (static_cast<int>(k) - 7 > c.lower ? 2u : 0u);
+        ASSERT_EQ(out[k], v * 1000u + (i & 0xffu)) << "k " << k << " base " << c.base;
+      }
+    }
+  }
+}
+
+TEST_F(LoopsEngine, ThreadLoopsSplitWhereATestOfTheIndexTurnsFalse) {
+  EXPECT_EQ(loops_tests::prefix_tests_engine().chosen, engine::loops);
+  struct shape {
+    unsigned mode, base, bound;
+    int signed_bound;
+  };
+  // Bounds inside the row, before it, past it; an index wrapping within the row (base near 2^32).
+  for (const shape c : {shape{0, 0, 20, 0}, shape{0, 100, 20, 0}, shape{0, 0, 1000, 0}, shape{0, 0xfffffff0u, 0xfffffffau, 0},
+                        shape{1, 0, 20, 0}, shape{1, 0xfffffff0u, 0xfffffffau, 0}, shape{1, 5, 4, 0},
+                        shape{2, 0, 0, 9}, shape{2, 0, 0, -10}, shape{2, 0, 0, 200}}) {
+    for (const auto [x, y] : {std::pair{32u, 4u}, std::pair{48u, 1u}, std::pair{5u, 3u}}) {
+      const auto run = [&] { return loops_tests::prefix_tests(c.mode, c.base, c.bound, c.signed_bound, x, y, 3); };
+      expect_same_on_both<unsigned>(run, engine::loops);
+      const std::vector<unsigned> out = run();
+      const unsigned n = x * y;
+      for (unsigned k = 0; k < out.size(); ++k) {
+        const unsigned t = k % n, tx = t % x;
+        unsigned v = 7;
+        if (c.mode == 0 && c.base + tx < c.bound) v = 3 * (n - 1 - t);
+        if (c.mode == 1 && c.bound >= c.base + tx) v = 3 * ((t + 1) % n);
+        if (c.mode == 2 && static_cast<int>(tx) - 5 <= c.signed_bound) v = 3 * t + 1;
+        ASSERT_EQ(out[k], v) << "mode " << c.mode << " base " << c.base << " k " << k << " block " << x << "x" << y;
+      }
+    }
+  }
+}
+
+TEST_F(LoopsEngine, BarriersInUniformControlFlowWithUniformValuesAcrossThem) {
+  EXPECT_EQ(loops_tests::uniform_rounds_engine().chosen, engine::loops);
+  for (bool reverse : {false, true}) {
+    const auto in = random_ints(16 * 8 * 5, reverse ? 8 : 9);
+    expect_same_on_both<int>([&] { return loops_tests::uniform_rounds(in, 16, 8, 4, reverse); }, engine::loops);
+    expect_same_on_both<int>([&] { return loops_tests::uniform_rounds(in, 5, 2, 3, reverse); }, engine::loops);
+    expect_same_on_both<int>([&] { return loops_tests::uniform_rounds(in, 1, 1, 2, reverse); }, engine::loops);
+  }
+  // By hand, one thread: acc = in + in * weight (reverse; its own value), twice; weight 5 -> 15 -> 44.
+  const std::vector<int> one = loops_tests::uniform_rounds({2}, 1, 1, 2, true);
+  EXPECT_EQ(one[0], (2 + 2 * 5) + (2 + 2 * 5) * 15 + 44);
+}
+
 TEST_F(LoopsEngine, LocalArrayLiveAcrossABarrier) {
   EXPECT_EQ(loops_tests::local_array_engine().chosen, engine::loops);
   const auto in = random_floats(256 * 3, 7);

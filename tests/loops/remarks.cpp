@@ -1,5 +1,6 @@
 // Compiled by the `loops_remarks` test only: the pass must say, at compile
-// time, which kernel it keeps on fibers, where and why, and which it lowers.
+// time, which kernel it keeps on fibers, where and why, and which it lowers
+// (one resume point per block, or per thread where a barrier is in thread-dependent control flow).
 #include <cohort/cohort.hpp>
 
 __global__ void remark_shuffle(const float* in, float* out) {
@@ -12,4 +13,9 @@ __global__ void remark_lowered(const float* in, float* out) {
   values[threadIdx.x] = in[threadIdx.x];
   __syncthreads();
   out[threadIdx.x] = values[255 - threadIdx.x];
+}
+
+__global__ void remark_divergent(float* out) {
+  for (unsigned k = 0; k < threadIdx.x % 3; ++k) __syncthreads();
+  out[threadIdx.x] = 1.0f;
 }

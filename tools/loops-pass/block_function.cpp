@@ -5,6 +5,16 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimpleLoopUnswitch.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "prefix_split.hpp"
+#include "row_versions.hpp"
 #include "runtime_abi.hpp"
 #include "step_function.hpp"
 
@@ -73,10 +83,12 @@ void store_position(IRBuilder<>& b, Value* position, Value* x, Value* y, Value* 
 }
 
 CallInst* call_step(IRBuilder<>& b, Function& kernel, Function& block, const step_function& step, Value* resume,
-                    Value* frame, Value* x, Value* y, Value* z, Value* row) {
+                    Value* frame, Value* x, Value* y, Value* z, Value* row, Value* kept = nullptr,
+                    Value* keep = nullptr) {
   SmallVector<Value*, 12> args;
   for (Argument& a : block.args()) args.push_back(&a);
-  args.append({resume, frame, x, y, z, row});
+  Value* none = ConstantPointerNull::get(b.getPtrTy());
+  args.append({resume, frame, x, y, z, row, kept ? kept : none, keep ? keep : none});
   CallInst* call = b.CreateCall(step.function, args, "stopped_at");
   for (unsigned i = 0; i < kernel.arg_size(); ++i)
     for (Attribute attribute : kernel.getAttributes().getParamAttrs(i)) call->addParamAttr(i, attribute);
@@ -87,7 +99,8 @@ CallInst* call_step(IRBuilder<>& b, Function& kernel, Function& block, const ste
 
 // A kernel without barriers: one region, every thread run once, z, y, x
 // nested with threadIdx.x innermost, the loop the vectorizer may take.
-CallInst* build_thread_nest(Function& kernel, Function& block, const step_function& step) {
+CallInst* build_thread_nest(Function& kernel, Function& block, const step_function& step, BasicBlock*& x_loop,
+                            Value*& dim_x) {
   LLVMContext& context = kernel.getContext();
   auto* entry = BasicBlock::Create(context, "entry", &block);
   auto* z_head = BasicBlock::Create(context, "z", &block);
@@ -124,6 +137,8 @@ CallInst* build_thread_nest(Function& kernel, Function& block, const step_functi
   b.SetInsertPoint(body);
   if (step.position_read) store_position(b, f.position, x, y, z, row);
   CallInst* call = call_step(b, kernel, block, step, b.getInt32(0), f.frames, x, y, z, row);
+  x_loop = x_head;
+  dim_x = f.dim_x;
   x->addIncoming(b.CreateAdd(x, b.getInt32(1)), body);
   b.CreateBr(x_head);
 
@@ -254,6 +269,112 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
   return call;
 }
 
+// Every thread of the block but the first (rank 0), rows of threadIdx.x each
+// a plain loop over x, from `from`; `body` emits one thread's work at the
+// builder's position. Returns the block the nest leaves to.
+template <class Body>
+BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_fields& f, Body body) {
+  LLVMContext& context = block.getContext();
+  Type* i32 = b.getInt32Ty();
+  BasicBlock* from = b.GetInsertBlock();
+  auto* rows = BasicBlock::Create(context, "rows", &block);
+  auto* row_start = BasicBlock::Create(context, "row_start", &block);
+  auto* thread_head = BasicBlock::Create(context, "thread", &block);
+  auto* run = BasicBlock::Create(context, "run", &block);
+  auto* row_end = BasicBlock::Create(context, "row_end", &block);
+  auto* done = BasicBlock::Create(context, "rows_done", &block);
+  b.CreateBr(rows);
+
+  b.SetInsertPoint(rows);
+  PHINode* row = b.CreatePHI(i32, 2, "row");
+  PHINode* y = b.CreatePHI(i32, 2, "y");
+  PHINode* z = b.CreatePHI(i32, 2, "z");
+  for (PHINode* phi : {row, y, z}) phi->addIncoming(b.getInt32(0), from);
+  b.CreateCondBr(b.CreateICmpULT(row, f.count), row_start, done);
+
+  b.SetInsertPoint(row_start);  // the first row starts after thread 0
+  Value* first_x = b.CreateZExt(b.CreateICmpEQ(row, b.getInt32(0)), i32, "first_x");
+  b.CreateBr(thread_head);
+
+  b.SetInsertPoint(thread_head);
+  PHINode* x = b.CreatePHI(i32, 2, "x");
+  x->addIncoming(first_x, row_start);
+  b.CreateCondBr(b.CreateICmpULT(x, f.dim_x), run, row_end);
+
+  b.SetInsertPoint(run);
+  body(x, y, z, row);
+  x->addIncoming(b.CreateAdd(x, b.getInt32(1)), b.GetInsertBlock());
+  b.CreateBr(thread_head);
+
+  b.SetInsertPoint(row_end);
+  Value* y1 = b.CreateAdd(y, b.getInt32(1));
+  Value* plane_done = b.CreateICmpEQ(y1, f.dim_y);
+  row->addIncoming(b.CreateAdd(row, f.dim_x), row_end);
+  y->addIncoming(b.CreateSelect(plane_done, b.getInt32(0), y1), row_end);
+  z->addIncoming(b.CreateAdd(z, b.CreateZExt(plane_done, i32)), row_end);
+  b.CreateBr(rows);
+
+  b.SetInsertPoint(done);
+  return done;
+}
+
+// A kernel whose barriers are all in block-uniform control flow: every live
+// thread stops at the same barrier, or all exit. One nest of thread loops per
+// resume point, each calling the step with that constant (so that inlining
+// leaves only the region's code); thread 0 runs first and its result says
+// where the block goes next. No per-thread resume point, check or site.
+SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& block, const step_function& step) {
+  LLVMContext& context = kernel.getContext();
+  Module& module = *kernel.getParent();
+  Type* i8 = Type::getInt8Ty(context);
+  Type* i64 = Type::getInt64Ty(context);
+  auto* entry = BasicBlock::Create(context, "entry", &block);
+  auto* dispatch = BasicBlock::Create(context, "dispatch", &block);
+  auto* done = BasicBlock::Create(context, "done", &block);
+  IRBuilder<> b(entry);
+  const block_record_fields f = begin_block(b, module, step.frame_bytes);
+  // The uniform values kept across barriers (step_function.cpp): as the
+  // region started, as the next will start, and where threads but the first write them.
+  auto slots = [&](const char* name) {
+    AllocaInst* slots = b.CreateAlloca(ArrayType::get(i8, step.uniform_bytes), nullptr, name);
+    slots->setAlignment(Align(16));
+    return slots;
+  };
+  AllocaInst* kept = slots("kept");
+  AllocaInst* keep = slots("keep");
+  AllocaInst* ignored = slots("ignored");
+  b.CreateBr(dispatch);
+
+  b.SetInsertPoint(dispatch);
+  PHINode* resume = b.CreatePHI(b.getInt32Ty(), step.barriers + 2, "resume");
+  resume->addIncoming(b.getInt32(0), entry);
+  SwitchInst* to = b.CreateSwitch(resume, done, step.barriers + 1);
+
+  SmallVector<CallInst*, 16> calls;
+  for (unsigned point = 0; point <= step.barriers; ++point) {
+    auto* first = BasicBlock::Create(context, "region" + Twine(point), &block);
+    to->addCase(b.getInt32(point), first);
+    b.SetInsertPoint(first);
+    Value* zero = b.getInt32(0);
+    if (step.position_read) store_position(b, f.position, zero, zero, zero, zero);
+    CallInst* next = call_step(b, kernel, block, step, b.getInt32(point), f.frames, zero, zero, zero, zero, kept, keep);
+    calls.push_back(next);
+    BasicBlock* after = rest_of_threads(b, block, f, [&](Value* x, Value* y, Value* z, Value* row) {
+      if (step.position_read) store_position(b, f.position, x, y, z, row);
+      Value* rank = b.CreateZExt(b.CreateAdd(row, x, "rank"), i64);
+      Value* frame = b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(rank, b.getInt64(step.frame_bytes)), "frame");
+      calls.push_back(call_step(b, kernel, block, step, b.getInt32(point), frame, x, y, z, row, kept, ignored));
+    });
+    if (step.uniform_bytes) b.CreateMemCpy(kept, Align(16), keep, Align(16), step.uniform_bytes);
+    resume->addIncoming(next, after);
+    b.CreateBr(dispatch);
+  }
+
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return calls;
+}
+
 // After inlining: what the step marked uniform, and whose operands the entry
 // already has, moves to the entry, computed once per block instead of per thread.
 void compute_uniform_values_once(Function& block) {
@@ -280,19 +401,58 @@ void compute_uniform_values_once(Function& block) {
     if (inst) inst->setMetadata(uniform_metadata, nullptr);
 }
 
+// The pipeline before this pass has run; the vectorizer runs after it. Between
+// them, what makes the thread loops its to take: the uniform values' slots in
+// registers (SROA), computed once per region rather than per thread (LICM),
+// and a branch on a uniform value split into one thread loop per way
+// (non-trivial unswitching: the kernel's uniform control flow, which the
+// thread loop otherwise tests per thread); then a barrier-free kernel's rows
+// in two versions (row_versions.hpp), the other kernels' thread loops split
+// where a test of the thread's index turns false (prefix_split.hpp), both of
+// which need the row's values hoisted.
+void tidy_thread_loops(Function& block, BasicBlock* x_loop, Value* dim_x, FunctionAnalysisManager& functions) {
+  FunctionPassManager hoist;
+  hoist.addPass(SROAPass(SROAOptions::ModifyCFG));
+  hoist.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  hoist.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
+  hoist.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true, /*Trivial=*/true),
+                                                /*UseMemorySSA=*/true));
+  functions.invalidate(block, hoist.run(block, functions));
+  if (x_loop ? version_rows(block, x_loop, dim_x) : split_thread_loops_at_prefixes(block) > 0)
+    functions.invalidate(block, PreservedAnalyses::none());
+  FunctionPassManager simplify;
+  simplify.addPass(SimplifyCFGPass());
+  simplify.addPass(InstCombinePass());
+  functions.invalidate(block, simplify.run(block, functions));
+}
+
 }  // namespace
 
-Function* build_block_function(Function& kernel, const step_function& step) {
+Function* build_block_function(Function& kernel, const step_function& step, FunctionAnalysisManager& functions) {
   Function* block = declare_block_function(kernel);
-  CallInst* call = step.frame_bytes == 0 ? build_thread_nest(kernel, *block, step)
-                                         : build_region_loop(kernel, *block, step);
-  InlineFunctionInfo inlining;
-  if (InlineFunction(*call, inlining).isSuccess()) {
-    step.function->eraseFromParent();
-    compute_uniform_values_once(*block);
-  } else {
-    for (Instruction& inst : instructions(*step.function)) inst.setMetadata(uniform_metadata, nullptr);
+  SmallVector<CallInst*, 16> calls;
+  BasicBlock* x_loop = nullptr;
+  Value* dim_x = nullptr;
+  if (step.barriers == 0)
+    calls.push_back(build_thread_nest(kernel, *block, step, x_loop, dim_x));
+  else if (step.uniform)
+    calls = build_uniform_regions(kernel, *block, step);
+  else
+    calls.push_back(build_region_loop(kernel, *block, step));
+  bool inlined = true;
+  for (CallInst* call : calls) {
+    InlineFunctionInfo inlining;
+    inlined = InlineFunction(*call, inlining).isSuccess() && inlined;
   }
+  // Each region's copy dispatches on a constant: only its own code stays.
+  for (BasicBlock& b : *block) ConstantFoldTerminator(&b);
+  removeUnreachableBlocks(*block);
+  compute_uniform_values_once(*block);
+  if (inlined)
+    step.function->eraseFromParent();
+  else
+    for (Instruction& inst : instructions(*step.function)) inst.setMetadata(uniform_metadata, nullptr);
+  tidy_thread_loops(*block, x_loop, dim_x, functions);
   return block;
 }
 

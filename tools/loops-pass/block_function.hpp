@@ -1,5 +1,5 @@
 // The block function: the kernel's signature, run once per block, looping
-// over the block's threads between barriers. Two shapes:
+// over the block's threads between barriers. Three shapes:
 //
 // Without barriers, one nest, threadIdx.x innermost, the step's x, y, z the
 // loops' counters (the thread position stored only where code the step's
@@ -7,7 +7,16 @@
 //
 //   for z: for y: for x: step(args..., 0, frames, x, y, z, row)
 //
-// With barriers, regions until no thread waits at one:
+// (each row of x in two versions, row_versions.hpp). With barriers all in
+// block-uniform control flow (step_function.hpp), one resume point per block:
+//
+//   resume = 0
+//   while resume != exited:                         // a nest per resume point k
+//     next = step(args..., k, frame(0), 0, 0, 0, 0, kept, keep)   // thread 0
+//     for every other thread: step(args..., k, frame(rank), x, y, z, row, kept, ignored)
+//     kept = keep; resume = next
+//
+// With a barrier in thread-dependent control flow, regions until no thread waits at one:
 //
 //   ctx = cohort_loops_begin_block(frame_bytes)     // positions, frames, resume points
 //   do {                                            // one region: up to the next barrier
@@ -18,17 +27,17 @@
 //       if it stopped at a barrier: the same call site as `first`'s, else the launch fails
 //   } while some thread stopped at a barrier
 //
-// The step function is inlined into the thread loop.
+// The step function is inlined into the thread loops, and the block function
+// tidied for the vectorizer (SROA, LICM, unswitching; block_function.cpp).
 #pragma once
 
-namespace llvm {
-class Function;
-}  // namespace llvm
+#include "llvm/IR/PassManager.h"
 
 namespace cohort_loops {
 
 struct step_function;
 
-llvm::Function* build_block_function(llvm::Function& kernel, const step_function& step);
+llvm::Function* build_block_function(llvm::Function& kernel, const step_function& step,
+                                     llvm::FunctionAnalysisManager& functions);
 
 }  // namespace cohort_loops

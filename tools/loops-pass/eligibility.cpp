@@ -41,8 +41,8 @@ std::string runtime_call_reason(StringRef demangled) {
   if (has("multi_grid")) return "a multi-grid barrier or collective, not lowered yet";
   if (has("grid_")) return "a grid barrier or grid collective (grid.sync()), not lowered yet";
   if (has("cluster")) return "a cluster barrier or distributed shared memory, not lowered yet";
-  if (has("copy") || has("memcpy")) return "memcpy_async and its waits, not lowered yet";
-  if (has("rendezvous") || has("converge") || has("collective") || has("lanes") || has("tile") || has("shuffle") ||
+  if (has("copy") || has("copies") || has("memcpy")) return "memcpy_async and its waits, not lowered yet";
+  if (has("rendezvous") || has("converge") || has("collective") || has("lane") || has("tile") || has("shuffle") ||
       has("shfl") || has("vote") || has("ballot") || has("match"))
     return "a warp or tile collective (shuffle, vote, tile sync, coalesced group), not lowered yet";
   return "a call into cohort's runtime (" + demangled.str() + "), not lowered yet";
@@ -75,6 +75,9 @@ class checker {
     reached.insert(&kernel_);
     for (size_t i = 0; i < reached.size() && !result.refused; ++i)
       result.refused = check_function(*reached[i], reached, result.barriers);
+    // Found in a function the kernel calls: named at the kernel's call that reaches it.
+    if (result.refused && result.refused->where && result.refused->where->getFunction() != &kernel_)
+      result.refused->where = reached_from_.lookup(result.refused->where->getFunction());
     if (result.refused) result.barriers.clear();
     return result;
   }
@@ -138,7 +141,7 @@ class checker {
         if (!callee->isDeclaration()) {
           if (callee->isInterposable())
             return refusal{"a call to `" + demangle(name) + "`, which another definition may replace", &inst};
-          reached.insert(callee);
+          if (reached.insert(callee)) reached_from_[callee] = in_kernel ? &inst : reached_from_.lookup(&f);
           continue;
         }
         if (is_plain_library_function(name)) continue;
@@ -153,6 +156,7 @@ class checker {
 
   Function& kernel_;
   FunctionAnalysisManager& functions_;
+  DenseMap<const Function*, const Instruction*> reached_from_;  // the kernel's call through which each was reached
 };
 
 }  // namespace

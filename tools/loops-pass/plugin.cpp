@@ -73,13 +73,17 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
         continue;
       }
       const step_function step = build_step_function(*kernel, verdict.barriers);
-      Function* block = build_block_function(*kernel, step);
+      Function* block = build_block_function(*kernel, step, functions);
       remarks.emit([&] {
         return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
                << "kernel `" << name << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))
                << " barrier(s), a frame of " << ore::NV("FrameBytes", step.frame_bytes) << " bytes per thread ("
                << ore::NV("FrameValues", step.frame_values) << " values kept across barriers, "
-               << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)";
+               << ore::NV("BlockValues", step.block_values) << " uniform ones kept once per block, "
+               << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)"
+               << (step.barriers == 0 ? ""
+                   : step.uniform     ? "; barriers in block-uniform control flow: one resume point per block"
+                                      : "; a barrier in thread-dependent control flow: a resume point per thread");
       });
       outcomes.push_back({kernel, block, name, ""});
     }

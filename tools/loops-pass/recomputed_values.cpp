@@ -13,10 +13,6 @@ using namespace llvm;
 
 namespace cohort_loops {
 
-namespace {
-
-// A load of the block's coordinates (blockIdx, blockDim, gridDim, warpSize):
-// thread-locals that the runtime sets once per block and kernel code never writes.
 bool reads_block_coordinates(const LoadInst& load) {
   if (load.isVolatile() || load.isAtomic()) return false;
   // getUnderlyingObject may or may not look through llvm.threadlocal.address.
@@ -25,8 +21,6 @@ bool reads_block_coordinates(const LoadInst& load) {
     v = tls->getArgOperand(0);
   return isa<GlobalVariable>(v) && is_contained(block_coordinate_symbols, v->getName());
 }
-
-}  // namespace
 
 unsigned hoist_recomputable(Function& step, BasicBlock& entry, unsigned kernel_params) {
   SmallPtrSet<const Instruction*, 32> moved, uniform;

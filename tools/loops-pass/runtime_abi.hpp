@@ -57,7 +57,8 @@ inline constexpr unsigned count_offset = 36;    // uint32_t threads in the block
 
 // A thread's resume point: 0 the kernel's start, i the code after barrier i, exited.
 inline constexpr std::uint32_t exited = 0xffffffffu;
-// The first bytes of each thread's frame: the source_location of the barrier it stopped at.
+// The first bytes of each thread's frame, in a kernel with a barrier in thread-dependent
+// control flow: the source_location of the barrier it stopped at.
 inline constexpr unsigned site_slot_bytes = 8;
 
 }  // namespace cohort_loops

@@ -3,6 +3,7 @@
 #include "liveness.hpp"
 #include "recomputed_values.hpp"
 #include "thread_position.hpp"
+#include "uniformity.hpp"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -10,6 +11,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
 #include "runtime_abi.hpp"
 
 using namespace llvm;
@@ -23,6 +25,8 @@ struct clone_result {
   Argument* resume;
   Argument* frame;
   Argument* position[4];  // x, y, z, row
+  Argument* kept;         // the block's uniform values kept across barriers, as the region started
+  Argument* keep;         // where a thread writes them for the next region
   ValueToValueMapTy map;
 };
 
@@ -35,6 +39,7 @@ void clone_kernel(Function& kernel, clone_result& out) {
   params.push_back(Type::getInt32Ty(context));
   params.push_back(PointerType::getUnqual(context));
   params.append(4, Type::getInt32Ty(context));
+  params.append(2, PointerType::getUnqual(context));
   auto* type = FunctionType::get(Type::getInt32Ty(context), params, false);
   out.step = Function::Create(type, GlobalValue::InternalLinkage, kernel.getName() + ".cohort.step", module);
   auto arg = out.step->arg_begin();
@@ -51,6 +56,10 @@ void clone_kernel(Function& kernel, clone_result& out) {
     arg->setName(name);
     out.position[field++] = &*arg++;
   }
+  out.kept = &*arg++;
+  out.kept->setName("kept");
+  out.keep = &*arg;
+  out.keep->setName("keep");
   SmallVector<ReturnInst*, 4> returns;
   CloneFunctionInto(out.step, &kernel, out.map, CloneFunctionChangeType::GlobalChanges, returns);
   out.step->setLinkage(GlobalValue::InternalLinkage);
@@ -61,13 +70,12 @@ void clone_kernel(Function& kernel, clone_result& out) {
   }
 }
 
-// Every local of the thread moves into its frame, after the barrier's site slot.
-std::uint64_t move_locals_to_frame(Function& step, Argument& frame, IRBuilder<>& at) {
+// Every local of the thread moves into its frame, from `offset` on.
+std::uint64_t move_locals_to_frame(Function& step, Argument& frame, IRBuilder<>& at, std::uint64_t offset) {
   const DataLayout& layout = step.getParent()->getDataLayout();
   SmallVector<AllocaInst*, 16> locals;
   for (Instruction& inst : instructions(step))
     if (auto* local = dyn_cast<AllocaInst>(&inst)) locals.push_back(local);
-  std::uint64_t offset = site_slot_bytes;
   Align largest(16);
   for (AllocaInst* local : locals) {
     const std::uint64_t size = local->getAllocationSize(layout)->getFixedValue();
@@ -116,6 +124,52 @@ void keep_memory_parameters(Function& step, unsigned kernel_params) {
   }
 }
 
+// Values the same for every thread, kept across a barrier: one slot per block
+// instead of one per thread. A region reads them from `kept`, as the last
+// region left them, and writes them to `keep`, which the block function
+// copies over `kept` between regions: every thread of a region reads what the
+// region started with, while the first thread already writes what the next
+// region will read (the others write where nobody reads: the same values).
+// Each thread reloads a value where it resumes after a barrier; SSAUpdater
+// joins the reloads with the definition. Returns the slots' bytes.
+std::uint64_t keep_uniform_values(Function& step, ArrayRef<Instruction*> values, ArrayRef<BasicBlock*> resumes,
+                                  Argument& kept, Argument& keep) {
+  const DataLayout& layout = step.getParent()->getDataLayout();
+  SmallVector<std::uint64_t, 8> offsets;
+  std::uint64_t bytes = 0;
+  for (Instruction* value : values) {
+    bytes = alignTo(bytes, layout.getABITypeAlign(value->getType()));
+    offsets.push_back(bytes);
+    bytes += layout.getTypeAllocSize(value->getType());
+  }
+  bytes = alignTo(bytes, 16);
+  if (values.empty()) return 0;
+  for (unsigned i = 0; i < values.size(); ++i) {
+    Instruction* value = values[i];
+    BasicBlock* defined = value->getParent();
+    IRBuilder<> at(isa<PHINode>(value) ? &*defined->getFirstInsertionPt() : value->getNextNode());
+    at.CreateStore(value, at.CreateConstInBoundsGEP1_64(at.getInt8Ty(), &keep, offsets[i]));
+    SSAUpdater update;
+    update.Initialize(value->getType(), value->getName());
+    update.AddAvailableValue(defined, value);
+    // (A reload where the value is not live is never used, and deleted later.)
+    for (BasicBlock* resume : resumes) {
+      if (resume == defined) continue;  // never live into the block that defines it
+      IRBuilder<> reload(resume, resume->getFirstInsertionPt());
+      Value* slot = reload.CreateConstInBoundsGEP1_64(reload.getInt8Ty(), &kept, offsets[i]);
+      update.AddAvailableValue(resume, reload.CreateLoad(value->getType(), slot, value->getName() + ".kept"));
+    }
+    SmallVector<Use*, 8> uses;
+    for (Use& use : value->uses()) uses.push_back(&use);
+    for (Use* use : uses) {
+      auto* user = cast<Instruction>(use->getUser());
+      if (user->getParent() == defined && !isa<PHINode>(user)) continue;  // after the definition, in its block
+      update.RewriteUseAfterInsertions(*use);
+    }
+  }
+  return bytes;
+}
+
 }  // namespace
 
 step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers) {
@@ -124,18 +178,34 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
   Function& step = *clone.step;
   drop_yields(step);
   const bool position_read = forward_thread_position(step, clone.position);
-  if (barriers.empty()) return {&step, 0, 0, position_read};
+  if (barriers.empty()) {
+    // The block's coordinates and what is computed from them alone, once per
+    // block (a store through a kernel pointer would keep LICM from hoisting them).
+    BasicBlock* start = &step.getEntryBlock();
+    BasicBlock* entry = BasicBlock::Create(step.getContext(), "uniform", &step, start);
+    BranchInst::Create(start, entry);
+    const unsigned recomputed = hoist_recomputable(step, *entry, kernel.arg_size());
+    return {&step, 0, 0, position_read, recomputed};
+  }
+
+  // Barriers only where every thread of the block goes alike: every live
+  // thread stops at the same barrier, which the block function then need not
+  // check nor keep per thread.
+  SmallVector<CallInst*, 8> calls;
+  for (CallInst* barrier : barriers) calls.push_back(cast<CallInst>(clone.map[barrier]));
+  const divergence divergent(step, {clone.position[0], clone.position[1], clone.position[2], clone.position[3],
+                                    clone.frame});
+  // (Two barrier calls clang merged into one, with a phi of their call sites,
+  // is a barrier reached alike whose site may differ: not uniform.)
+  const bool uniform = none_of(calls, [&](CallInst* call) {
+    return divergent.divergently_executed(call->getParent()) || divergent.divergent(call->getArgOperand(0));
+  });
 
   keep_memory_parameters(step, kernel.arg_size());
 
   // The code after each barrier starts a block of its own: a resume point.
-  SmallVector<CallInst*, 8> calls;
   SmallVector<BasicBlock*, 8> resumes;
-  for (CallInst* barrier : barriers) {
-    auto* call = cast<CallInst>(clone.map[barrier]);
-    calls.push_back(call);
-    resumes.push_back(SplitBlock(call->getParent(), call->getNextNode()));
-  }
+  for (CallInst* call : calls) resumes.push_back(SplitBlock(call->getParent(), call->getNextNode()));
   // A new entry, which will dispatch on the resume point; what every call can
   // recompute there needs no frame slot.
   LLVMContext& context = step.getContext();
@@ -144,18 +214,22 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
   BranchInst::Create(start, dispatch);
   const unsigned recomputed = hoist_recomputable(step, *dispatch, kernel.arg_size());
 
-  // What else is live after a barrier goes to memory, which move_locals_to_frame makes the thread's own.
+  // What else is live after a barrier: per block where it is uniform, else in
+  // memory, which move_locals_to_frame makes the thread's own.
   const SetVector<Instruction*> live = values_live_into(step, resumes);
-  unsigned demoted = 0;
+  SmallVector<Instruction*, 8> per_thread, per_block;
   for (Instruction* value : live)
-    if (!isa<AllocaInst>(value) && value->getParent() != dispatch) DemoteRegToStack(*value), ++demoted;
+    if (!isa<AllocaInst>(value) && value->getParent() != dispatch)
+      (uniform && !divergent.divergent(value) ? per_block : per_thread).push_back(value);
+  for (Instruction* value : per_thread) DemoteRegToStack(*value);
+  const std::uint64_t uniform_bytes = keep_uniform_values(step, per_block, resumes, *clone.kept, *clone.keep);
 
-  // A barrier records its call site and returns its resume point.
+  // A barrier returns its resume point, and records its call site where threads may differ.
   for (unsigned i = 0; i < calls.size(); ++i) {
     CallInst* call = calls[i];
     Instruction* branch = call->getParent()->getTerminator();
     IRBuilder<> at(branch);
-    at.CreateStore(call->getArgOperand(0), clone.frame);
+    if (!uniform) at.CreateStore(call->getArgOperand(0), clone.frame);
     at.CreateRet(at.getInt32(i + 1));
     branch->eraseFromParent();
     call->eraseFromParent();
@@ -164,11 +238,12 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
   // The frame's slots are computed in the entry, which then dispatches.
   Instruction* to_start = dispatch->getTerminator();
   IRBuilder<> at(to_start);
-  const std::uint64_t frame_bytes = move_locals_to_frame(step, *clone.frame, at);
+  const std::uint64_t frame_bytes = move_locals_to_frame(step, *clone.frame, at, uniform ? 0 : site_slot_bytes);
   SwitchInst* to = at.CreateSwitch(clone.resume, start, calls.size());
   for (unsigned i = 0; i < resumes.size(); ++i) to->addCase(at.getInt32(i + 1), resumes[i]);
   to_start->eraseFromParent();
-  return {&step, frame_bytes, demoted, position_read, recomputed};
+  return {&step,     frame_bytes, unsigned(per_thread.size()), position_read, recomputed, unsigned(calls.size()),
+          uniform, unsigned(per_block.size()), uniform_bytes};
 }
 
 }  // namespace cohort_loops

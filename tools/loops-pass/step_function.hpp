@@ -2,7 +2,8 @@
 // next barrier or its exit, as a resumable clone of the kernel.
 //
 //   uint32_t K.cohort.step(<K's parameters>, uint32_t resume, ptr frame,
-//                          uint32_t x, uint32_t y, uint32_t z, uint32_t row)
+//                          uint32_t x, uint32_t y, uint32_t z, uint32_t row,
+//                          ptr kept, ptr keep)
 //
 // returns the barrier it stopped at (1..n, after storing the barrier's
 // source_location in the frame's first slot) or `exited`. Everything of the
@@ -38,6 +39,13 @@ struct step_function {
   unsigned frame_values;      // SSA values demoted into the frame
   bool position_read;         // code the parameters do not reach may read the thread position
   unsigned recomputed = 0;    // instructions moved to the entry, recomputed at each resume
+  unsigned barriers = 0;
+  // Every barrier in control flow the same for every thread of the block
+  // (uniformity.hpp): all live threads stop at the same barrier, or all exit;
+  // barriers then record no call site, and the frame has no slot for one.
+  bool uniform = false;
+  unsigned block_values = 0;        // uniform values kept across barriers, once per block
+  std::uint64_t uniform_bytes = 0;  // their slots (kept, keep: step_function.cpp)
 };
 
 step_function build_step_function(llvm::Function& kernel, llvm::ArrayRef<llvm::CallInst*> barriers);

@@ -1,0 +1,120 @@
+// Compiled by the `loops_fallback_*` tests only (tests/loops/CMakeLists.txt):
+// one kernel per reason the loops pass keeps a kernel on fibers, each of
+// which must be named in a compile-time remark with its line and reason.
+#include <cohort/cohort.hpp>
+
+namespace cg = cohort;
+
+void defined_elsewhere(float* value);
+__attribute__((weak)) void replaceable(float* value) { *value += 1.0f; }
+__attribute__((noinline)) void sync_in_helper() { __syncthreads(); }
+__attribute__((noinline)) void atomic_in_helper(int* counter) { atomicAdd(counter, 1); }
+
+// Warp-level operations: not lowered yet, each named as a collective.
+__global__ void fallback_shfl(float* out) { out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1); }
+__global__ void fallback_syncwarp(float* out) {
+  out[threadIdx.x] += 1.0f;
+  __syncwarp();
+  out[threadIdx.x] += out[threadIdx.x ^ 1];
+}
+__global__ void fallback_ballot(unsigned* out) { out[threadIdx.x] = __ballot_sync(0xffffffffu, threadIdx.x & 1); }
+__global__ void fallback_vote(int* out) { out[threadIdx.x] = __all_sync(0xffffffffu, out[threadIdx.x] > 0); }
+__global__ void fallback_match(unsigned* out) { out[threadIdx.x] = __match_any_sync(0xffffffffu, out[threadIdx.x]); }
+__global__ void fallback_tile(float* out) {
+  auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+  out[threadIdx.x] = tile.shfl_down(out[threadIdx.x], 1);
+}
+// Other levels and services.
+__global__ void fallback_grid(int* out) {
+  out[threadIdx.x] = 1;
+  cg::this_grid().sync();
+}
+__global__ void fallback_multi_grid(int* out) {
+  out[threadIdx.x] = 1;
+  cg::this_multi_grid().sync();
+}
+__global__ void fallback_cluster(int* out) {
+  out[threadIdx.x] = 1;
+  cg::this_cluster().sync();
+}
+__global__ void fallback_split_barrier(int* out) {
+  auto block = cg::this_thread_block();
+  auto token = block.barrier_arrive();
+  out[threadIdx.x] = 1;
+  block.barrier_wait(std::move(token));
+}
+__global__ void fallback_memcpy_async(const float* in, float* out) {
+  __shared__ float tile[64];
+  auto block = cg::this_thread_block();
+  cg::memcpy_async(block, tile, in, sizeof tile);
+  cg::wait(block);
+  out[threadIdx.x] = tile[threadIdx.x];
+}
+// What the pass cannot see through or split.
+__global__ void fallback_elsewhere(float* out) { defined_elsewhere(out + threadIdx.x); }
+__global__ void fallback_weak(float* out) { replaceable(out + threadIdx.x); }
+__global__ void fallback_indirect(float* out, void (*f)(float*)) { f(out + threadIdx.x); }
+__global__ void fallback_helper_barrier(float* out) {
+  out[threadIdx.x] = 1.0f;
+  sync_in_helper();
+}
+__global__ void fallback_helper_atomic(int* out) { atomic_in_helper(out); }
+__global__ void fallback_asm(int* out) {
+  asm volatile("" ::: "memory");
+  out[threadIdx.x] = 1;
+}
+__global__ void fallback_throw(int* out, int n) {
+  if (n < 0) throw n;
+  out[threadIdx.x] = n;
+}
+// Waits on another thread without a barrier.
+__global__ void fallback_atomic_loop(int* bins, const int* in, unsigned n) {
+  for (unsigned i = threadIdx.x; i < n; i += blockDim.x) atomicAdd(&bins[in[i] & 7], 1);
+}
+__global__ void fallback_volatile_loop(volatile int* flag) {
+  while (*flag == 0) {
+  }
+}
+__global__ void fallback_fence_loop(int* flag, int* out) {
+  for (int i = 0; i < *out; ++i) {
+    __threadfence();
+    flag[i] = 1;
+  }
+}
+__global__ void fallback_sleep_loop(int* out, int n) {
+  for (int i = 0; i < n; ++i) {
+    __nanosleep(10);
+    out[threadIdx.x] += i;
+  }
+}
+__global__ void fallback_irreducible(int* out, int n) {
+  int i = out[threadIdx.x];
+  if (n > 3) goto inside;
+  for (; i < n; ++i) {
+    out[threadIdx.x] += 2;
+  inside:
+    out[threadIdx.x] += 1;
+  }
+}
+// Frames are fixed-size and 64-byte aligned.
+__global__ void fallback_variable_local(int* out, unsigned n) {
+  int* scratch = static_cast<int*>(__builtin_alloca(n * sizeof(int)));
+  for (unsigned i = 0; i < n; ++i) scratch[i] = out[i];
+  __syncthreads();
+  out[threadIdx.x] = scratch[threadIdx.x % n];
+}
+__global__ void fallback_overaligned(int* out, unsigned k) {
+  alignas(128) int local[32];
+  for (int& v : local) v = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = local[k % 32];
+}
+__attribute__((optnone)) __global__ void fallback_unoptimized(int* out) { out[threadIdx.x] = 1; }
+__global__ void fallback_try(float* out) {
+  try {
+    defined_elsewhere(out);
+  } catch (...) {
+    out[0] = 0.0f;
+  }
+}
+__global__ void fallback_variadic(int* out, ...) { out[threadIdx.x] = 1; }
