@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "block_runtime.hpp"
-#include "cohort/detail/host/sync_points.hpp"
+#include "cohort/detail/host/runtime/sync_points.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/detail/host/launch.hpp"
 #include "diagnostics.hpp"

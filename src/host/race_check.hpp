@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
 
 namespace cohort::detail::host {
 

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-#include "cohort/detail/host/vector_types.hpp"
+#include "cohort/detail/host/language/vector_types.hpp"
 
 namespace cohort::detail::host {
 

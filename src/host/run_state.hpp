@@ -6,7 +6,7 @@
 // leave_block. docs/life-of-a-block.md tells the whole story.
 //
 // The fields themselves lie in the records kernel code reads
-// (include/cohort/detail/host/state.hpp: thread_record::waiting,
+// (include/cohort/detail/host/runtime/state.hpp: thread_record::waiting,
 // block_record's counts), extended by the scheduler's (scheduler.hpp) and the
 // other mechanisms' parts (block_runtime.hpp); this header owns their changes.
 #pragma once
@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <source_location>
 
-#include "cohort/detail/host/state.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
 #include "runtime_assert.hpp"
 
 namespace cohort::detail::host {
