@@ -158,6 +158,16 @@ __global__ void overlapping_narrow_accesses(unsigned short* out) {
   out[t] = pair;
 }
 
+// 13. __syncwarp(mask) orders the lanes its mask names only: each half of the
+// warp syncs by itself, and a lane then reads a lane of the other half.
+__global__ void syncwarp_mask_too_narrow(const int* in, int* out) {
+  __shared__ int lanes[32];
+  const unsigned t = threadIdx.x;
+  lanes[t] = in[t];  // mark:syncwarp_mask.write
+  __syncwarp(t < 16 ? 0x0000FFFFu : 0xFFFF0000u);
+  out[t] = lanes[(t + 8) % 32];  // mark:syncwarp_mask.read
+}
+
 class PlantedRace : public ::testing::Test {
  protected:
   cohort_test::scoped_env checks{"COHORT_CHECK", "races"};
@@ -255,6 +265,16 @@ TEST_F(PlantedRace, TileSyncDoesNotOrderTheOtherTile) {
   race_test::expect_race(e.what(), "read-after-write", "tile_sync.write", "tile_sync.read");
   // Within a tile the sync orders the write before the read: no report of that pair as read-after-write.
   EXPECT_EQ(race_test::distinct_races(e.what()), 1) << e.what();
+}
+
+TEST_F(PlantedRace, SyncwarpOrdersOnlyTheLanesOfItsMask) {
+  const auto e = race_test::race_error(
+      [&] { cg::launch(syncwarp_mask_too_narrow, {dim3(1), dim3(32)}, in.data(), out.data()); });
+  race_test::expect_race(e.what(), "write-after-read", "syncwarp_mask.read", "syncwarp_mask.write");
+  // Lane 15 completes its half's sync and reads lane 23's slot before the
+  // upper half has started; lane 23's write is the first to meet such a read.
+  EXPECT_NE(std::string(e.what()).find("thread (23,0,0) wrote at"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("thread (15,0,0) read at"), std::string::npos) << e.what();
 }
 
 TEST_F(PlantedRace, StencilHaloReadBeforeTheBarrier) {

@@ -118,6 +118,15 @@ __global__ void across_grid_sync(const int* in, int* out) {
   out[blockIdx.x * n + t] = mine[n - 1 - t];
 }
 
+// Each half of a warp syncs by itself and its lanes read within their half.
+__global__ void syncwarp_halves(const int* in, int* out) {
+  __shared__ int lanes[32];
+  const unsigned t = threadIdx.x;
+  lanes[t] = in[t];
+  __syncwarp(t < 16 ? 0x0000FFFFu : 0xFFFF0000u);
+  out[t] = lanes[t ^ 8];
+}
+
 class RaceFree : public ::testing::Test {
  protected:
   cohort_test::scoped_env checks{"COHORT_CHECK", "races"};
@@ -140,6 +149,12 @@ TEST_F(RaceFree, TreeReduction) {
 TEST_F(RaceFree, WarpReductionWithSyncwarp) {
   cg::launch(warp_reduction_with_syncwarp, {dim3(1), dim3(n)}, in.data(), out.data());
   EXPECT_EQ(out.to_host()[0], std::accumulate(values.begin(), values.begin() + n, 0));
+}
+
+TEST_F(RaceFree, SyncwarpOfHalfAWarp) {
+  cg::launch(syncwarp_halves, {dim3(1), dim3(32)}, in.data(), out.data());
+  const auto got = out.to_host();
+  for (unsigned t = 0; t < 32; ++t) EXPECT_EQ(got[t], values[t ^ 8]) << t;
 }
 
 TEST_F(RaceFree, TiledMatmul) {
