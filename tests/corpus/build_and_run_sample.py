@@ -52,6 +52,9 @@ def main():
     parser.add_argument("--expect", default="", help="a regex the output must match")
     parser.add_argument("--reject", default=r"FAIL", help="a regex the output must not match")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the run")
+    parser.add_argument("--cxx-flag", action="append", default=[], help="a flag for cohort-cxx (e.g. --races)")
+    parser.add_argument("--fails", action="store_true",
+                        help="the run must fail (exit status not 0) with --expect in its output: a diagnostic")
     parser.add_argument("--timeout", type=float, default=600, help="seconds the sample may run")
     parser.add_argument("--args", nargs=argparse.REMAINDER, default=[])
     options = parser.parse_args()
@@ -67,7 +70,7 @@ def main():
 
     target, sources, includes = sample_build(copy)
     program = os.path.join(copy, target)
-    command = [cohort_cxx, "-O2", "-I" + os.path.join(options.work, "Common"), "-I."]
+    command = [cohort_cxx, "-O2"] + options.cxx_flag + ["-I" + os.path.join(options.work, "Common"), "-I."]
     command += ["-I" + i for i in includes] + sources + ["-o", program]
     print("build:", " ".join(command), flush=True)
     if subprocess.call(command, cwd=copy) != 0:
@@ -85,7 +88,7 @@ def main():
         print(f"FAIL: {target} still ran after {options.timeout:.0f} s")
         return 1
     sys.stdout.write(run.stdout)
-    if run.returncode != 0:
+    if (run.returncode != 0) != options.fails:
         print(f"FAIL: {target} exited with {run.returncode}")
         return 1
     if re.search(options.reject, run.stdout):
