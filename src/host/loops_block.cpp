@@ -15,6 +15,7 @@
 #include "block_runtime.hpp"
 #include "diagnostics.hpp"
 #include "launch_state.hpp"
+#include "runtime_tls.hpp"
 #include "scheduler.hpp"
 
 namespace cohort::detail::host {
@@ -31,9 +32,9 @@ static_assert(offsetof(loops_block, position) == 0 && offsetof(loops_block, fram
               offsetof(loops_block, resumes) == 16 && offsetof(loops_block, dim_x) == 24 &&
               offsetof(loops_block, dim_y) == 28 && offsetof(loops_block, count) == 36);
 
-namespace {
-
-// One worker's frames and resume points, reused block after block.
+// One worker's frames and resume points, reused block after block: on the
+// heap, as the runtime's other per-worker state, its pointer among the
+// runtime's thread-locals (runtime_tls.hpp).
 struct loops_storage {
   struct free_memory {
     void operator()(unsigned char* p) const { std::free(p); }
@@ -44,7 +45,21 @@ struct loops_storage {
   std::size_t resume_capacity = 0;
   loops_block block{};
 };
-thread_local loops_storage storage;
+
+namespace {
+
+void end_loops_storage(void* s) {
+  delete static_cast<loops_storage*>(s);
+  this_loops_storage = nullptr;
+}
+
+loops_storage& storage() {
+  if (this_loops_storage == nullptr) [[unlikely]] {
+    this_loops_storage = new loops_storage;
+    at_thread_exit(&end_loops_storage, this_loops_storage);
+  }
+  return *this_loops_storage;
+}
 
 }  // namespace
 
@@ -58,7 +73,7 @@ extern "C" {
 // 64-byte aligned, each frame_bytes long (a multiple of its largest alignment).
 loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
   block_record& b = *current_block;
-  loops_storage& s = storage;
+  loops_storage& s = storage();
   const std::size_t count = b.thread_count;
   const std::size_t bytes = count * frame_bytes;
   if (bytes > s.frame_capacity) {

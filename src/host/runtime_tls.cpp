@@ -16,11 +16,15 @@ extern "C" void* __dso_handle;
 
 namespace cohort::detail::host {
 
+// The running block and thread (state.hpp; changed through run_state.hpp and set_running).
 COHORT_RUNTIME_TLS block_record* current_block = nullptr;
 COHORT_RUNTIME_TLS thread_record* current_thread = nullptr;
 COHORT_RUNTIME_TLS const thread_position* current_position = &no_kernel.position;
 COHORT_RUNTIME_TLS thread_position streak_position{};
+// The worker's state, on the heap (runtime_tls.hpp).
 COHORT_RUNTIME_TLS worker_context* this_worker = nullptr;
+COHORT_RUNTIME_TLS loops_storage* this_loops_storage = nullptr;
+// The OS thread's, as a core's holder, a device's user, a launcher.
 COHORT_RUNTIME_TLS core_waiter* this_threads_waiter = nullptr;
 COHORT_RUNTIME_TLS bool holds_core = false;
 COHORT_RUNTIME_TLS int current_device_index = 0;

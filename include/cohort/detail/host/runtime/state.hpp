@@ -16,12 +16,10 @@ struct collective_slot;  // what a thread hands to a warp collective (detail/hos
 
 inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
 
-// What a started thread is doing: running or exited (none), woken and queued
-// to run (runnable), or parked at a barrier, a collective, or in
-// coalesced_threads() (converge). A started thread that is none and not the
-// running one has exited: exits themselves write nothing. The runtime changes
-// it only through move_to, which checks each transition against the table in
-// src/host/run_state.hpp (docs/life-of-a-block.md).
+// What a started thread is doing: running or exited (none), woken and queued to run (runnable), or
+// parked at a barrier, a collective, or in coalesced_threads() (converge). A started thread that is
+// none and not the running one has exited: exits themselves write nothing. The runtime changes it
+// only through move_to, checked against the table of transitions in src/host/run_state.hpp.
 enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrier, cluster_barrier, multi_grid_barrier, collective, converge };
 
 // Where a thread lies in its block: threadIdx, and the block rank of the
