@@ -1,13 +1,25 @@
 #include "l2_residency.hpp"
 
+#include <cstring>
+
 #include "runtime_state.hpp"
 
 namespace cohort::compat::detail {
 
 namespace {
 
-bool access_property(cudaAccessProperty p) {
-  return p == cudaAccessPropertyNormal || p == cudaAccessPropertyStreaming || p == cudaAccessPropertyPersisting;
+// The field's bits as an int: a program may store any int there, which a load
+// as cudaAccessProperty (an enum without a fixed type) may not read.
+int raw_value(const cudaAccessProperty& p) {
+  static_assert(sizeof(cudaAccessProperty) == sizeof(int));
+  int value = 0;
+  std::memcpy(&value, &p, sizeof value);
+  return value;
+}
+
+bool access_property(const cudaAccessProperty& p) {
+  const int v = raw_value(p);
+  return v == cudaAccessPropertyNormal || v == cudaAccessPropertyStreaming || v == cudaAccessPropertyPersisting;
 }
 
 }  // namespace
@@ -23,8 +35,8 @@ cudaError_t check_access_policy_window(const std::string& call, const cudaAccess
                                            std::to_string(window.hitRatio) + ", is not between 0 and 1");
   if (!access_property(window.hitProp) || !access_property(window.missProp))
     return fail(cudaErrorInvalidValue, call + ": the access policy window's hitProp (" +
-                                           std::to_string(static_cast<int>(window.hitProp)) + ") or missProp (" +
-                                           std::to_string(static_cast<int>(window.missProp)) +
+                                           std::to_string(raw_value(window.hitProp)) + ") or missProp (" +
+                                           std::to_string(raw_value(window.missProp)) +
                                            ") is not a cudaAccessProperty");
   if (window.missProp == cudaAccessPropertyPersisting)
     return fail(cudaErrorInvalidValue, call + ": the access policy window's missProp is cudaAccessPropertyPersisting; "
