@@ -1,15 +1,14 @@
 #include "prefix_split.hpp"
 
-#include "llvm/Analysis/AssumptionCache.h"
+#include "loop_analyses.hpp"
+
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
@@ -73,12 +72,10 @@ std::optional<prefix_test> find_prefix_test(Loop& loop, ScalarEvolution& scev, I
 }
 
 bool split(Function& block, BasicBlock* header) {
-  DominatorTree dominators(block);
-  LoopInfo loops(dominators);
-  TargetLibraryInfoImpl library_info(Triple(block.getParent()->getTargetTriple()));
-  TargetLibraryInfo library(library_info, &block);
-  AssumptionCache assumptions(block);
-  ScalarEvolution scev(block, library, assumptions, dominators, loops);
+  loop_analyses analyses(block);
+  DominatorTree& dominators = analyses.dominators;
+  LoopInfo& loops = analyses.loops;
+  ScalarEvolution& scev = analyses.scev;
   Loop* loop = loops.getLoopFor(header);
   PHINode* counter = nullptr;
   ICmpInst* end_test = nullptr;

@@ -1,16 +1,15 @@
 #include "row_versions.hpp"
 
+#include "loop_analyses.hpp"
+
 #include "llvm/ADT/MapVector.h"
-#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
@@ -40,12 +39,10 @@ struct comparison {
 }  // namespace
 
 bool version_rows(Function& block, BasicBlock* header, Value* dim_x) {
-  DominatorTree dominators(block);
-  LoopInfo loops(dominators);
-  TargetLibraryInfoImpl library_info(Triple(block.getParent()->getTargetTriple()));
-  TargetLibraryInfo library(library_info, &block);
-  AssumptionCache assumptions(block);
-  ScalarEvolution scev(block, library, assumptions, dominators, loops);
+  loop_analyses analyses(block);
+  DominatorTree& dominators = analyses.dominators;
+  LoopInfo& loops = analyses.loops;
+  ScalarEvolution& scev = analyses.scev;
   Loop* loop = loops.getLoopFor(header);
   if (!loop || loop->getHeader() != header || !loop->isInnermost() || !loop->getLoopPreheader() ||
       !loop->getExitBlock())
