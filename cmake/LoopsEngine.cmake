@@ -46,7 +46,7 @@ function(cohort_loops_object source object)
   endif()
   set(flags -std=c++20 ${optimization} -fPIE -g0 -Rpass=cohort-loops -Rpass-missed=cohort-loops)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
-    list(APPEND flags -mtls-dialect=gnu2)  # as the runtime's translation units (src/host/CMakeLists.txt)
+    list(APPEND flags -mtls-dialect=gnu2)  # as the runtime's translation units (src/host_runtime/CMakeLists.txt)
   endif()
   add_custom_command(
     OUTPUT ${object}

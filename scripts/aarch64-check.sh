@@ -4,7 +4,7 @@
 # Boost.Context and GoogleTest (Debian multiarch), cross-builds the host
 # runtime and its tests (cmake/aarch64-linux-gnu.cmake) and runs them under
 # qemu-aarch64, twice: with the hand-written AArch64 fiber switch
-# (src/host/context_switch_aarch64.S) and with Boost.Context's fcontext
+# (src/host_runtime/fibers/context_switch_aarch64.S) and with Boost.Context's fcontext
 # (COHORT_FIBER_SWITCH=boost), so that the two can be compared on one target.
 # Not part of CI (an emulated run takes tens of minutes).
 #

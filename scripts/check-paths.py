@@ -5,7 +5,7 @@
 
 Looks in README.md and docs/**/*.md (backticked paths and link targets) and in
 the comments of the sources (C++, CUDA, CMake, Python, shell) for names that
-start at one of the repository's top-level folders (`src/host/fiber.cpp`,
+start at one of the repository's top-level folders (`src/host_runtime/fibers/fiber.cpp`,
 `docs/host-backend.md`, `kernels/reduce/`), and for DESIGN.md, which lives
 outside the repository. A path may end in a wildcard or a brace list, which
 must match something. Paths under ../shared/ (the corpus and the peer, read

@@ -3,7 +3,7 @@
 
   scripts/check-settings-readers.py [REPO]
 
-Every COHORT_* variable is read by src/host/settings.cpp's table, once
+Every COHORT_* variable is read by src/host_runtime/launch/settings.cpp's table, once
 (docs/settings.md); a getenv anywhere else in the library's sources (src/,
 include/, compat/) would be a setting the table does not list. Prints each
 such call with where it stands; exits 1 if there is one.
@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-READER = os.path.join("src", "host", "settings.cpp")
+READER = os.path.join("src", "host_runtime", "launch", "settings.cpp")
 CALL = re.compile(r"\b(?:secure_)?getenv\s*\(")
 
 

@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "fiber.hpp"
+#include "fibers/fiber.hpp"
 
 namespace host = cohort::detail::host;
 

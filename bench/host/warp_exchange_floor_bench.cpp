@@ -16,7 +16,7 @@
 #include <cohort/cohort.hpp>
 #include <cstring>
 
-#include "block_runtime.hpp"
+#include "launch/block_runtime.hpp"
 
 namespace host = cohort::detail::host;
 

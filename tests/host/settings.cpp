@@ -234,7 +234,7 @@ TEST(Settings, DocsListTheTable) {
   ASSERT_NE(from, std::string::npos) << "no " << begin;
   ASSERT_NE(to, std::string::npos) << "no " << end;
   EXPECT_EQ(text.substr(from + begin.size(), to - from - begin.size()), table_as_markdown())
-      << "docs/settings.md's table differs from src/host/settings.cpp's; the table is:\n"
+      << "docs/settings.md's table differs from src/host_runtime/launch/settings.cpp's; the table is:\n"
       << table_as_markdown();
 }
 

@@ -153,7 +153,7 @@ TEST(SharedMemoryGuards, AWriteFarPastTheLastSharedVariableIsAnErrorNamingIt) {
 
 }  // namespace
 
-// The runtime's spacer after the __shared__ variables (src/host/runtime_tls.hpp):
+// The runtime's spacer after the __shared__ variables (src/host_runtime/scheduling/runtime_tls.hpp):
 // its first bytes, before the guard's first page, are what a write just past
 // the last __shared__ variable reaches.
 namespace cohort::detail::host {
@@ -236,7 +236,7 @@ std::vector<tls_variable> thread_locals_of_this_program() {
   return found;
 }
 
-// The layout the guards rely on (src/host/runtime_tls.hpp): every one of
+// The layout the guards rely on (src/host_runtime/scheduling/runtime_tls.hpp): every one of
 // the runtime's thread-locals lies below the low spacer, which lies below
 // the kernels' __shared__ variables (a thread_local added to the runtime
 // outside runtime_tls.cpp would lie elsewhere, where an overrun may reach

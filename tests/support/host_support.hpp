@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-// The runtime's count of fiber stacks (src/host/fiber.hpp), for tests that
+// The runtime's count of fiber stacks (src/host_runtime/fibers/fiber.hpp), for tests that
 // check stacks are given back.
 namespace cohort::detail::host {
 struct stack_census {

@@ -1,6 +1,6 @@
 // What the pass and cohort's host runtime agree on: the symbols the pass finds
 // in kernels, the runtime entry points the generated code calls, and the layout
-// of the record the runtime hands a block function (src/host/loops_engine.cpp
+// of the record the runtime hands a block function (src/host_runtime/launch/loops_engine.cpp
 // static_asserts the same layout). Change one side, change the other.
 #pragma once
 

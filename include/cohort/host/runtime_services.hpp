@@ -1,7 +1,7 @@
 // What a runtime layered on the host backend needs from it beyond the public
 // API: the seam through which the CUDA compatibility layer (src/compat, the
 // CUDA runtime API on cohort) reaches the host runtime, and nothing else of
-// src/host. Each call is the host backend's answer to a question CUDA's
+// src/host_runtime. Each call is the host backend's answer to a question CUDA's
 // runtime answers for a GPU.
 #pragma once
 

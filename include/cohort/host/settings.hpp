@@ -1,5 +1,5 @@
 // The host backend's settings: every COHORT_* environment variable it reads,
-// in one table (src/host/settings.cpp) with each one's type, default, the
+// in one table (src/host_runtime/launch/settings.cpp) with each one's type, default, the
 // values it takes and what it sets. docs/settings.md lists the same table, and
 // a test fails when the two disagree. The environment is read once, at the
 // first use of any setting; a bad value is an error (cohort::error,

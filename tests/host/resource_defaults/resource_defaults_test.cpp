@@ -43,7 +43,7 @@ long mappings() {
 }
 
 // ThreadSanitizer (GCC 12's runtime) keeps at most 8128 threads alive, and
-// every fiber it is told of (each parked thread's: src/host/fiber_sanitizer.hpp)
+// every fiber it is told of (each parked thread's: src/host_runtime/fibers/fiber_sanitizer.hpp)
 // is one of them: a launch that parks more ends the process ("Thread limit
 // exceeded"), so the sizes past that are skipped under TSan.
 #if defined(__SANITIZE_THREAD__)

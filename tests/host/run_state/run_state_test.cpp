@@ -1,4 +1,4 @@
-// A thread's transitions (src/host/run_state.hpp): the table allows exactly
+// A thread's transitions (src/host_runtime/scheduling/run_state.hpp): the table allows exactly
 // the documented ones, move_to makes them, and in a debug or sanitizer build
 // an illegal one, or a block entered or left out of turn, aborts with the
 // runtime's internal-error report. In a Release build those checks compile
@@ -9,8 +9,8 @@
 #include <set>
 #include <utility>
 
-#include "run_state.hpp"
-#include "scheduler.hpp"
+#include "scheduling/run_state.hpp"
+#include "scheduling/scheduler.hpp"
 
 namespace cg = cohort;
 using cohort::detail::host::allowed_transition;
@@ -86,7 +86,7 @@ TEST_F(RunStateDeathTest, AThreadParkedAtOnePlaceCannotParkAtAnother) {
   thread_record t = thread_at(3, wait_kind::block_barrier);
   EXPECT_DEATH(move_to(t, wait_kind::grid_barrier),
                "cohort: internal error at .*run_state_test\\.cpp:[0-9]+: thread \\(3,0,0\\) moved from block_barrier "
-               "to grid_barrier, a transition src/host/run_state\\.hpp's table does not allow");
+               "to grid_barrier, a transition src/host_runtime/scheduling/run_state\\.hpp's table does not allow");
 }
 
 TEST_F(RunStateDeathTest, AThreadIsNotWokenTwice) {

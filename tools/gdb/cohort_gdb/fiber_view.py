@@ -5,7 +5,7 @@ and `info locals` walk the fiber's frames; the real registers (and
 resumes (the hooks in commands.py).
 
 A parked fiber's context is its stack pointer at the switch, the registers the
-hand-written switch saved lying just above it (src/host/context_switch_*.S).
+hand-written switch saved lying just above it (src/host_runtime/fibers/context_switch_*.S).
 The view shows the fiber as it will be once the switch has returned into it:
 the saved return address is the pc, the stack pointer lies above the saved
 registers, the callee-saved registers hold their saved values.

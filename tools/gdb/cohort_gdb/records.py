@@ -1,7 +1,7 @@
 """Reading the host runtime's records of running blocks from a stopped program.
 
 Each worker OS thread holds at most one block at a time, found through its
-thread-local `current_block` (a `block_runtime`: src/host/block_runtime.hpp).
+thread-local `current_block` (a `block_runtime`: src/host_runtime/launch/block_runtime.hpp).
 A GPU thread's state follows from the block's record as the runtime itself
 reads it (include/cohort/detail/host/runtime/state.hpp): started or not from
 `next_unstarted`, running if it is the OS thread's running fiber's thread,

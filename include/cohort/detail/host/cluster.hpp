@@ -1,5 +1,5 @@
-// The host backend's cluster primitives (src/host/levels.cpp,
-// src/host/cluster_shared.cpp). The blocks of a cluster run at once, each on
+// The host backend's cluster primitives (src/host_runtime/synchronization/levels.cpp,
+// src/host_runtime/launch/cluster_shared.cpp). The blocks of a cluster run at once, each on
 // its own OS thread; the cluster barrier counts one arrival per block (made by
 // the block's last live thread to arrive) and, like grid.sync(), turns a
 // barrier that a block can never reach into an error of the launch.

@@ -8,7 +8,7 @@
 
 namespace cohort::detail::host {
 
-// The virtual devices (src/host/virtual_devices.cpp), all described by virtual_device().
+// The virtual devices (src/host_runtime/launch/virtual_devices.cpp), all described by virtual_device().
 int virtual_device_count();
 int current_virtual_device();
 void set_current_virtual_device(int device);

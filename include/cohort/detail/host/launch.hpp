@@ -1,7 +1,7 @@
 // The launch primitives of the host backend. raw_launch runs every block on
 // the worker pool (cooperative: every block on its own OS thread, all
 // resident at once, at most COHORT_WORKERS running) and returns when the grid has finished, throwing the
-// first diagnostic raised inside the kernel (src/host/launch.cpp). Occupancy
+// first diagnostic raised inside the kernel (src/host_runtime/launch/launch.cpp). Occupancy
 // is computed from the virtual device (detail/occupancy.hpp); the kernel
 // attributes are the dynamic shared memory a kernel opted in to.
 #pragma once
@@ -36,7 +36,7 @@ struct kernel_entry {
   const void* payload;
   const void* kernel;  // identifies the kernel: its name in messages, its attributes
   // The loops engine's runner (block_loop.hpp), where the kernel's parameters
-  // allow one; whether it runs is the launch's choice (src/host/loops_engine.cpp).
+  // allow one; whether it runs is the launch's choice (src/host_runtime/launch/loops_engine.cpp).
   void (*run_loops)(const void* payload) = nullptr;
 };
 

@@ -24,7 +24,7 @@ namespace cohort::detail::host {
 template <class Group>
 concept copy_group = collective_group<Group> && !group_traits<Group>::span::spans_blocks;
 
-// The checking mode's runtime (src/host/async_copy.cpp).
+// The checking mode's runtime (src/host_runtime/synchronization/async_copy.cpp).
 void issue_checked_copy(const member_set& members, unsigned rank, void* dst, const void* src, std::size_t bytes,
                         std::source_location where);
 void complete_checked_copies(unsigned keep, std::source_location where);

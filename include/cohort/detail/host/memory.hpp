@@ -1,5 +1,5 @@
 // The memory primitives of the host backend. Device memory is host memory,
-// but it is tracked (src/host/memory.cpp): a copy or fill that runs past an
+// but it is tracked (src/host_runtime/memory/memory.cpp): a copy or fill that runs past an
 // allocation, or a pointer that no allocation holds, is an error, as it would
 // be a fault on a GPU. Each allocation belongs to the virtual device current
 // when it was made, and each device has its own capacity.

@@ -1,4 +1,4 @@
-// The host runtime's multi-device cooperative launch (src/host/multi_grid.cpp).
+// The host runtime's multi-device cooperative launch (src/host_runtime/launch/multi_grid.cpp).
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// The host backend's multi-grid primitives (src/host/multi_grid.cpp): the
+// The host backend's multi-grid primitives (src/host_runtime/launch/multi_grid.cpp): the
 // grids of a multi-device cooperative launch run at once, one per virtual
 // device, and their blocks meet at one barrier over every block of every grid.
 #pragma once

@@ -4,7 +4,7 @@
 // member its result. A grid_group's collective is its block's rendezvous
 // whose fold, once the block's share is known, exchanges the block totals
 // with every other block through the launch's grid scratch (one grid barrier
-// phase, src/host/barriers.cpp's level_exchange) and folds those in block order. Every
+// phase, src/host_runtime/synchronization/barriers.cpp's level_exchange) and folds those in block order. Every
 // collective of this family is this one combine, parameterized by what each
 // member gets back (fold_kind) and where the total goes besides (the target
 // of the *_update and *_store forms).

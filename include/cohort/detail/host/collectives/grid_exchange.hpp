@@ -1,5 +1,5 @@
 // The kernel side of grid collectives' exchange between blocks (the runtime
-// side is level_exchange in src/host/barriers.cpp): each block publishes an entry and
+// side is level_exchange in src/host_runtime/synchronization/barriers.cpp): each block publishes an entry and
 // reads every block's once all have, through the launch's grid barrier.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace cohort::detail::host {
 
-// One block's entry in a grid collective's exchange (src/host/barriers.cpp).
+// One block's entry in a grid collective's exchange (src/host_runtime/synchronization/barriers.cpp).
 struct alignas(64) grid_entry {
   const collective_op* op;    // which collective the block is in: grid.sync() has its own
   std::source_location site;  // where, for messages

@@ -1,5 +1,5 @@
 // The per-OS-thread state that kernel code reads on the host backend: which
-// GPU thread is running and which block it belongs to. The runtime (src/host)
+// GPU thread is running and which block it belongs to. The runtime (src/host_runtime)
 // owns these records; the fields here are the ones inline kernel-side code
 // touches, so that threadIdx & co. cost a thread-local load.
 #pragma once
@@ -19,7 +19,7 @@ inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
 // What a started thread is doing: running or exited (none), woken and queued to run (runnable), or
 // parked at a barrier, a collective, or in coalesced_threads() (converge). A started thread that is
 // none and not the running one has exited: exits themselves write nothing. The runtime changes it
-// only through move_to, checked against the table of transitions in src/host/run_state.hpp.
+// only through move_to, checked against the table of transitions in src/host_runtime/scheduling/run_state.hpp.
 enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrier, cluster_barrier, multi_grid_barrier, collective, converge };
 
 // Where a thread lies in its block: threadIdx, and the block rank of the
@@ -39,7 +39,7 @@ struct thread_position {
 struct alignas(64) thread_record : thread_position {
   unsigned rank;               // linear rank in the block
   fiber* home = nullptr;       // the fiber this thread runs on, recorded when it parks
-  wait_kind waiting = wait_kind::none;  // changed only by move_to (src/host/run_state.hpp)
+  wait_kind waiting = wait_kind::none;  // changed only by move_to (src/host_runtime/scheduling/run_state.hpp)
   std::source_location wait_site{};
   std::uint64_t wait_phase = 0;
   // The barrier phase this thread has arrived at and not yet seen complete,
@@ -63,7 +63,7 @@ struct alignas(64) thread_record : thread_position {
 };
 
 // The part of a block's record that inline kernel-side code reads; the
-// runtime's record of the block (src/host/block_runtime.hpp) extends it.
+// runtime's record of the block (src/host_runtime/launch/block_runtime.hpp) extends it.
 struct block_record {
   uint3 block_index;
   dim3 block_dim;

@@ -28,7 +28,7 @@ void grid_sync(std::source_location where);
 
 // A synchronization the runtime does not make itself (a cuda::barrier's phase
 // completing: compat/include/cohort_compat/phase_barrier.hpp) orders every
-// thread of the running block, for COHORT_CHECK=races (src/host/race_check.hpp).
+// thread of the running block, for COHORT_CHECK=races (src/host_runtime/races/race_check.hpp).
 void races_block_synchronized();
 
 }  // namespace cohort::detail::host

@@ -1,0 +1,117 @@
+// The services block functions call (tools/loops-pass/runtime_abi.hpp):
+// cohort_loops_begin_block (the block's thread positions, frames and resume
+// points) and cohort_loops_check_site (threads that stopped at different
+// barriers fail the launch, as on fibers).
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <source_location>
+#include <sstream>
+
+#include "launch/block_runtime.hpp"
+#include "diagnostics/diagnostics.hpp"
+#include "launch/launch_state.hpp"
+#include "scheduling/runtime_tls.hpp"
+#include "scheduling/scheduler.hpp"
+
+namespace cohort::detail::host {
+
+// What a block function reads (tools/loops-pass/runtime_abi.hpp has the same offsets).
+struct loops_block {
+  thread_position* position;
+  unsigned char* frames;
+  std::uint32_t* resumes;
+  std::uint32_t dim_x, dim_y, dim_z, count;
+  std::uint64_t frame_bytes;
+};
+static_assert(offsetof(loops_block, position) == 0 && offsetof(loops_block, frames) == 8 &&
+              offsetof(loops_block, resumes) == 16 && offsetof(loops_block, dim_x) == 24 &&
+              offsetof(loops_block, dim_y) == 28 && offsetof(loops_block, count) == 36);
+
+// One worker's frames and resume points, reused block after block: on the
+// heap, as the runtime's other per-worker state, its pointer among the
+// runtime's thread-locals (runtime_tls.hpp).
+struct loops_storage {
+  struct free_memory {
+    void operator()(unsigned char* p) const { std::free(p); }
+  };
+  std::unique_ptr<unsigned char[], free_memory> frames;
+  std::size_t frame_capacity = 0;
+  std::unique_ptr<std::uint32_t[]> resumes;
+  std::size_t resume_capacity = 0;
+  loops_block block{};
+};
+
+namespace {
+
+void end_loops_storage(void* s) {
+  delete static_cast<loops_storage*>(s);
+  this_loops_storage = nullptr;
+}
+
+loops_storage& storage() {
+  if (this_loops_storage == nullptr) [[unlikely]] {
+    this_loops_storage = new loops_storage;
+    at_thread_exit(&end_loops_storage, this_loops_storage);
+  }
+  return *this_loops_storage;
+}
+
+}  // namespace
+
+}  // namespace cohort::detail::host
+
+using namespace cohort::detail::host;
+
+extern "C" {
+
+// Every thread starts at the kernel's beginning (resume point 0); frames are
+// 64-byte aligned, each frame_bytes long (a multiple of its largest alignment).
+loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
+  block_record& b = *current_block;
+  loops_storage& s = storage();
+  const std::size_t count = b.thread_count;
+  const std::size_t bytes = count * frame_bytes;
+  if (bytes > s.frame_capacity) {
+    const std::size_t rounded = (bytes + 63) / 64 * 64;
+    s.frames.reset(static_cast<unsigned char*>(std::aligned_alloc(64, rounded)));
+    if (!s.frames) throw std::bad_alloc();
+    s.frame_capacity = rounded;
+  }
+  if (count > s.resume_capacity) {
+    s.resumes = std::make_unique<std::uint32_t[]>(count);
+    s.resume_capacity = count;
+  }
+  std::fill_n(s.resumes.get(), count, 0u);
+  current_position = &streak_position;
+  current_thread = b.threads;
+  s.block = {&streak_position, s.frames.get(), s.resumes.get(), b.block_dim.x, b.block_dim.y, b.block_dim.z,
+             b.thread_count, frame_bytes};
+  return &s.block;
+}
+
+// Threads `first` and `rank` stopped at barriers whose source_location
+// records differ: the same call site after all, or the launch fails.
+void cohort_loops_check_site(loops_block* block, unsigned first, unsigned rank) {
+  auto site_of = [block](unsigned r) {
+    std::source_location where;
+    std::memcpy(static_cast<void*>(&where), block->frames + r * block->frame_bytes, sizeof where);
+    return where;
+  };
+  const std::source_location first_site = site_of(first), other_site = site_of(rank);
+  if (same_site(first_site, other_site)) return;
+  auto& rt = static_cast<block_runtime&>(*current_block);
+  current_thread = rt.threads + rank;
+  std::ostringstream s;
+  s << "threads of block " << index_text(rt.block_index) << " in kernel `" << kernel_name(rt.launch->entry->kernel)
+    << "` wait at different block barrier call sites: thread " << index_text(rt.threads[first].index) << " at "
+    << site(first_site) << " and thread " << index_text(rt.threads[rank].index) << " at " << site(other_site)
+    << "; every thread of a block must reach the same barrier call";
+  fail_block(cohort::errc::barrier_mismatch, s.str());
+}
+
+}  // extern "C"

@@ -1,0 +1,145 @@
+// The loops engine's runtime (docs/loops-engine.md): the registry the loops
+// pass fills before main and the engine choice per launch. The services
+// block functions call are in loops_block.cpp.
+#include "launch/loops_engine.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include "launch/block_runtime.hpp"
+#include "cohort/detail/host/runtime/block_loop.hpp"
+#include "diagnostics/diagnostics.hpp"
+#include "launch/launch_state.hpp"
+#include "scheduling/scheduler.hpp"
+#include "launch/settings.hpp"
+
+namespace cohort::detail::host {
+
+namespace {
+
+struct registered_kernel {
+  const void* block_function = nullptr;  // null: the pass kept it on fibers
+  std::string name;
+  std::string reason;
+};
+
+struct kernel_registry {
+  std::shared_mutex mutex;
+  std::unordered_map<const void*, registered_kernel> kernels;
+};
+
+kernel_registry& registry() {
+  static kernel_registry r;  // filled from static constructors, whichever runs first
+  return r;
+}
+
+// A kernel defined in several translation units (inline, a template) is
+// registered by each that the pass compiled; any lowering is the kernel's (the
+// definitions are one), so a lowering is never replaced by a fallback: a
+// launch that chose loops finds its block function.
+void record(const void* kernel, registered_kernel k) {
+  kernel_registry& r = registry();
+  std::unique_lock lock(r.mutex);
+  registered_kernel& entry = r.kernels[kernel];
+  if (entry.block_function && !k.block_function) return;
+  entry = std::move(k);
+}
+
+std::optional<registered_kernel> find_kernel(const void* kernel) {
+  kernel_registry& r = registry();
+  std::shared_lock lock(r.mutex);
+  auto it = r.kernels.find(kernel);
+  if (it == r.kernels.end()) return std::nullopt;
+  return it->second;
+}
+
+using cohort::host::engine;
+using cohort::host::engine_choice;
+using cohort::host::engine_mode;
+
+std::atomic<int> mode_override{-1};
+
+}  // namespace
+
+const void* loops_block_function(const void* kernel) {
+  const std::optional<registered_kernel> k = find_kernel(kernel);
+  return k ? k->block_function : nullptr;
+}
+
+void loops_kernel_threw() {
+  block_record& b = *current_block;
+  current_thread = b.threads + thread_rank();  // the thread whose step threw
+  kernel_threw();
+}
+
+launch_engine choose_launch_engine(const kernel_entry& entry, bool shuffled, bool multi_device, bool race_checked) {
+  // A multi-device launch's entries have no loops runner: say so, rather than blame the parameters.
+  launch_engine result{engine_for_kernel(entry.kernel, entry.run_loops != nullptr || multi_device), entry};
+  engine_choice& choice = result.choice;
+  if (choice.chosen == engine::loops && multi_device) {
+    choice = {engine::fibers, "a multi-device launch (not on the loops engine yet)"};
+  } else if (choice.chosen == engine::loops && shuffled) {
+    choice = {engine::fibers, "COHORT_SCHEDULE=shuffle (the thread loops do not shuffle yet)"};
+  } else if (choice.chosen == engine::loops && race_checked) {
+    choice = {engine::fibers, "COHORT_CHECK=races (checked on fibers only)"};
+  }
+  if (choice.chosen == engine::loops) result.entry.run_threads = entry.run_loops;
+  if (settings::engine_report())
+    std::fprintf(stderr, "cohort: kernel `%s` runs on %s%s%s\n", kernel_name(entry.kernel).c_str(),
+                 choice.chosen == engine::loops ? "loops" : "fibers", choice.reason.empty() ? "" : ": ",
+                 choice.reason.c_str());
+  if (choice.chosen == engine::fibers && cohort::host::current_engine_mode() == engine_mode::loops)
+    throw error(cohort::errc::invalid_argument, "COHORT_ENGINE=loops, but kernel `" + kernel_name(entry.kernel) +
+                                            "` cannot run on the loops engine: " + choice.reason +
+                                            "; set COHORT_ENGINE=auto to run it on fibers");
+  return result;
+}
+
+}  // namespace cohort::detail::host
+
+using namespace cohort::detail::host;
+
+extern "C" {
+
+void cohort_loops_register_kernel(const void* kernel, const void* block_function, const char* name) {
+  record(kernel, {block_function, name, ""});
+}
+
+void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason) {
+  record(kernel, {nullptr, name, reason});
+}
+
+}  // extern "C"
+
+namespace cohort::host {
+
+engine_mode current_engine_mode() {
+  const int overridden = cohort::detail::host::mode_override.load(std::memory_order_relaxed);
+  return overridden < 0 ? cohort::detail::host::settings::engine() : static_cast<engine_mode>(overridden);
+}
+
+void set_engine_mode(engine_mode mode) {
+  cohort::detail::host::mode_override.store(static_cast<int>(mode), std::memory_order_relaxed);
+}
+
+}  // namespace cohort::host
+
+namespace cohort::detail::host {
+
+cohort::host::engine_choice engine_for_kernel(const void* kernel, bool loops_callable) {
+  using cohort::host::engine;
+  using cohort::host::engine_mode;
+  if (cohort::host::current_engine_mode() == engine_mode::fibers) return {engine::fibers, "COHORT_ENGINE=fibers"};
+  const auto k = find_kernel(kernel);
+  if (!k) return {engine::fibers, "not compiled by clang with cohort's loops pass"};
+  if (!k->block_function) return {engine::fibers, k->reason};
+  if (!loops_callable)
+    return {engine::fibers, "a parameter passed by address (a class with a non-trivial copy or destructor)"};
+  return {engine::loops, ""};
+}
+
+}  // namespace cohort::detail::host

@@ -1,0 +1,72 @@
+#include "races/race_symbols.hpp"
+
+#include <cstdio>
+#include <optional>
+
+#if COHORT_HAVE_LIBBACKTRACE
+#include <backtrace.h>
+#endif
+
+#include "scheduling/runtime_tls.hpp"
+#include "diagnostics/symbol_names.hpp"
+
+namespace cohort::detail::host {
+
+namespace {
+
+std::string hex(std::uintptr_t v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%zx", static_cast<std::size_t>(v));
+  return text;
+}
+
+#if COHORT_HAVE_LIBBACKTRACE
+// One state for the process (safe to share between threads: `threaded`):
+// libbacktrace keeps what it read of the files.
+backtrace_state* symbolizer() {
+  static backtrace_state* const state = backtrace_create_state(nullptr, 1, [](void*, const char*, int) {}, nullptr);
+  return state;
+}
+
+std::optional<std::string> line_from_debug_info(std::uintptr_t pc) {
+  std::optional<std::string> line;
+  backtrace_pcinfo(
+      symbolizer(), pc, [](void* out, std::uintptr_t, const char* file, int lineno, const char*) {
+        auto& found = *static_cast<std::optional<std::string>*>(out);
+        if (file != nullptr && !found) found = std::string(file) + ":" + std::to_string(lineno);
+        return 1;  // the first frame is the innermost inlined function's: the line of the access itself
+      },
+      [](void*, const char*, int) {}, &line);
+  return line;
+}
+#else
+std::optional<std::string> line_from_debug_info(std::uintptr_t) { return std::nullopt; }
+#endif
+
+}  // namespace
+
+std::string source_line_of(std::uintptr_t pc) {
+  const std::uintptr_t instruction = pc - 1;  // inside the call, not after it
+  if (auto line = line_from_debug_info(instruction)) return *line;
+  const auto function = function_containing(reinterpret_cast<const void*>(instruction));
+  return (function ? *function + " at " : std::string()) + hex(instruction) +
+         " (no line information: build the kernel with -g)";
+}
+
+std::string shared_place(bool in_dynamic, std::size_t offset) {
+  if (in_dynamic) return "offset " + std::to_string(offset) + " of dynamic shared memory";
+  // The __shared__ variables lie at the same offsets in every thread's TLS block.
+  const std::uintptr_t address = tls_low_spacer_end() + offset;
+  std::optional<std::uintptr_t> base;
+  const std::vector<tls_symbol> locals = executable_thread_locals();
+  for (const tls_symbol& s : locals)
+    if (s.name == tls_high_spacer_symbol) base = tls_high_spacer_address() - s.offset;
+  if (base)
+    for (const tls_symbol& s : locals)
+      if (address - *base >= s.offset && address - *base < s.offset + s.size)
+        return "offset " + std::to_string(address - *base - s.offset) + " of __shared__ `" + demangled(s.name) +
+               "` (" + std::to_string(s.size) + " bytes)";
+  return "offset " + std::to_string(offset) + " of the block's __shared__ variables";
+}
+
+}  // namespace cohort::detail::host
