@@ -55,6 +55,11 @@ class signal_unsafe_by_design {
 };
 
 __device__ __noinline__ void leave_with(int status) { exit(status); }
+constexpr int leave_with_exit_line = __LINE__ - 1;
+
+// The reports name the line of the call: this file is built with line tables
+// (-g1, tests/host/CMakeLists.txt), which the runtime reads.
+std::string at_line(int line) { return "at [^ ]*kernel_exits\\.cpp:" + std::to_string(line); }
 
 __global__ void exits_from_one_thread(int status) {
   if (blockIdx.x == 1 && threadIdx.x == 3) leave_with(status);
@@ -72,13 +77,15 @@ TEST(KernelExitsDeathTest, ExitInAKernelEndsTheProcessWithItsStatusNamingTheThre
       },
       ::testing::ExitedWithCode(7),
       "cohort: exit\\(7\\) called in kernel `[^`]*exits_from_one_thread\\(int\\)`, block \\(1,0,0\\), thread "
-      "\\(3,0,0\\) \\(from `[^`]*leave_with\\(int\\)`\\); the process exits with status 7\natexit handler ran");
+      "\\(3,0,0\\) \\(from `[^`]*leave_with\\(int\\)`, " +
+          at_line(leave_with_exit_line) + "\\); the process exits with status 7\natexit handler ran");
 }
 
 __global__ void exits_before_grid_sync(int status) {
   if (blockIdx.x == 2 && threadIdx.x == 0) exit(status);
   cg::this_grid().sync();
 }
+constexpr int grid_exit_line = __LINE__ - 3;
 
 // The other blocks wait at the grid barrier the exiting block never reaches.
 TEST(KernelExitsDeathTest, ExitInACooperativeKernelEndsTheProcessWhileOtherBlocksWait) {
@@ -91,7 +98,8 @@ TEST(KernelExitsDeathTest, ExitInACooperativeKernelEndsTheProcessWhileOtherBlock
       },
       ::testing::ExitedWithCode(0),
       "cohort: exit\\(0\\) called in kernel `[^`]*exits_before_grid_sync\\(int\\)`, block \\(2,0,0\\), thread "
-      "\\(0,0,0\\); the process exits with status 0\natexit handler ran");
+      "\\(0,0,0\\) \\(" +
+          at_line(grid_exit_line) + "\\); the process exits with status 0\natexit handler ran");
 }
 
 std::atomic<int> waiting_blocks{0};
@@ -132,19 +140,22 @@ __global__ void aborts_in_one_thread() {
   if (blockIdx.x == 0 && threadIdx.x == 3) abort();
   __syncthreads();
 }
+constexpr int abort_line = __LINE__ - 3;
 
 TEST(KernelExitsDeathTest, AbortInAKernelNamesTheThreadBeforeTheProcessEnds) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const signal_unsafe_by_design tolerated;
   EXPECT_EXIT(cg::launch(aborts_in_one_thread, {dim3(2), dim3(8)}), ::testing::KilledBySignal(SIGABRT),
               "cohort: abort\\(\\) called in kernel `[^`]*aborts_in_one_thread\\(\\)`, block \\(0,0,0\\), thread "
-              "\\(3,0,0\\); the process ends with SIGABRT");
+              "\\(3,0,0\\) \\(" +
+                  at_line(abort_line) + "\\); the process ends with SIGABRT");
 }
 
 __global__ void aborts_in_every_block() {
   if (threadIdx.x == 3) abort();
   __syncthreads();
 }
+constexpr int abort_in_every_block_line = __LINE__ - 3;
 
 // The blocks run on several workers, so their aborts come at once: one of
 // them is reported, whole, and the others' wait for it rather than end the
@@ -154,7 +165,8 @@ TEST(KernelExitsDeathTest, AbortsInManyBlocksAtOnceWriteOneWholeReport) {
   const signal_unsafe_by_design tolerated;
   EXPECT_EXIT(cg::launch(aborts_in_every_block, {dim3(8), dim3(8)}), ::testing::KilledBySignal(SIGABRT),
               "^cohort: abort\\(\\) called in kernel `[^`]*aborts_in_every_block\\(\\)`, block \\([0-7],0,0\\), "
-              "thread \\(3,0,0\\); the process ends with SIGABRT\n$");
+              "thread \\(3,0,0\\) \\(" +
+                  at_line(abort_in_every_block_line) + "\\); the process ends with SIGABRT\n$");
 }
 
 // glibc's malloc finds the pointer is none of its own and aborts, from
@@ -183,6 +195,7 @@ TEST(KernelExitsDeathTest, AnAbortFromMallocsOwnCheckInAKernelNamesTheThread) {
 }
 
 __device__ __noinline__ void throws_an_error() { throw std::runtime_error("no way on"); }
+constexpr int throw_line = __LINE__ - 1;
 
 __global__ void throws_through_noexcept() {
   if (threadIdx.x == 2) []() noexcept { throws_an_error(); }();
@@ -193,8 +206,10 @@ TEST(KernelExitsDeathTest, AnExceptionLeavingANoexceptFunctionNamesTheThreadAndT
   const signal_unsafe_by_design tolerated;
   EXPECT_EXIT(cg::launch(throws_through_noexcept, {dim3(1), dim3(8)}), ::testing::KilledBySignal(SIGABRT),
               "cohort: std::terminate\\(\\) called in kernel `[^`]*throws_through_noexcept\\(\\)`, block \\(0,0,0\\), "
-              "thread \\(2,0,0\\) \\(from `[^`]*throws_an_error\\(\\)`\\): an exception left a noexcept function, or "
-              "a destructor threw while an exception was in flight; the process ends with SIGABRT");
+              "thread \\(2,0,0\\) \\(from `[^`]*throws_an_error\\(\\)`, " +
+                  at_line(throw_line) +
+                  "\\): an exception left a noexcept function, or a destructor threw while an exception was in "
+                  "flight; the process ends with SIGABRT");
 }
 
 struct throws_when_destroyed {

@@ -8,11 +8,13 @@
 
 #include <atomic>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "launch/block_runtime.hpp"
 #include "diagnostics/diagnostics.hpp"
 #include "launch/launch_state.hpp"
+#include "diagnostics/source_lines.hpp"
 #include "diagnostics/symbol_names.hpp"
 #include "scheduling/worker.hpp"
 
@@ -27,6 +29,7 @@ struct sigaction previous_abort_action;
 // a function it called).
 struct abort_origin {
   std::string caller;
+  std::optional<std::string> line;  // of the call that aborted, where there is debug information
 };
 
 abort_origin origin_of_abort(const void* kernel) {
@@ -38,7 +41,7 @@ abort_origin origin_of_abort(const void* kernel) {
   bool below_handler = false;  // past the handler's own frames (the runtime's, in the kernel's module)
   for (int i = 1; i < count; ++i) {
     // A return address: the call is the byte before it.
-    const void* call = static_cast<const char*>(frames[i]) - 1;
+    const void* call = call_before(frames[i]);
     Dl_info module{};
     const bool kernels_module = dladdr(call, &module) && module.dli_fbase == kernel_module.dli_fbase;
     below_handler = below_handler || !kernels_module;  // the signal's frame is the C library's
@@ -50,6 +53,7 @@ abort_origin origin_of_abort(const void* kernel) {
     if (name->substr(0, name->find('(')).find("cohort::detail::host::") != std::string::npos) break;
     // Code the compiler moved out of line (a cold path) is its function's.
     o.caller = name->substr(0, name->find(" [clone "));
+    o.line = source_line_at(call);
     break;
   }
   return o;
@@ -65,7 +69,11 @@ std::string abort_report(const void* kernel_address, const std::string& where) {
   std::string s = "cohort: ";
   s += terminate ? "std::terminate() called " : "abort() called ";
   s += where;
-  if (!o.caller.empty()) s += " (from `" + o.caller + "`)";
+  const std::string at_line = o.line ? ", at " + *o.line : std::string();
+  if (!o.caller.empty())
+    s += " (from `" + o.caller + "`" + at_line + ")";
+  else if (o.line)
+    s += " (at " + *o.line + ")";
   if (terminate)
     s += ": an exception left a noexcept function, or a destructor threw while an exception was in flight";
   s += "; the process ends with SIGABRT\n";

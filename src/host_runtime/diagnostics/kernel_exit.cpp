@@ -12,6 +12,7 @@
 
 #include "diagnostics/diagnostics.hpp"
 #include "launch/launch_state.hpp"
+#include "diagnostics/source_lines.hpp"
 #include "diagnostics/symbol_names.hpp"
 
 namespace cohort::detail::host {
@@ -33,10 +34,13 @@ using exit_fn = void (*)(int);
 std::string exit_message(const launch_state& launch, const block_record& block, const thread_record& thread,
                          int status, const void* caller) {
   std::string s = "exit(" + std::to_string(status) + ") called " + position(launch, block, thread);
-  // A call of a noreturn function may be its caller's last instruction: the
-  // byte before the return address is the call's own.
-  const auto function = function_containing(static_cast<const char*>(caller) - 1);
-  if (function && *function != kernel_name(launch.entry->kernel)) s += " (from `" + *function + "`)";
+  const void* call = call_before(caller);
+  const auto function = function_containing(call);
+  const auto line = source_line_at(call);
+  if (function && *function != kernel_name(launch.entry->kernel))
+    s += " (from `" + *function + "`" + (line ? ", at " + *line : std::string()) + ")";
+  else if (line)
+    s += " (at " + *line + ")";
   return s;
 }
 

@@ -3,12 +3,9 @@
 #include <cstdio>
 #include <optional>
 
-#if COHORT_HAVE_LIBBACKTRACE
-#include <backtrace.h>
-#endif
-
-#include "scheduling/runtime_tls.hpp"
+#include "diagnostics/source_lines.hpp"
 #include "diagnostics/symbol_names.hpp"
+#include "scheduling/runtime_tls.hpp"
 
 namespace cohort::detail::host {
 
@@ -20,36 +17,13 @@ std::string hex(std::uintptr_t v) {
   return text;
 }
 
-#if COHORT_HAVE_LIBBACKTRACE
-// One state for the process (safe to share between threads: `threaded`):
-// libbacktrace keeps what it read of the files.
-backtrace_state* symbolizer() {
-  static backtrace_state* const state = backtrace_create_state(nullptr, 1, [](void*, const char*, int) {}, nullptr);
-  return state;
-}
-
-std::optional<std::string> line_from_debug_info(std::uintptr_t pc) {
-  std::optional<std::string> line;
-  backtrace_pcinfo(
-      symbolizer(), pc, [](void* out, std::uintptr_t, const char* file, int lineno, const char*) {
-        auto& found = *static_cast<std::optional<std::string>*>(out);
-        if (file != nullptr && !found) found = std::string(file) + ":" + std::to_string(lineno);
-        return 1;  // the first frame is the innermost inlined function's: the line of the access itself
-      },
-      [](void*, const char*, int) {}, &line);
-  return line;
-}
-#else
-std::optional<std::string> line_from_debug_info(std::uintptr_t) { return std::nullopt; }
-#endif
-
 }  // namespace
 
 std::string source_line_of(std::uintptr_t pc) {
-  const std::uintptr_t instruction = pc - 1;  // inside the call, not after it
-  if (auto line = line_from_debug_info(instruction)) return *line;
-  const auto function = function_containing(reinterpret_cast<const void*>(instruction));
-  return (function ? *function + " at " : std::string()) + hex(instruction) +
+  const void* instruction = call_before(reinterpret_cast<const void*>(pc));  // inside the call, not after it
+  if (auto line = source_line_at(instruction)) return *line;
+  const auto function = function_containing(instruction);
+  return (function ? *function + " at " : std::string()) + hex(reinterpret_cast<std::uintptr_t>(instruction)) +
          " (no line information: build the kernel with -g)";
 }
 

@@ -28,6 +28,7 @@
 #include "diagnostics/diagnostics.hpp"
 #include "diagnostics/kernel_abort.hpp"
 #include "diagnostics/kernel_assert.hpp"
+#include "diagnostics/source_lines.hpp"
 #include "diagnostics/kernel_exit.hpp"
 #include "launch/launch_state.hpp"
 #include "scheduling/runtime_tls.hpp"
@@ -108,15 +109,16 @@ const void* instruction_of(void* ucontext) {
 #endif
 }
 
-// " (the access is in `f(int*)`, at 0x1a2b of /path/prog: ...)", naming the
-// function of the faulting instruction, where the symbol tables do, and its
-// address for addr2line: the source line itself is in the debug information
-// (-g), which the runtime does not read.
+// " (the access is in `f(int*)`, at prog.cu:42)": the function of the
+// faulting instruction, where the symbol tables name it, and its source line
+// where the program has debug information (-g or -g1); without it, the
+// instruction's address in its file as linked, for addr2line.
 std::string faulting_function(const void* instruction) {
   if (instruction == nullptr) return {};
   const auto f = function_containing(instruction);
   if (!f) return {};
   std::string s = " (the access is in `" + f->substr(0, f->find(" [clone ")) + "`";
+  if (const auto line = source_line_at(instruction)) return s + ", at " + *line + ")";
   if (const auto at = code_address_of(instruction)) {
     char linked[32];
     std::snprintf(linked, sizeof linked, "0x%jx", static_cast<std::uintmax_t>(at->linked));
