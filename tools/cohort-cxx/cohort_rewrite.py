@@ -492,6 +492,8 @@ def rewrite_tokens(tokens, include=None, templates=None):
                 scopes.pop()
             if i in registrations:
                 out[i] += registrations.pop(i)
+        elif t.kind == "punct" and t.text == ";" and i in registrations:
+            out[i] += registrations.pop(i)
         elif t.kind == "punct" and t.text == "<<<":
             last = significant(tokens, i, -1)
             if last is None:
@@ -554,6 +556,11 @@ def rewrite_tokens(tokens, include=None, templates=None):
             i = close
         elif t.kind == "ident" and t.text == "__shared__":
             i = rewrite_shared_specifiers(tokens, out, i)
+        elif t.kind == "ident" and t.text == "__constant__" and all(scopes) and not in_directive:
+            registration = constant_registration(tokens, i)
+            if registration:
+                end, text = registration
+                registrations[end] = registrations.get(end, "") + text
         elif t.kind == "ident" and t.text == "__global__" and all(scopes):
             registration = global_registration(tokens, i)
             if registration:
@@ -779,6 +786,46 @@ def global_registration(tokens, i):
     )
 
 
+def constant_registration(tokens, i):
+    """(index of the declaration's ';', text) registering the variables a namespace-scope definition with the
+    `__constant__` at i defines, so that __isConstant knows their bytes; None for a declaration (`extern`) or
+    a template."""
+    k = significant(tokens, i, -1)
+    while k is not None and tokens[k].text not in (";", "{", "}") and not in_directive(tokens, k):
+        if tokens[k].text in ("extern", "template", ">"):
+            return None
+        k = significant(tokens, k, -1)
+    names, angles, in_initializer = [], 0, False
+    j = significant(tokens, i, 1)
+    while j is not None and tokens[j].text != ";":
+        t = tokens[j]
+        if t.kind == "hash" or (t.kind == "ident" and t.text == "extern"):
+            return None
+        following = significant(tokens, j, 1)
+        if t.text in ("(", "[", "{"):
+            in_initializer = in_initializer or (t.text == "{" and angles == 0)  # `S s{1, 2}`
+            j = match_forward(tokens, j)
+        elif in_initializer:
+            in_initializer = t.text != ","
+        elif t.text == "<":
+            angles += 1
+        elif t.text == ">":
+            angles -= 1
+        elif t.text == "=" and angles == 0:
+            in_initializer = True
+        elif (t.kind == "ident" and angles == 0 and following is not None
+              and tokens[following].text in ("[", "=", "{", ",", ";")):
+            names.append(t.text)
+        j = significant(tokens, j, 1)
+    if j is None or not names:
+        return None
+    return j, "".join(
+        " [[maybe_unused]] static const bool COHORT_COMPAT_UNIQUE(cohort_constant_registered_) = "
+        f"::cohort::compat::register_constant(__builtin_addressof({name}), sizeof({name}));"
+        for name in names
+    )
+
+
 def strip_defaults(tokens, first, last):
     """The parameter list's text without default arguments, on one line."""
     pieces, skipping = [], False
@@ -814,7 +861,7 @@ def rewrite(source, path=None, include=None, templates=None, device=True):
 
 
 # What makes a header (or a host .cpp file) need the rewriter: the constructs it changes.
-HEADER_TRIGGERS = ("<<<", "__shared__", "__global__", "asm")
+HEADER_TRIGGERS = ("<<<", "__shared__", "__global__", "__constant__", "asm")
 
 
 class Project:

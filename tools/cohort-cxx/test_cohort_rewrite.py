@@ -233,6 +233,26 @@ class Members(unittest.TestCase):
         self.assertEqual(rewrite(source), source)
 
 
+class ConstantRegistration(unittest.TestCase):
+    REGISTERED = ("[[maybe_unused]] static const bool COHORT_COMPAT_UNIQUE(cohort_constant_registered_) = "
+                  "::cohort::compat::register_constant(__builtin_addressof({0}), sizeof({0}));")
+
+    def test_each_defined_variable_is_registered_after_its_declaration(self):
+        out = rewrite("__constant__ int o[2] = {1, 2}, s{3}, t = f(a, b);\nint after;")
+        self.assertEqual(out, "__constant__ int o[2] = {1, 2}, s{3}, t = f(a, b); " + self.REGISTERED.format("o") + " "
+                         + self.REGISTERED.format("s") + " " + self.REGISTERED.format("t") + "\nint after;")
+
+    def test_template_arguments_in_the_type(self):
+        out = rewrite("namespace n { static __constant__ std::array<int, 3> table[2]; }")
+        self.assertIn(self.REGISTERED.format("table") + " }", out)
+        self.assertEqual(out.count("register_constant"), 1)
+
+    def test_declarations_templates_and_macros_are_untouched(self):
+        for source in ("extern __constant__ float e[];", "template <class T> __constant__ T v;",
+                       "#define C __constant__ int x;\n", "void f() { __constant__ int x; }"):
+            self.assertEqual(rewrite(source), source)
+
+
 class Registration(unittest.TestCase):
     def test_non_template_definition_registers(self):
         out = rewrite("__global__ void k(int* p, int n = 3) { }")
