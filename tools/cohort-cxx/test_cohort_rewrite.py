@@ -219,9 +219,32 @@ class InlinePtx(unittest.TestCase):
     def test_fences_with_only_clobbers(self):
         self.assertIn("ptx::fence();", rewrite('void f() { asm volatile("membar.gl;" ::: "memory"); }'))
 
+    def test_atomics_conversions_and_float_functions(self):
+        out = rewrite('void f() { asm volatile("red.release.gpu.global.add.u32 [%0], %1;" :: "l"(p), "r"(v)); }')
+        self.assertIn("atomic_update<std::uint32_t>(::cohort::compat::ptx::address(p), "
+                      "::cohort::compat::ptx::as<std::uint32_t>(v), ::cohort::compat::ptx::atomic_op::add, "
+                      "std::memory_order_release);", out)
+        out = rewrite('void f() { asm("atom.global.cas.b32 %0, [%1], %2, %3;" : "=r"(o) : "l"(p), "r"(a), "r"(b)); }')
+        self.assertIn("(o) = ::cohort::compat::ptx::as<std::remove_cvref_t<decltype((o))>>(::cohort::compat::ptx::"
+                      "atomic_cas<std::uint32_t>(", out)
+        out = rewrite('void f() { asm("cvt.rzi.s32.f32 %0, %1;" : "=r"(i) : "f"(x)); }')
+        self.assertIn("convert_integral<std::int32_t, float>(::cohort::compat::ptx::as<float>(x), "
+                      "::cohort::compat::ptx::rounding::zero)", out)
+        self.assertIn("std::exp2(::cohort::compat::ptx::as<float>(x))",
+                      rewrite('void f() { asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); }'))
+        self.assertIn("__syncthreads();", rewrite('void f() { asm volatile("bar.sync 0;"); }'))
+
+    def test_forms_that_would_be_wrong_are_refused(self):
+        # A float to integer cvt needs an integer rounding; a 32-bit shared address cannot hold a host pointer;
+        # a barrier of some of the block's threads is not __syncthreads.
+        for instruction in ("cvt.s32.f32 %0, %1", "cvta.to.shared.u32 %0, %1", "bar.sync 1, 64",
+                            "atom.global.add.v2.f32 %0, [%1], %2", "div.rz.f32 %0, %1, %2"):
+            out = rewrite('void f() { asm("' + instruction + ';" : "=r"(a) : "r"(b), "r"(c)); }')
+            self.assertIn("the inline PTX instruction `" + instruction + "` is not supported", out)
+
     def test_an_unknown_instruction_is_a_compile_error_naming_it(self):
-        out = rewrite('void f() { asm("cvt.rzi.s32.f32 %0, %1;" : "=r"(i) : "f"(x)); }\nint after;')
-        self.assertIn('static_assert(false, "cohort: the inline PTX instruction `cvt.rzi.s32.f32 %0, %1` is not '
+        out = rewrite('void f() { asm("cvt.rni.sat.s8.f32 %0, %1;" : "=h"(i) : "f"(x)); }\nint after;')
+        self.assertIn('static_assert(false, "cohort: the inline PTX instruction `cvt.rni.sat.s8.f32 %0, %1` is not '
                       "supported on the host backend", out)
         self.assertEqual(out.count("\n"), 1)
 
