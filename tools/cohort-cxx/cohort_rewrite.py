@@ -54,12 +54,13 @@ SPECIFIER_CALLS = {"alignas", "__align__", "__attribute__"}
 
 
 class Token:
-    __slots__ = ("kind", "text", "line")
+    __slots__ = ("kind", "text", "line", "directive")
 
     def __init__(self, kind, text, line):
         self.kind = kind  # ident, number, string, char, punct, comment, space, newline, hash
         self.text = text
         self.line = line
+        self.directive = False  # on a preprocessor line (its '#' included, its ending newline not)
 
     def __repr__(self):
         return f"Token({self.kind!r}, {self.text!r})"
@@ -150,7 +151,21 @@ def tokenize(source):
         else:
             tokens.append(Token("punct", c, line))
             i += 1
-    return join_spaced_chevrons(tokens)
+    return mark_directives(join_spaced_chevrons(tokens))
+
+
+def mark_directives(tokens):
+    """Marks the tokens of preprocessor lines (continued lines and comments spanning lines included), so that
+    brackets there are not paired with the code's (`#if N > 1` in a parameter list, `#include <x>` before a
+    kernel)."""
+    directive = False
+    for t in tokens:
+        if t.kind == "hash":
+            directive = True
+        elif t.kind == "newline":
+            directive = False
+        t.directive = directive
+    return tokens
 
 
 def join_spaced_chevrons(tokens):
@@ -161,6 +176,11 @@ def join_spaced_chevrons(tokens):
     joined, i = [], 0
     while i < len(tokens):
         t = tokens[i]
+        if t.kind == "punct" and t.text in ("<", "<<", "<<<") and after_operator_keyword(joined):
+            # `operator<< <T>` and `operator<<<T>` name a template specialization of operator<<, as C++ reads them.
+            joined.extend([Token("punct", "<<", t.line), Token("punct", "<", t.line)] if t.text == "<<<" else [t])
+            i += 1
+            continue
         if t.kind == "punct" and t.text in ("<", "<<"):
             run, count, j = [i], len(t.text), i + 1
             while count < 3 and j < len(tokens):
@@ -181,6 +201,14 @@ def join_spaced_chevrons(tokens):
         joined.append(t)
         i += 1
     return joined
+
+
+def after_operator_keyword(tokens):
+    """Whether the last significant token of `tokens` is `operator`, or `operator<<`'s or `operator<`'s name."""
+    k = significant(tokens, len(tokens), -1)
+    if k is not None and tokens[k].text in ("<<", "<"):
+        k = significant(tokens, k, -1)
+    return k is not None and tokens[k].text == "operator"
 
 
 def lex_literal(source, i, prefix, line):
@@ -218,22 +246,13 @@ def significant(tokens, i, step):
     return i if 0 <= i < len(tokens) else None
 
 
-def in_directive(tokens, k):
-    """Whether token k lies on a preprocessor line (`#include <x>`'s '>' is not a template's)."""
-    while k > 0 and tokens[k - 1].kind != "newline":
-        k -= 1
-    while k < len(tokens) and tokens[k].kind in ("space", "comment"):
-        k += 1
-    return k < len(tokens) and tokens[k].kind == "hash"
-
-
 def match_forward(tokens, i):
-    """Index of the bracket closing the one at i."""
+    """Index of the bracket closing the one at i (brackets on preprocessor lines pair only among themselves)."""
     pairs = {"(": ")", "[": "]", "{": "}"}
     opening, closing = tokens[i].text, pairs[tokens[i].text]
     depth = 0
     for j in range(i, len(tokens)):
-        if tokens[j].kind != "punct":
+        if tokens[j].kind != "punct" or tokens[j].directive != tokens[i].directive:
             continue
         if tokens[j].text == opening:
             depth += 1
@@ -251,7 +270,7 @@ def match_backward(tokens, i):
     depth = 0
     for j in range(i, -1, -1):
         t = tokens[j]
-        if t.kind != "punct":
+        if t.kind != "punct" or t.directive != tokens[i].directive:
             continue
         if t.text == closing:
             depth += 1
@@ -394,7 +413,7 @@ def with_depth(tokens, first, last):
     counts as inside what it opens, a closing one as outside)."""
     depth = 0
     for t in tokens[first : last + 1]:
-        if t.kind in ("space", "comment", "newline"):
+        if t.kind in ("space", "comment", "newline") or t.directive != tokens[first].directive:
             continue
         if t.text in ("(", "[", "{", "<"):
             depth += 1
@@ -452,7 +471,7 @@ def deduced_kernels(tokens):
             continue
         k = significant(tokens, i, -1)
         while (k is not None and tokens[k].text not in (";", "{", "}") and tokens[k].text != "template"
-               and not in_directive(tokens, k)):
+               and not tokens[k].directive):
             k = significant(tokens, k, -1)
         if k is not None and tokens[k].text == "template":
             opening = significant(tokens, k, 1)
@@ -467,24 +486,118 @@ def has_default_argument(tokens, first, last):
     return any(depth == 0 and t.text == "=" for t, depth in with_depth(tokens, first, last))
 
 
-def rewrite_tokens(tokens, include=None, templates=None):
+def open_launch(tokens, out, last, templates):
+    """Begins the rewrite of a launch whose kernel expression ends at token `last`, and returns the text that
+    goes between that expression and the launch's configuration."""
+    start = kernel_expression_start(tokens, last)
+    name, explicit = last, None  # the kernel's name, how many template arguments it is given
+    if tokens[last].kind == "punct" and tokens[last].text == ">":
+        opening = angle_open(tokens, last)
+        name, explicit = significant(tokens, opening, -1), top_level_count(tokens, opening + 1, last - 1)
+    kernel = tokens[name].text if name is not None and tokens[name].kind == "ident" else None
+    if kernel in templates and (explicit is None or explicit < templates[kernel]):
+        # A function template named without (all) its arguments, or a kernel with default
+        # arguments: the call is completed as nvcc does, by calling it from a generic thunk.
+        # A kernel that is not a template gives its type, so that the arguments take its types.
+        expression = text_of(tokens, start, last)  # qualified as the launch names it: ns::k
+        signature = f"<decltype(&{expression})>" if templates[kernel] == 0 and explicit is None else ""
+        out[start] = f"::cohort::compat::chevron_deduced{signature}([](auto... cohort_a) {{ " + out[start]
+        return "(cohort_a...); },"
+    out[start] = "::cohort::compat::chevron(" + out[start]
+    return ","
+
+
+def configuration_macro(tokens, i):
+    """(name, parameter names or None, indices of the first and last closing '>') when the '<<<' at i begins the replacement of a
+    macro that is a launch's configuration alone (`#define KERNEL_ARGS2(g, b) <<<g, b>>>`, used as
+    `k KERNEL_ARGS2(g, b)(x)`); None otherwise."""
+    if not tokens[i].directive:
+        return None
+    before = significant(tokens, i, -1)
+    parameters = None
+    if before is not None and tokens[before].text == ")":
+        opening = match_backward(tokens, before)
+        parameters = [tokens[k].text for k in range(opening + 1, before) if tokens[k].kind == "ident" or tokens[k].text == "..."]
+        before = significant(tokens, opening, -1)
+    define = significant(tokens, before, -1) if before is not None else None
+    hash_ = significant(tokens, define, -1) if define is not None else None
+    if hash_ is None or tokens[hash_].kind != "hash" or tokens[define].text != "define" or tokens[before].kind != "ident":
+        return None
+    first, close = launch_end_of_directive(tokens, i)
+    return tokens[before].text, parameters, first, close
+
+
+def launch_end_of_directive(tokens, i):
+    """(first, last) indices of the three '>' that end, with the directive, the configuration opened at i."""
+    end = i
+    while end + 1 < len(tokens) and tokens[end + 1].directive:
+        end += 1
+    last = [k for k in range(i + 1, end + 1) if tokens[k].kind not in ("space", "comment", "newline")][-3:]
+    if len(last) < 3 or any(tokens[k].text != ">" for k in last):
+        raise RewriteError(tokens[i].line, "a macro that begins with '<<<' must be a launch's whole configuration, "
+                           "as in '#define CONFIG(g, b) <<<g, b>>>'")
+    return last[0], last[-1]
+
+
+def configuration_use(tokens, i, function_like):
+    """(index of the kernel expression's last token, argument texts, index of the use's last token) for a use
+    of a configuration macro at i (`k CONFIG(g, b)(x)`, `k CONFIG(x)`), or None where the name is not used so."""
+    last = significant(tokens, i, -1)
+    if last is None or not is_expression_end(tokens[last]) or tokens[i].directive and not tokens[last].directive:
+        return None
+    following = significant(tokens, i, 1)
+    arguments, close = [], i
+    if function_like:
+        if following is None or tokens[following].text != "(":
+            return None
+        close = match_forward(tokens, following)
+        pieces, depth = [[]], 0
+        for t in tokens[following + 1 : close]:
+            if t.kind in ("space", "comment", "newline"):
+                continue
+            if t.text in ("(", "[", "{"):
+                depth += 1
+            elif t.text in (")", "]", "}"):
+                depth -= 1
+            if depth == 0 and t.text == ",":
+                pieces.append([])
+            else:
+                pieces[-1].append(t.text)
+        arguments = [" ".join(p) for p in pieces] if any(pieces) else []
+    after = significant(tokens, close, 1)
+    if after is None or tokens[after].text != "(":
+        return None
+    return last, arguments, close
+
+
+def substitute(parameters, arguments, config, line):
+    """A configuration macro's replacement text with its arguments in place of its parameters."""
+    if parameters is None:
+        return config
+    named = [p for p in parameters if p != "..."]
+    values = dict(zip(named, arguments))
+    if "..." in parameters:
+        values["__VA_ARGS__"] = ", ".join(arguments[len(named):])
+    elif len(arguments) != len(named):
+        raise RewriteError(line, f"a configuration macro given {len(arguments)} arguments for {len(named)} parameters")
+    return " ".join(values.get(t.text, t.text) for t in tokenize(config) if t.kind not in ("space", "newline"))
+
+
+def rewrite_tokens(tokens, include=None, templates=None, config_macros=None):
     """The rewritten text; `include` maps a quoted include's name to the name to include instead (or
     None); `templates` maps the kernels launched through a thunk seen so far (deduced_kernels; this file's
-    are added) to their template parameter counts."""
+    are added) to their template parameter counts; `config_macros` maps the macros seen so far that are a
+    launch's configuration alone (configuration_macro; this file's are added) to (parameters, configuration)."""
     out = [t.text for t in tokens]
     templates = templates if templates is not None else {}
+    config_macros = config_macros if config_macros is not None else {}
     templates |= deduced_kernels(tokens)
     kinds = scope_kinds(tokens)
     scopes = []  # True: namespace-like
     registrations = {}  # index of a closing '}' -> text to append
-    in_directive = False
     i = 0
     while i < len(tokens):
         t = tokens[i]
-        if t.kind == "hash":
-            in_directive = True
-        elif t.kind == "newline":
-            in_directive = False
         if t.kind == "punct" and t.text == "{":
             scopes.append(kinds[i])
         elif t.kind == "punct" and t.text == "}":
@@ -494,31 +607,28 @@ def rewrite_tokens(tokens, include=None, templates=None):
                 out[i] += registrations.pop(i)
         elif t.kind == "punct" and t.text == ";" and i in registrations:
             out[i] += registrations.pop(i)
+        elif t.kind == "punct" and t.text == "<<<" and (macro := configuration_macro(tokens, i)) is not None:
+            name, parameters, first, close = macro
+            config_macros[name] = (parameters, text_of(tokens, i + 1, first - 1))
+            i = close  # the definition stays: its uses are rewritten
         elif t.kind == "punct" and t.text == "<<<":
             last = significant(tokens, i, -1)
             if last is None:
                 raise RewriteError(t.line, "'<<<' without a kernel")
-            start = kernel_expression_start(tokens, last)
             first, close = launch_end(tokens, i)
-            name, explicit = last, None  # the kernel's name, how many template arguments it is given
-            if tokens[last].kind == "punct" and tokens[last].text == ">":
-                opening = angle_open(tokens, last)
-                name, explicit = significant(tokens, opening, -1), top_level_count(tokens, opening + 1, last - 1)
-            kernel = tokens[name].text if name is not None and tokens[name].kind == "ident" else None
-            if kernel in templates and (explicit is None or explicit < templates[kernel]):
-                # A function template named without (all) its arguments, or a kernel with default
-                # arguments: the call is completed as nvcc does, by calling it from a generic thunk.
-                # A kernel that is not a template gives its type, so that the arguments take its types.
-                expression = text_of(tokens, start, last)  # qualified as the launch names it: ns::k
-                signature = f"<decltype(&{expression})>" if templates[kernel] == 0 and explicit is None else ""
-                out[start] = f"::cohort::compat::chevron_deduced{signature}([](auto... cohort_a) {{ " + out[start]
-                out[i] = "(cohort_a...); },"
-            else:
-                out[start] = "::cohort::compat::chevron(" + out[start]
-                out[i] = ","
+            out[i] = open_launch(tokens, out, last, templates)
             for k in range(first, close + 1):
                 out[k] = ""
             out[close] = ")" + "\n" * newlines_in(tokens, first, close)  # line breaks between the '>'s stay
+            i = close
+        elif (t.kind == "ident" and t.text in config_macros
+              and (use := configuration_use(tokens, i, config_macros[t.text][0] is not None)) is not None):
+            last, arguments, close = use
+            parameters, config = config_macros[t.text]
+            for k in range(i + 1, close + 1):
+                out[k] = ""
+            out[i] = (open_launch(tokens, out, last, templates) + substitute(parameters, arguments, config, t.line) + ")"
+                      + "\n" * newlines_in(tokens, i, close))
             i = close
         elif t.kind == "hash" and include is not None:
             d = significant(tokens, i, 1)
@@ -536,7 +646,7 @@ def rewrite_tokens(tokens, include=None, templates=None):
         elif t.kind == "ident" and t.text == "extern" and (shared := extern_shared_specifier(tokens, i)) is not None:
             # The declaration ends at its ';' or, in a macro definition, with the directive.
             end = i
-            while end < len(tokens) and tokens[end].text != ";" and not (in_directive and tokens[end].kind == "newline"):
+            while end < len(tokens) and tokens[end].text != ";" and not (t.directive and tokens[end].kind == "newline"):
                 end += 1
             if end == len(tokens):
                 raise RewriteError(t.line, "'extern __shared__' without ';'")
@@ -556,7 +666,7 @@ def rewrite_tokens(tokens, include=None, templates=None):
             i = close
         elif t.kind == "ident" and t.text == "__shared__":
             i = rewrite_shared_specifiers(tokens, out, i)
-        elif t.kind == "ident" and t.text == "__constant__" and all(scopes) and not in_directive:
+        elif t.kind == "ident" and t.text == "__constant__" and all(scopes) and not t.directive:
             registration = constant_registration(tokens, i)
             if registration:
                 end, text = registration
@@ -742,7 +852,7 @@ def dynamic_shared(tokens, first, end, at_namespace_scope, skip):
 def global_registration(tokens, i):
     """(index of the body's closing '}', text) for a __global__ function definition that is not a template."""
     k = significant(tokens, i, -1)
-    while k is not None and tokens[k].text not in (";", "{", "}") and not in_directive(tokens, k):
+    while k is not None and tokens[k].text not in (";", "{", "}") and not tokens[k].directive:
         if tokens[k].text == "template" or tokens[k].text == ">":
             return None
         k = significant(tokens, k, -1)
@@ -791,7 +901,7 @@ def constant_registration(tokens, i):
     `__constant__` at i defines, so that __isConstant knows their bytes; None for a declaration (`extern`) or
     a template."""
     k = significant(tokens, i, -1)
-    while k is not None and tokens[k].text not in (";", "{", "}") and not in_directive(tokens, k):
+    while k is not None and tokens[k].text not in (";", "{", "}") and not tokens[k].directive:
         if tokens[k].text in ("extern", "template", ">"):
             return None
         k = significant(tokens, k, -1)

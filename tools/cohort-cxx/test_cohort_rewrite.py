@@ -128,6 +128,39 @@ class Launches(unittest.TestCase):
         self.assertIn("if (c) ::cohort::compat::chevron((k),1, 1)(x);", out)
         self.assertIn("while (c) ::cohort::compat::chevron((*t[i]),1, 1)(x);", out)
 
+    def test_operator_shift_specializations_are_not_launches(self):
+        for source in ("template <class T> std::ostream& operator<< <T>(std::ostream&, const X<T>&);",
+                       "friend std::ostream& operator<<<>(std::ostream&, const X&);",
+                       "friend bool operator< <>(const A&, const A&);"):
+            self.assertEqual(rewrite(source), source)
+        self.assertIn("::cohort::compat::chevron(k", rewrite("bool operator<<<T>(S, T); void f() { k<<<1, 1>>>(); }"))
+
+    def test_a_macro_that_is_a_launch_configuration(self):
+        # `#define KERNEL_ARGS2(grid, block) <<<grid, block>>>`, as code shared with HIP writes it: the
+        # definition stays, each use becomes a launch, its arguments in place of the parameters.
+        source = ("#define KERNEL_ARGS2(grid, block) <<< grid, block >>>\n#define CFG <<<1, 32>>>\n"
+                  "#define V(...) <<<__VA_ARGS__>>>\n"
+                  "void f() { k KERNEL_ARGS2(dim3(1, 2), 32)(x, y); ns::k<int> V(g, b,\n 0, s)(x); k CFG (x); }")
+        out = rewrite(source)
+        self.assertTrue(out.startswith(source.split("void")[0]))
+        self.assertIn("::cohort::compat::chevron(k ,dim3 ( 1 , 2 ) , 32)(x, y);", out)
+        self.assertIn("::cohort::compat::chevron(ns::k<int> ,g, b, 0, s)\n(x);", out)
+        self.assertIn("::cohort::compat::chevron(k ,1 , 32) (x);", out)
+        self.assertEqual(out.count("\n"), source.count("\n"))
+
+    def test_a_configuration_macro_of_a_deduced_kernel(self):
+        source = "template <class T> __global__ void k(T* p) {}\n#define C(g, b) <<<g, b>>>\nvoid f() { k C(1, 2)(p); }"
+        self.assertIn("chevron_deduced([](auto... cohort_a) { k (cohort_a...); },1 , 2)(p);", rewrite(source))
+
+    def test_a_macro_that_begins_a_launch_but_is_not_its_configuration_is_an_error(self):
+        with self.assertRaises(RewriteError) as caught:
+            rewrite("#define BAD(g) <<<g, 1>>> + 1\n")
+        self.assertEqual(str(caught.exception), "1: error: a macro that begins with '<<<' must be a launch's whole "
+                         "configuration, as in '#define CONFIG(g, b) <<<g, b>>>'")
+        with self.assertRaises(RewriteError) as caught:
+            rewrite("#define C(g, b) <<<g, b>>>\nvoid f() { k C(1)(x); }")
+        self.assertEqual(str(caught.exception), "2: error: a configuration macro given 1 arguments for 2 parameters")
+
     def test_missing_close_is_an_error(self):
         with self.assertRaises(RewriteError):
             rewrite("k<<<1, 1;")
@@ -290,6 +323,11 @@ class Registration(unittest.TestCase):
         out = rewrite("__global__ void k(int* p,\n#ifdef X\nint q,\n#endif\nint n) { }\n")
         self.assertIn("register_global(&k)", out)
         self.assertEqual(out.count("\n"), 5)
+
+    def test_a_comparison_in_a_conditional_of_the_parameter_list(self):
+        # `#if N > 1` is not a template bracket: the default argument after it is seen.
+        source = "__global__ void k(int* p,\n#if N > 1\n int n = 3\n#else\n int n\n#endif\n) {}\nvoid f() { k<<<1, 1>>>(p); }"
+        self.assertIn("chevron_deduced<decltype(&k)>([](auto... cohort_a) { k(cohort_a...); },1, 1)(p)", rewrite(source))
 
     def test_templates_and_declarations_do_not(self):
         self.assertNotIn("register_global", rewrite("template <class T> __global__ void k(T* p) { }"))
