@@ -281,8 +281,24 @@ def match_backward(tokens, i):
     raise RewriteError(tokens[i].line, f"unbalanced '{closing}'")
 
 
+def replacement_start(tokens, k):
+    """Index of the first token of the replacement list of the macro definition holding token k (after
+    `#define NAME` or `#define NAME(parameters)`); for another directive, of the token after its '#'."""
+    while k > 0 and tokens[k - 1].directive:
+        k -= 1
+    directive = significant(tokens, k, 1)
+    name = significant(tokens, directive, 1) if directive is not None else None
+    if name is None or tokens[directive].text != "define":
+        return k + 1
+    if name + 1 < len(tokens) and tokens[name + 1].text == "(":  # a function-like macro: '(' right after the name
+        return match_forward(tokens, name + 1) + 1
+    return name + 1
+
+
 def kernel_expression_start(tokens, last):
-    """Index of the first token of the postfix expression ending at `last`."""
+    """Index of the first token of the postfix expression ending at `last` (in a macro definition, within
+    its replacement list)."""
+    floor = replacement_start(tokens, last) if tokens[last].directive else 0
     i = last
     while True:
         t = tokens[i]
@@ -297,7 +313,7 @@ def kernel_expression_start(tokens, last):
         elif t.kind == "punct" and t.text in (")", "]"):
             start = match_backward(tokens, i)
             before = significant(tokens, start, -1)
-            if before is not None and is_expression_end(tokens[before]) and (
+            if before is not None and before >= floor and is_expression_end(tokens[before]) and (
                 tokens[start].text == "[" or tokens[before].kind != "ident" or tokens[before].text not in KEYWORDS
             ):
                 if tokens[before].text == ")" and condition_parentheses(tokens, before):
@@ -307,13 +323,13 @@ def kernel_expression_start(tokens, last):
         else:
             raise RewriteError(t.line, "cannot find the kernel expression before '<<<'")
         before = significant(tokens, start, -1)
-        if before is None:
+        if before is None or before < floor:
             return start
         b = tokens[before]
         if b.kind == "punct" and b.text in ("::", ".", "->"):
             prior = significant(tokens, before, -1)
-            if b.text == "::" and (prior is None or not is_expression_end(tokens[prior])):
-                return before  # ::kernel
+            if b.text == "::" and (prior is None or not is_expression_end(tokens[prior]) or tokens[prior].text in (")", "]")):
+                return before  # ::kernel (after `for (...)`, say: what ends in ')' or ']' qualifies no name)
             if prior is not None and tokens[prior].kind == "ident" and tokens[prior].text == "template":
                 prior = significant(tokens, prior, -1)
             i = prior
@@ -400,8 +416,11 @@ def scope_kinds(tokens):
     return kinds
 
 
-def newlines_in(tokens, first, last):
-    return sum(t.text.count("\n") for t in tokens[first : last + 1] if t.kind in ("newline", "space", "comment", "string"))
+def kept_lines(tokens, first, last):
+    """The line breaks of tokens first..last, to stand in for them where they are replaced, so that line numbers
+    stay: continued lines in a macro definition, whose end a line break would be."""
+    count = sum(t.text.count("\n") for t in tokens[first : last + 1] if t.kind in ("newline", "space", "comment", "string"))
+    return ("\\\n" if tokens[first].directive else "\n") * count
 
 
 def text_of(tokens, first, last):
@@ -490,6 +509,11 @@ def open_launch(tokens, out, last, templates):
     """Begins the rewrite of a launch whose kernel expression ends at token `last`, and returns the text that
     goes between that expression and the launch's configuration."""
     start = kernel_expression_start(tokens, last)
+    # `case 1:k<<<...` must not become `case 1:::cohort...` (nor with a line continuation between)
+    previous = start - 1
+    while previous >= 0 and tokens[previous].text == "\\\n":
+        previous -= 1
+    glue = " " if previous >= 0 and tokens[previous].text.endswith(":") else ""
     name, explicit = last, None  # the kernel's name, how many template arguments it is given
     if tokens[last].kind == "punct" and tokens[last].text == ">":
         opening = angle_open(tokens, last)
@@ -501,9 +525,9 @@ def open_launch(tokens, out, last, templates):
         # A kernel that is not a template gives its type, so that the arguments take its types.
         expression = text_of(tokens, start, last)  # qualified as the launch names it: ns::k
         signature = f"<decltype(&{expression})>" if templates[kernel] == 0 and explicit is None else ""
-        out[start] = f"::cohort::compat::chevron_deduced{signature}([](auto... cohort_a) {{ " + out[start]
+        out[start] = f"{glue}::cohort::compat::chevron_deduced{signature}([](auto... cohort_a) {{ " + out[start]
         return "(cohort_a...); },"
-    out[start] = "::cohort::compat::chevron(" + out[start]
+    out[start] = glue + "::cohort::compat::chevron(" + out[start]
     return ","
 
 
@@ -619,7 +643,7 @@ def rewrite_tokens(tokens, include=None, templates=None, config_macros=None):
             out[i] = open_launch(tokens, out, last, templates)
             for k in range(first, close + 1):
                 out[k] = ""
-            out[close] = ")" + "\n" * newlines_in(tokens, first, close)  # line breaks between the '>'s stay
+            out[close] = ")" + kept_lines(tokens, first, close)  # line breaks between the '>'s stay
             i = close
         elif (t.kind == "ident" and t.text in config_macros
               and (use := configuration_use(tokens, i, config_macros[t.text][0] is not None)) is not None):
@@ -628,7 +652,7 @@ def rewrite_tokens(tokens, include=None, templates=None, config_macros=None):
             for k in range(i + 1, close + 1):
                 out[k] = ""
             out[i] = (open_launch(tokens, out, last, templates) + substitute(parameters, arguments, config, t.line) + ")"
-                      + "\n" * newlines_in(tokens, i, close))
+                      + kept_lines(tokens, i, close))
             i = close
         elif t.kind == "hash" and include is not None:
             d = significant(tokens, i, 1)
@@ -654,13 +678,13 @@ def rewrite_tokens(tokens, include=None, templates=None, config_macros=None):
             if tokens[end].kind == "newline":
                 replacement = replacement[:-1]  # the macro's user writes the ';'
                 end -= 1
-            out[i] = replacement + "\n" * newlines_in(tokens, i, end)
+            out[i] = replacement + kept_lines(tokens, i, end)
             for k in range(i + 1, end + 1):
                 out[k] = ""
             i = end
         elif t.kind == "ident" and t.text in ("asm", "__asm__", "__asm") and (statement := asm_statement(tokens, i)):
             close, replacement = statement
-            out[i] = replacement + "\n" * newlines_in(tokens, i, close)
+            out[i] = replacement + kept_lines(tokens, i, close)
             for k in range(i + 1, close + 1):
                 out[k] = ""
             i = close
