@@ -2,7 +2,10 @@
 
 The tokenizer knows C++'s lexical grammar (comments, string, raw-string and
 character literals, digit separators, line continuations, preprocessor lines),
-so a `<<<` in a comment or a string is never touched. The rewriter then:
+so a `<<<` in a comment or a string is never touched; each token knows whether
+it stands on a preprocessor line, and brackets pair only with brackets on the
+same side (`#if N > 1` in a parameter list, `#include <x>` before a kernel).
+The rewriter then:
 
 - turns `kernel<<<grid, block[, shared[, stream]]>>>(args)` into
   `::cohort::compat::chevron(kernel, grid, block[, ...])(args)`; the kernel
@@ -11,17 +14,21 @@ so a `<<<` in a comment or a string is never touched. The rewriter then:
   arguments and nested parentheses in the configuration are safe; a
   __global__ function template named without template arguments is launched
   through a generic thunk, so its arguments are deduced as nvcc deduces them;
+  a macro that is a launch's configuration alone (`#define CFG(g, b) <<<g, b>>>`)
+  makes each use (`k CFG(g, b)(x)`) a launch;
 - turns `extern __shared__ T name[];` into the block's dynamic shared memory
   (a pointer at block scope, an accessor object at namespace scope);
 - drops a `static` written beside `__shared__` and moves an `alignas(...)`
   after it to the front of the declaration (`__shared__` is `static thread_local`);
 - registers every `__global__` function that is not a template, so that
-  cudaLaunchKernel can launch it by address with void** arguments;
+  cudaLaunchKernel can launch it by address with void** arguments, and every
+  `__constant__` variable defined at namespace scope, for __isConstant;
 - rewrites, the same way, the headers a file includes with quotes from its own
   directory when they use one of these constructs (Project), and includes the
   rewritten copies instead.
 
-Newlines are never added inside the source, so line numbers stay right; a
+Newlines are never added inside the source, so line numbers stay right (those
+a rewrite replaces inside a macro definition stay as continuations); a
 prelude (`__CUDA_ARCH__`, `#include <cuda_runtime.h>`, as nvcc includes it)
 is followed by `#line 1 "file"`.
 """

@@ -4,7 +4,7 @@
 Each case is a construct the rewriter changes (a launch, a __global__ definition, an extern __shared__
 array), drawn from pools of the forms real CUDA code writes (qualified and template kernels, function
 pointers and members, configurations with templates, lambdas and parentheses, braced and nested
-arguments, macro definitions, conditionals in argument and parameter lists, definitions right after
+arguments, macro definitions, configuration macros, conditionals in argument and parameter lists, definitions right after
 an #include <...>) and spelled with random blanks between its tokens: spaces, tabs, line breaks, block
 and line comments, line continuations (inside a macro only those a directive may hold). The expected
 rewrite is built from the same pieces, independently of the rewriter, and compared token by token;
@@ -141,15 +141,25 @@ def launch_case(rng, index):
     if kind == "chevron":
         opened = f"{CHEVRON} {kernel} , {configuration} )"
     else:
-        named = kernel if kind == "deduced" else kernel
         signature = f"< decltype ( & {kernel} ) >" if kind == "typed" else ""
-        opened = (f"::cohort::compat::chevron_deduced {signature} ( [ ] ( auto ... cohort_a ) {{ {named} "
+        opened = (f"::cohort::compat::chevron_deduced {signature} ( [ ] ( auto ... cohort_a ) {{ {kernel} "
                   f"( cohort_a ... ) ; }} , {configuration} )")
     context = rng.choice(CONTEXTS)
     before, after = context.split("L", 1)
     in_macro = not conditional and rng.random() < 0.2
     launch = [kernel, rng.choice(OPENINGS), configuration, rng.choice(CLOSINGS)]
-    if in_macro:
+    # Through a configuration macro (`#define CONFIG(g, b) <<<g, b>>>`), given no braces, which the
+    # preprocessor would split at their commas.
+    configured = not (conditional or in_macro) and "{" not in configuration and rng.random() < 0.15
+    if configured:
+        name = f"CONFIG_{index}"
+        parameters = " , ".join(f"p{i}" for i in range(len(config)))
+        definition = (f"#define {name}({parameters}) "
+                      + spell(rng, [rng.choice(OPENINGS), parameters, rng.choice(CLOSINGS)], directive=True) + "\n")
+        body = spell(rng, [before] * bool(before.strip()) + [kernel, name, "(", configuration, ")", arguments, after])
+        source = definition + f"void case_{index}() {{ {body} }}\n"
+        expected = definition + f"void case_{index}() {{ {before} {opened} {arguments} {after} }}\n"
+    elif in_macro:
         name = f"LAUNCH_{index}"
         source = (f"#define {name}() " + spell(rng, [before] * bool(before.strip()) + launch + [arguments] +
                                                 [after.rstrip(" ;")] * bool(after.strip(" ;")), directive=True)
