@@ -61,13 +61,16 @@ SPECIFIER_CALLS = {"alignas", "__align__", "__attribute__"}
 
 
 class Token:
-    __slots__ = ("kind", "text", "line", "directive")
+    __slots__ = ("kind", "text", "line", "directive", "glued")
 
     def __init__(self, kind, text, line):
         self.kind = kind  # ident, number, string, char, punct, comment, space, newline, hash
         self.text = text
         self.line = line
         self.directive = False  # on a preprocessor line (its '#' included, its ending newline not)
+        # A '>' or '=' right after a '>': C++ reads the two as one token (`>>`, `>=`), which the tokenizer
+        # splits, a template's closing '>' being a token of its own.
+        self.glued = False
 
     def __repr__(self):
         return f"Token({self.kind!r}, {self.text!r})"
@@ -158,6 +161,8 @@ def tokenize(source):
         else:
             tokens.append(Token("punct", c, line))
             i += 1
+    for previous, t in zip(tokens, tokens[1:]):
+        t.glued = previous.text == ">" and t.text in (">", "=")
     return mark_directives(join_spaced_chevrons(tokens))
 
 
@@ -431,21 +436,38 @@ def kept_lines(tokens, first, last):
 
 
 def text_of(tokens, first, last):
-    return " ".join(t.text for t in tokens[first : last + 1] if t.kind not in ("space", "comment", "newline"))
+    return spelled(tokens[first : last + 1])
+
+
+def spelled(tokens, replacements=None):
+    """The significant tokens' text on one line: a space between two, none before a glued one (`>>` stays a
+    shift), an identifier in `replacements` replaced."""
+    text = ""
+    for t in tokens:
+        if t.kind in ("space", "comment", "newline"):
+            continue
+        piece = replacements.get(t.text, t.text) if replacements and t.kind == "ident" else t.text
+        text += ("" if not text or t.glued else " ") + piece
+    return text
 
 
 def with_depth(tokens, first, last):
     """The significant tokens first..last, each with the bracket depth after it (an opening bracket
-    counts as inside what it opens, a closing one as outside)."""
-    depth = 0
+    counts as inside what it opens, a closing one as outside). Angle brackets count outside parentheses,
+    brackets and braces only, where a '<' or '>' inside them may be an operator (`S<(N >> 1)>`)."""
+    nested, angles = 0, 0
     for t in tokens[first : last + 1]:
         if t.kind in ("space", "comment", "newline") or t.directive != tokens[first].directive:
             continue
-        if t.text in ("(", "[", "{", "<"):
-            depth += 1
-        elif t.text in (")", "]", "}", ">"):
-            depth -= 1
-        yield t, depth
+        if t.text in ("(", "[", "{"):
+            nested += 1
+        elif t.text in (")", "]", "}"):
+            nested -= 1
+        elif t.text == "<" and nested == 0:
+            angles += 1
+        elif t.text == ">" and nested == 0:
+            angles -= 1
+        yield t, nested + angles
 
 
 def top_level_count(tokens, first, last):
@@ -593,8 +615,8 @@ def configuration_use(tokens, i, function_like):
             if depth == 0 and t.text == ",":
                 pieces.append([])
             else:
-                pieces[-1].append(t.text)
-        arguments = [" ".join(p) for p in pieces] if any(pieces) else []
+                pieces[-1].append(t)
+        arguments = [spelled(p) for p in pieces] if any(pieces) else []
     after = significant(tokens, close, 1)
     if after is None or tokens[after].text != "(":
         return None
@@ -611,7 +633,7 @@ def substitute(parameters, arguments, config, line):
         values["__VA_ARGS__"] = ", ".join(arguments[len(named):])
     elif len(arguments) != len(named):
         raise RewriteError(line, f"a configuration macro given {len(arguments)} arguments for {len(named)} parameters")
-    return " ".join(values.get(t.text, t.text) for t in tokenize(config) if t.kind not in ("space", "newline"))
+    return spelled(tokenize(config), values)
 
 
 def rewrite_tokens(tokens, include=None, templates=None, config_macros=None):
@@ -775,7 +797,7 @@ def asm_operands(section):
                 depth -= 1
                 if depth == 0:
                     break
-        operands.append((c_string(t.text), " ".join(x.text for x in section[j + 2 : end])))
+        operands.append((c_string(t.text), spelled(section[j + 2 : end])))
         j = end + 1
     return operands
 
@@ -874,7 +896,7 @@ def dynamic_shared(tokens, first, end, at_namespace_scope, skip):
             "'extern __shared__ float s[];'"
         )
     name = tokens[parts[-3]].text
-    type_text = " ".join(tokens[p].text for p in parts[:-3])
+    type_text = spelled([tokens[p] for p in parts[:-3]])
     if at_namespace_scope:
         return f"[[maybe_unused]] static constexpr ::cohort::compat::dynamic_shared_array<{type_text}> {name}{{}};"
     return f"{type_text}* const {name} = ::cohort::dynamic_shared<{type_text}>();"
@@ -895,7 +917,7 @@ def global_registration(tokens, i):
         if t.text == "__cluster_dims__":
             opening = significant(tokens, j, 1)
             j = match_forward(tokens, opening)
-            cluster_dims = " ".join(x.text for x in tokens[opening + 1 : j] if x.kind not in ("space", "comment", "newline"))
+            cluster_dims = spelled(tokens[opening + 1 : j])
         elif t.text == "__launch_bounds__" or t.text == "__attribute__":
             j = match_forward(tokens, significant(tokens, j, 1))
         elif t.text == "(":
@@ -973,11 +995,11 @@ def strip_defaults(tokens, first, last):
     for t, depth in with_depth(tokens, first, last):
         if depth == 0 and t.text == ",":
             skipping = False
-        elif depth == 0 and t.text == "=":
+        elif depth == 0 and t.text == "=" and not t.glued:
             skipping = True
         if not skipping:
-            pieces.append(t.text)
-    return " ".join(pieces)
+            pieces.append(t)
+    return spelled(pieces)
 
 
 def line_directive(path):

@@ -178,6 +178,16 @@ class Launches(unittest.TestCase):
         source = "#define L(x) k<<<1, 1>\\\n>\\\n>(x)\nint after;"
         self.assertEqual(rewrite(source), "#define L(x) ::cohort::compat::chevron(k,1, 1)\\\n\\\n(x)\nint after;")
 
+    def test_shifts_and_comparisons_copied_into_a_rewrite_stay_one_token(self):
+        # The tokenizer splits `>>` and `>=` (a template's '>' is a token of its own); text the rewrite copies
+        # keeps them whole. Found by fuzz_cohort_rewrite.py: `( n > > 1 )` in a configuration macro's use.
+        out = rewrite("#define C(g, b) <<<g, b>>>\nvoid f() { k C((n >> 1), b >= 2 ? 1 : 2)(x); }")
+        self.assertIn("::cohort::compat::chevron(k ,( n >> 1 ) , b >= 2 ? 1 : 2)(x);", out)
+        out = rewrite('void f() { asm("add.u32 %0, %1, %2;" : "=r"(r) : "r"(a >> 1), "r"(b)); }')
+        self.assertIn("::cohort::compat::ptx::as<std::uint32_t>(a >> 1)", out)
+        out = rewrite("__global__ void k(S<(N >> 1)> s, int n = 1) {}")
+        self.assertIn("static_cast<void (*)(S < ( N >> 1 ) > s , int n)>(&k)", out)
+
     def test_missing_close_is_an_error(self):
         with self.assertRaises(RewriteError):
             rewrite("k<<<1, 1;")
