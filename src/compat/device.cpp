@@ -5,8 +5,10 @@
 // device is a peer of every other; peer access is bookkeeping (a kernel's
 // access to another device's memory is not checked: docs/outer-levels.md).
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -225,11 +227,16 @@ bool attribute(const cudaDeviceProp& p, cudaDeviceAttr attr, int* value) {
 }
 
 std::mutex limits_mutex;
-// Every cudaLimit's value, by its number: the stack (what CUDA reports by
+// Every cudaLimit's default, by its number: the stack (what CUDA reports by
 // default; cudaDeviceSetLimit refuses to grow it), the printf FIFO, the malloc
 // heap, dynamic parallelism's two (unsupported), the L2 fetch granularity (the
 // host's cache line) and the persisting L2 set-aside (none until asked).
-size_t limit_values[cudaLimitPersistingL2CacheSize + 1] = {1024, 1 << 20, 8 << 20, 0, 0, 64, 0};
+using limit_table = std::array<size_t, cudaLimitPersistingL2CacheSize + 1>;
+constexpr limit_table default_limits = {1024, 1 << 20, 8 << 20, 0, 0, 64, 0};
+// Each device's limits, once a program sets or reads one; cudaDeviceReset
+// gives the device back its defaults, as CUDA does.
+std::map<int, limit_table> device_limits;
+limit_table& limits_of(int device) { return device_limits.try_emplace(device, default_limits).first->second; }
 unsigned device_flags = 0;
 cudaSharedMemConfig shared_memory_config = cudaSharedMemBankSizeFourByte;
 
@@ -382,6 +389,8 @@ cudaError_t cudaDeviceReset() {
   drain_device(cohort::get_device());  // no work still running in the memory it frees
   release_device_regions();
   clear_errors();
+  std::lock_guard lock(limits_mutex);
+  device_limits.erase(cohort::get_device());
   return cudaSuccess;
 }
 
@@ -406,7 +415,7 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
     if (const cudaError_t e = check_stack_size(value)) return e;
   if (const cudaError_t e = check_l2_limit(limit, value)) return e;
   std::lock_guard lock(limits_mutex);
-  limit_values[limit] = value;
+  limits_of(cohort::get_device())[limit] = value;
   return cudaSuccess;
 }
 
@@ -414,7 +423,7 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
   if (value == nullptr) return fail(cudaErrorInvalidValue, "cudaDeviceGetLimit: null value");
   if (const cudaError_t e = check_limit("cudaDeviceGetLimit", limit)) return e;
   std::lock_guard lock(limits_mutex);
-  *value = limit_values[limit];
+  *value = limits_of(cohort::get_device())[limit];
   return cudaSuccess;
 }
 

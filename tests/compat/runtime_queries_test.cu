@@ -2,7 +2,9 @@
 // unified memory's read-back and occupancy that real programs make: each
 // answer checked, each refusal triggered and its code and message asserted.
 #include <cstring>
+#include <iterator>
 #include <string>
+#include <utility>
 
 #include "runtime_test_support.hpp"
 
@@ -211,6 +213,26 @@ TEST_F(Limits, LimitsTheHostDoesNotHaveAreRefused) {
   EXPECT_EQ(detail_of(cudaErrorUnsupportedLimit), "cudaDeviceGetLimit: limit 42 is not a cudaLimit");
   EXPECT_EQ(cudaDeviceGetLimit(nullptr, cudaLimitStackSize), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaDeviceGetLimit: null value");
+}
+
+// cudaDeviceReset gives the device back the limits it started with.
+TEST_F(Limits, ResetRestoresTheDefaults) {
+  const std::pair<cudaLimit, size_t> changes[] = {{cudaLimitStackSize, 8 << 10},
+                                                  {cudaLimitPrintfFifoSize, 4 << 20},
+                                                  {cudaLimitMallocHeapSize, 64 << 20},
+                                                  {cudaLimitMaxL2FetchGranularity, 32}};
+  size_t defaults[std::size(changes)] = {};
+  for (std::size_t i = 0; i < std::size(changes); ++i) {
+    ASSERT_EQ(cudaDeviceGetLimit(&defaults[i], changes[i].first), cudaSuccess);
+    ASSERT_NE(defaults[i], changes[i].second);
+    ASSERT_EQ(cudaDeviceSetLimit(changes[i].first, changes[i].second), cudaSuccess);
+  }
+  ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+  for (std::size_t i = 0; i < std::size(changes); ++i) {
+    size_t value = 0;
+    ASSERT_EQ(cudaDeviceGetLimit(&value, changes[i].first), cudaSuccess);
+    EXPECT_EQ(value, defaults[i]) << "limit " << changes[i].first;
+  }
 }
 
 TEST_F(Limits, SharedMemoryBankConfiguration) {
@@ -494,7 +516,38 @@ __global__ void classifies(unsigned* out, const int* global, bool wait) {
   out[9] = __cvta_global_to_generic(__cvta_generic_to_global(global)) == global;
 }
 
+// __constant__ variables, which cohort-cxx registers where they are defined:
+// constant, not global, as on the GPU.
+__constant__ float coefficients[4];
+__constant__ int offsets[2] = {1, 2}, scale = 3;
+
+__global__ void classifies_constants(unsigned* out, const int* global) {
+  int local = 0;
+  out[0] = __isConstant(coefficients);
+  out[1] = __isConstant(coefficients + 3);
+  out[2] = __isConstant(&offsets[1]);
+  out[3] = __isConstant(&scale);
+  out[4] = __isGlobal(&scale);
+  out[5] = __isConstant(global);
+  out[6] = __isConstant(&local);
+  out[7] = __cvta_constant_to_generic(__cvta_generic_to_constant(&scale)) == &scale;
+}
+
 class StateSpaces : public FreshDevice {};
+
+TEST_F(StateSpaces, ConstantVariablesAreTold) {
+  unsigned* out = nullptr;
+  int* global = nullptr;
+  ASSERT_EQ(cudaMallocManaged(&out, 8 * sizeof(unsigned)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&global, sizeof(int)), cudaSuccess);
+  classifies_constants<<<1, 1>>>(out, global);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const unsigned expected[8] = {1, 1, 1, 1, 0, 0, 0, 1};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], expected[i]) << "answer " << i;
+  EXPECT_EQ(__isConstant(&offsets[0]), 1u) << "host code asks too";
+  int on_host = 0;
+  EXPECT_EQ(__isConstant(&on_host), 0u);
+}
 
 TEST_F(StateSpaces, SharedLocalAndGlobalAddressesAreTold) {
   unsigned* out = nullptr;

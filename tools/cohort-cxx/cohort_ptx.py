@@ -279,7 +279,144 @@ def instruction_statement(instruction, asm, declared):
     if name in ("prefetch", "prefetchu") and len(args) == 1:
         ops.address(args[0])
         return "", False
+    if name == "cvt":
+        return conversion(ops, args, suffixes, instruction), False
+    if name in ("atom", "red"):
+        return atomic(ops, name, args, suffixes, t, instruction), False
+    if name in FLOAT_FUNCTIONS and t in ("float", "double") and set(suffixes) <= FLOAT_MODIFIERS | {suffixes[-1]}:
+        return ops.assign(args[0], FLOAT_FUNCTIONS[name](*(ops.value(a, t) for a in args[1:]))), False
+    if name in BITWISE and t and len(args) == BITWISE[name][0] + 1 and not t.startswith(("float", "double")):
+        return ops.assign(args[0], BITWISE[name][1](*(ops.value(a, t) for a in args[1:]))), False
+    if name in ("shl", "shr") and t and len(args) == 3 and not t.startswith(("float", "double")):
+        # A shift by the register's width or more gives 0 (or the sign, shr of a signed value), as PTX clamps it.
+        fn = "shift_left" if name == "shl" else "shift_right"
+        return ops.assign(args[0], f"{ptx}{fn}<{t}>({ops.value(args[1], t)}, {ops.value(args[2], 'unsigned')})"), False
+    if name == "cvta" and suffixes[-1] == "u64" and set(suffixes[:-1]) <= {"to", "global", "shared", "local", "const"}:
+        # A state space's address is the generic one on the host (address_spaces.hpp); a 32-bit one would not hold it.
+        need(2)
+        return ops.assign(args[0], ops.value(args[1], t)), False
+    if name in ("bar", "barrier") and set(suffixes) <= {"sync", "aligned"} and args == ["0"]:
+        return "__syncthreads();", False
     raise Untranslatable(instruction)
+
+
+# Floating-point arithmetic: rounding modifiers other than the default and .approx are not translated.
+FLOAT_MODIFIERS = {"rn", "full", "approx", "ftz"}
+FLOAT_FUNCTIONS = {
+    "add": lambda a, b: f"({a} + {b})",
+    "sub": lambda a, b: f"({a} - {b})",
+    "mul": lambda a, b: f"({a} * {b})",
+    "fma": lambda a, b, c: f"std::fma({a}, {b}, {c})",
+    "div": lambda a, b: f"({a} / {b})",
+    "rcp": lambda a: f"(1 / {a})",
+    "sqrt": lambda a: f"std::sqrt({a})",
+    "rsqrt": lambda a: f"(1 / std::sqrt({a}))",
+    "ex2": lambda a: f"std::exp2({a})",
+    "lg2": lambda a: f"std::log2({a})",
+    "sin": lambda a: f"std::sin({a})",
+    "cos": lambda a: f"std::cos({a})",
+    "tanh": lambda a: f"std::tanh({a})",
+    "abs": lambda a: f"std::fabs({a})",
+    "neg": lambda a: f"(-{a})",
+    "min": lambda a, b: f"std::fmin({a}, {b})",  # the operand that is not NaN, as PTX's min
+    "max": lambda a, b: f"std::fmax({a}, {b})",
+}
+# Integer and bit operations: (operand count, C++).
+BITWISE = {
+    "and": (2, lambda a, b: f"({a} & {b})"),
+    "or": (2, lambda a, b: f"({a} | {b})"),
+    "xor": (2, lambda a, b: f"({a} ^ {b})"),
+    "not": (1, lambda a: f"(~{a})"),
+    "min": (2, lambda a, b: f"std::min({a}, {b})"),
+    "max": (2, lambda a, b: f"std::max({a}, {b})"),
+    "abs": (1, lambda a: f"::cohort::compat::ptx::wrapping_abs({a})"),
+    "neg": (1, lambda a: f"::cohort::compat::ptx::wrapping_neg({a})"),
+    "div": (2, lambda a, b: f"({a} / {b})"),
+    "rem": (2, lambda a, b: f"({a} % {b})"),
+}
+# cvt's rounding modifiers: to an integral value (…i) or of a float result.
+ROUNDINGS = {"rni": "nearest", "rzi": "zero", "rmi": "down", "rpi": "up",
+             "rn": "nearest", "rz": "zero", "rm": "down", "rp": "up"}
+
+
+HALF_FORMATS = {"f16": "binary16", "bf16": "bfloat16"}
+
+
+def unpaired(suffix):
+    """A type suffix without its pair mark: f16x2 -> f16."""
+    return suffix[:-2] if suffix.endswith("x2") else suffix
+
+
+def conversion(ops, args, suffixes, instruction):
+    """cvt between the integer and float types, and between f32/f64 and the 16-bit floats (not .sat,
+    .relu or .satfinite)."""
+    halves = [s for s in suffixes if unpaired(s) in HALF_FORMATS]
+    if halves:
+        return half_conversion(ops, args, suffixes, halves[0], instruction)
+    types = [s for s in suffixes if s in TYPES]
+    modifiers = [s for s in suffixes if s not in TYPES]
+    if len(args) != 2 or len(types) != 2 or not set(modifiers) <= set(ROUNDINGS) | {"ftz"}:
+        raise Untranslatable(instruction)
+    to, source = TYPES[types[0]], TYPES[types[1]]
+    rounding = next((m for m in modifiers if m in ROUNDINGS), None)
+    if source in ("float", "double") and to not in ("float", "double") and not (rounding or "").endswith("i"):
+        raise Untranslatable(instruction)  # PTX requires an integer rounding here
+    fn = "convert_integral" if rounding and rounding.endswith("i") else "convert"
+    mode = ROUNDINGS[rounding] if rounding else "nearest"
+    value = ops.value(args[1], source)
+    return ops.assign(args[0], f"::cohort::compat::ptx::{fn}<{to}, {source}>({value}, "
+                               f"::cohort::compat::ptx::rounding::{mode})")
+
+
+def half_conversion(ops, args, suffixes, half, instruction):
+    """cvt.rn.f16.f32 d, a (and .bf16, .rz/.rm/.rp, from .f64), cvt.rn.f16x2.f32 d, a, b, cvt.f32.f16 d, h."""
+    fmt = "::cohort::compat::fp16::" + HALF_FORMATS[unpaired(half)]
+    others = [s for s in suffixes if s != half]
+    wide = [s for s in others if s in ("f32", "f64")]
+    modifiers = [s for s in others if s not in wide]
+    if len(wide) != 1 or not set(modifiers) <= {"rn", "rz", "rm", "rp", "ftz"}:
+        raise Untranslatable(instruction)
+    t = TYPES[wide[0]]
+    ptx = "::cohort::compat::ptx::"
+    if suffixes.index(half) > suffixes.index(wide[0]) and not half.endswith("x2") and len(args) == 2:  # from a half
+        return ops.assign(args[0], f"{ptx}from_half<{t}>({fmt}, {ops.value(args[1], 'std::uint16_t')})")
+    rounding = next((m for m in modifiers if m in ROUNDINGS), None)
+    if rounding is None:
+        raise Untranslatable(instruction)  # PTX requires one to a 16-bit float
+    mode = f"{ptx}rounding::{ROUNDINGS[rounding]}"
+    if half.endswith("x2") and len(args) == 3:
+        return ops.assign(args[0], f"{ptx}to_half_pair<{t}>({fmt}, {ops.value(args[1], t)}, {ops.value(args[2], t)}, "
+                                   f"{mode})")
+    if len(args) != 2 or half.endswith("x2"):
+        raise Untranslatable(instruction)
+    return ops.assign(args[0], f"{ptx}to_half<{t}>({fmt}, {ops.value(args[1], t)}, {mode})")
+
+
+ATOMIC_OPS = {"add": "add", "min": "min", "max": "max", "and": "bit_and", "or": "bit_or", "xor": "bit_xor",
+              "exch": "exch", "inc": "inc", "dec": "dec", "cas": None}
+ATOMIC_ORDERS = {"relaxed": "relaxed", "acquire": "acquire", "release": "release", "acq_rel": "acq_rel"}
+ATOMIC_SCOPES = {"cta", "cluster", "gpu", "sys"}
+
+
+def atomic(ops, name, args, suffixes, t, instruction):
+    """atom (the old value to a register) and red (none), on one element."""
+    operations = [s for s in suffixes if s in ATOMIC_OPS]
+    known = set(ATOMIC_OPS) | set(ATOMIC_ORDERS) | ATOMIC_SCOPES | set(STATE_SPACES) | set(TYPES) | {"noftz"}
+    if t is None or len(operations) != 1 or not set(suffixes) <= known:
+        raise Untranslatable(instruction)
+    operation = operations[0]
+    order = "std::memory_order_" + next((ATOMIC_ORDERS[s] for s in suffixes if s in ATOMIC_ORDERS), "relaxed")
+    ptx = "::cohort::compat::ptx::"
+    if operation == "cas":
+        if name != "atom" or len(args) != 4:
+            raise Untranslatable(instruction)
+        return ops.assign(args[0], f"{ptx}atomic_cas<{t}>({ops.address(args[1])}, {ops.value(args[2], t)}, "
+                                   f"{ops.value(args[3], t)}, {order})")
+    if len(args) != (3 if name == "atom" else 2):
+        raise Untranslatable(instruction)
+    call = (f"{ptx}atomic_update<{t}>({ops.address(args[-2])}, {ops.value(args[-1], t)}, "
+            f"{ptx}atomic_op::{ATOMIC_OPS[operation]}, {order})")
+    return ops.assign(args[0], call) if name == "atom" else call + ";"
 
 
 def vector_access(ops, register_operand, address_operand, suffixes, t, load, instruction):

@@ -2,7 +2,10 @@
 
 The tokenizer knows C++'s lexical grammar (comments, string, raw-string and
 character literals, digit separators, line continuations, preprocessor lines),
-so a `<<<` in a comment or a string is never touched. The rewriter then:
+so a `<<<` in a comment or a string is never touched; each token knows whether
+it stands on a preprocessor line, and brackets pair only with brackets on the
+same side (`#if N > 1` in a parameter list, `#include <x>` before a kernel).
+The rewriter then:
 
 - turns `kernel<<<grid, block[, shared[, stream]]>>>(args)` into
   `::cohort::compat::chevron(kernel, grid, block[, ...])(args)`; the kernel
@@ -11,17 +14,21 @@ so a `<<<` in a comment or a string is never touched. The rewriter then:
   arguments and nested parentheses in the configuration are safe; a
   __global__ function template named without template arguments is launched
   through a generic thunk, so its arguments are deduced as nvcc deduces them;
+  a macro that is a launch's configuration alone (`#define CFG(g, b) <<<g, b>>>`)
+  makes each use (`k CFG(g, b)(x)`) a launch;
 - turns `extern __shared__ T name[];` into the block's dynamic shared memory
   (a pointer at block scope, an accessor object at namespace scope);
 - drops a `static` written beside `__shared__` and moves an `alignas(...)`
   after it to the front of the declaration (`__shared__` is `static thread_local`);
 - registers every `__global__` function that is not a template, so that
-  cudaLaunchKernel can launch it by address with void** arguments;
+  cudaLaunchKernel can launch it by address with void** arguments, and every
+  `__constant__` variable defined at namespace scope, for __isConstant;
 - rewrites, the same way, the headers a file includes with quotes from its own
   directory when they use one of these constructs (Project), and includes the
   rewritten copies instead.
 
-Newlines are never added inside the source, so line numbers stay right; a
+Newlines are never added inside the source, so line numbers stay right (those
+a rewrite replaces inside a macro definition stay as continuations); a
 prelude (`__CUDA_ARCH__`, `#include <cuda_runtime.h>`, as nvcc includes it)
 is followed by `#line 1 "file"`.
 """
@@ -54,12 +61,16 @@ SPECIFIER_CALLS = {"alignas", "__align__", "__attribute__"}
 
 
 class Token:
-    __slots__ = ("kind", "text", "line")
+    __slots__ = ("kind", "text", "line", "directive", "glued")
 
     def __init__(self, kind, text, line):
         self.kind = kind  # ident, number, string, char, punct, comment, space, newline, hash
         self.text = text
         self.line = line
+        self.directive = False  # on a preprocessor line (its '#' included, its ending newline not)
+        # A '>' or '=' right after a '>': C++ reads the two as one token (`>>`, `>=`), which the tokenizer
+        # splits, a template's closing '>' being a token of its own.
+        self.glued = False
 
     def __repr__(self):
         return f"Token({self.kind!r}, {self.text!r})"
@@ -150,7 +161,23 @@ def tokenize(source):
         else:
             tokens.append(Token("punct", c, line))
             i += 1
-    return join_spaced_chevrons(tokens)
+    for previous, t in zip(tokens, tokens[1:]):
+        t.glued = previous.text == ">" and t.text in (">", "=")
+    return mark_directives(join_spaced_chevrons(tokens))
+
+
+def mark_directives(tokens):
+    """Marks the tokens of preprocessor lines (continued lines and comments spanning lines included), so that
+    brackets there are not paired with the code's (`#if N > 1` in a parameter list, `#include <x>` before a
+    kernel)."""
+    directive = False
+    for t in tokens:
+        if t.kind == "hash":
+            directive = True
+        elif t.kind == "newline":
+            directive = False
+        t.directive = directive
+    return tokens
 
 
 def join_spaced_chevrons(tokens):
@@ -161,6 +188,11 @@ def join_spaced_chevrons(tokens):
     joined, i = [], 0
     while i < len(tokens):
         t = tokens[i]
+        if t.kind == "punct" and t.text in ("<", "<<", "<<<") and after_operator_keyword(joined):
+            # `operator<< <T>` and `operator<<<T>` name a template specialization of operator<<, as C++ reads them.
+            joined.extend([Token("punct", "<<", t.line), Token("punct", "<", t.line)] if t.text == "<<<" else [t])
+            i += 1
+            continue
         if t.kind == "punct" and t.text in ("<", "<<"):
             run, count, j = [i], len(t.text), i + 1
             while count < 3 and j < len(tokens):
@@ -181,6 +213,14 @@ def join_spaced_chevrons(tokens):
         joined.append(t)
         i += 1
     return joined
+
+
+def after_operator_keyword(tokens):
+    """Whether the last significant token of `tokens` is `operator`, or `operator<<`'s or `operator<`'s name."""
+    k = significant(tokens, len(tokens), -1)
+    if k is not None and tokens[k].text in ("<<", "<"):
+        k = significant(tokens, k, -1)
+    return k is not None and tokens[k].text == "operator"
 
 
 def lex_literal(source, i, prefix, line):
@@ -218,22 +258,13 @@ def significant(tokens, i, step):
     return i if 0 <= i < len(tokens) else None
 
 
-def in_directive(tokens, k):
-    """Whether token k lies on a preprocessor line (`#include <x>`'s '>' is not a template's)."""
-    while k > 0 and tokens[k - 1].kind != "newline":
-        k -= 1
-    while k < len(tokens) and tokens[k].kind in ("space", "comment"):
-        k += 1
-    return k < len(tokens) and tokens[k].kind == "hash"
-
-
 def match_forward(tokens, i):
-    """Index of the bracket closing the one at i."""
+    """Index of the bracket closing the one at i (brackets on preprocessor lines pair only among themselves)."""
     pairs = {"(": ")", "[": "]", "{": "}"}
     opening, closing = tokens[i].text, pairs[tokens[i].text]
     depth = 0
     for j in range(i, len(tokens)):
-        if tokens[j].kind != "punct":
+        if tokens[j].kind != "punct" or tokens[j].directive != tokens[i].directive:
             continue
         if tokens[j].text == opening:
             depth += 1
@@ -251,7 +282,7 @@ def match_backward(tokens, i):
     depth = 0
     for j in range(i, -1, -1):
         t = tokens[j]
-        if t.kind != "punct":
+        if t.kind != "punct" or t.directive != tokens[i].directive:
             continue
         if t.text == closing:
             depth += 1
@@ -262,8 +293,24 @@ def match_backward(tokens, i):
     raise RewriteError(tokens[i].line, f"unbalanced '{closing}'")
 
 
+def replacement_start(tokens, k):
+    """Index of the first token of the replacement list of the macro definition holding token k (after
+    `#define NAME` or `#define NAME(parameters)`); for another directive, of the token after its '#'."""
+    while k > 0 and tokens[k - 1].directive:
+        k -= 1
+    directive = significant(tokens, k, 1)
+    name = significant(tokens, directive, 1) if directive is not None else None
+    if name is None or tokens[directive].text != "define":
+        return k + 1
+    if name + 1 < len(tokens) and tokens[name + 1].text == "(":  # a function-like macro: '(' right after the name
+        return match_forward(tokens, name + 1) + 1
+    return name + 1
+
+
 def kernel_expression_start(tokens, last):
-    """Index of the first token of the postfix expression ending at `last`."""
+    """Index of the first token of the postfix expression ending at `last` (in a macro definition, within
+    its replacement list)."""
+    floor = replacement_start(tokens, last) if tokens[last].directive else 0
     i = last
     while True:
         t = tokens[i]
@@ -278,7 +325,7 @@ def kernel_expression_start(tokens, last):
         elif t.kind == "punct" and t.text in (")", "]"):
             start = match_backward(tokens, i)
             before = significant(tokens, start, -1)
-            if before is not None and is_expression_end(tokens[before]) and (
+            if before is not None and before >= floor and is_expression_end(tokens[before]) and (
                 tokens[start].text == "[" or tokens[before].kind != "ident" or tokens[before].text not in KEYWORDS
             ):
                 if tokens[before].text == ")" and condition_parentheses(tokens, before):
@@ -288,13 +335,13 @@ def kernel_expression_start(tokens, last):
         else:
             raise RewriteError(t.line, "cannot find the kernel expression before '<<<'")
         before = significant(tokens, start, -1)
-        if before is None:
+        if before is None or before < floor:
             return start
         b = tokens[before]
         if b.kind == "punct" and b.text in ("::", ".", "->"):
             prior = significant(tokens, before, -1)
-            if b.text == "::" and (prior is None or not is_expression_end(tokens[prior])):
-                return before  # ::kernel
+            if b.text == "::" and (prior is None or not is_expression_end(tokens[prior]) or tokens[prior].text in (")", "]")):
+                return before  # ::kernel (after `for (...)`, say: what ends in ')' or ']' qualifies no name)
             if prior is not None and tokens[prior].kind == "ident" and tokens[prior].text == "template":
                 prior = significant(tokens, prior, -1)
             i = prior
@@ -381,26 +428,46 @@ def scope_kinds(tokens):
     return kinds
 
 
-def newlines_in(tokens, first, last):
-    return sum(t.text.count("\n") for t in tokens[first : last + 1] if t.kind in ("newline", "space", "comment", "string"))
+def kept_lines(tokens, first, last):
+    """The line breaks of tokens first..last, to stand in for them where they are replaced, so that line numbers
+    stay: continued lines in a macro definition, whose end a line break would be."""
+    count = sum(t.text.count("\n") for t in tokens[first : last + 1] if t.kind in ("newline", "space", "comment", "string"))
+    return ("\\\n" if tokens[first].directive else "\n") * count
 
 
 def text_of(tokens, first, last):
-    return " ".join(t.text for t in tokens[first : last + 1] if t.kind not in ("space", "comment", "newline"))
+    return spelled(tokens[first : last + 1])
+
+
+def spelled(tokens, replacements=None):
+    """The significant tokens' text on one line: a space between two, none before a glued one (`>>` stays a
+    shift), an identifier in `replacements` replaced."""
+    text = ""
+    for t in tokens:
+        if t.kind in ("space", "comment", "newline"):
+            continue
+        piece = replacements.get(t.text, t.text) if replacements and t.kind == "ident" else t.text
+        text += ("" if not text or t.glued else " ") + piece
+    return text
 
 
 def with_depth(tokens, first, last):
     """The significant tokens first..last, each with the bracket depth after it (an opening bracket
-    counts as inside what it opens, a closing one as outside)."""
-    depth = 0
+    counts as inside what it opens, a closing one as outside). Angle brackets count outside parentheses,
+    brackets and braces only, where a '<' or '>' inside them may be an operator (`S<(N >> 1)>`)."""
+    nested, angles = 0, 0
     for t in tokens[first : last + 1]:
-        if t.kind in ("space", "comment", "newline"):
+        if t.kind in ("space", "comment", "newline") or t.directive != tokens[first].directive:
             continue
-        if t.text in ("(", "[", "{", "<"):
-            depth += 1
-        elif t.text in (")", "]", "}", ">"):
-            depth -= 1
-        yield t, depth
+        if t.text in ("(", "[", "{"):
+            nested += 1
+        elif t.text in (")", "]", "}"):
+            nested -= 1
+        elif t.text == "<" and nested == 0:
+            angles += 1
+        elif t.text == ">" and nested == 0:
+            angles -= 1
+        yield t, nested + angles
 
 
 def top_level_count(tokens, first, last):
@@ -452,7 +519,7 @@ def deduced_kernels(tokens):
             continue
         k = significant(tokens, i, -1)
         while (k is not None and tokens[k].text not in (";", "{", "}") and tokens[k].text != "template"
-               and not in_directive(tokens, k)):
+               and not tokens[k].directive):
             k = significant(tokens, k, -1)
         if k is not None and tokens[k].text == "template":
             opening = significant(tokens, k, 1)
@@ -467,24 +534,123 @@ def has_default_argument(tokens, first, last):
     return any(depth == 0 and t.text == "=" for t, depth in with_depth(tokens, first, last))
 
 
-def rewrite_tokens(tokens, include=None, templates=None):
+def open_launch(tokens, out, last, templates):
+    """Begins the rewrite of a launch whose kernel expression ends at token `last`, and returns the text that
+    goes between that expression and the launch's configuration."""
+    start = kernel_expression_start(tokens, last)
+    # `case 1:k<<<...` must not become `case 1:::cohort...` (nor with a line continuation between)
+    previous = start - 1
+    while previous >= 0 and tokens[previous].text == "\\\n":
+        previous -= 1
+    glue = " " if previous >= 0 and tokens[previous].text.endswith(":") else ""
+    name, explicit = last, None  # the kernel's name, how many template arguments it is given
+    if tokens[last].kind == "punct" and tokens[last].text == ">":
+        opening = angle_open(tokens, last)
+        name, explicit = significant(tokens, opening, -1), top_level_count(tokens, opening + 1, last - 1)
+    kernel = tokens[name].text if name is not None and tokens[name].kind == "ident" else None
+    if kernel in templates and (explicit is None or explicit < templates[kernel]):
+        # A function template named without (all) its arguments, or a kernel with default
+        # arguments: the call is completed as nvcc does, by calling it from a generic thunk.
+        # A kernel that is not a template gives its type, so that the arguments take its types.
+        expression = text_of(tokens, start, last)  # qualified as the launch names it: ns::k
+        signature = f"<decltype(&{expression})>" if templates[kernel] == 0 and explicit is None else ""
+        out[start] = f"{glue}::cohort::compat::chevron_deduced{signature}([](auto... cohort_a) {{ " + out[start]
+        return "(cohort_a...); },"
+    out[start] = glue + "::cohort::compat::chevron(" + out[start]
+    return ","
+
+
+def configuration_macro(tokens, i):
+    """(name, parameter names or None, indices of the first and last closing '>') when the '<<<' at i begins the replacement of a
+    macro that is a launch's configuration alone (`#define KERNEL_ARGS2(g, b) <<<g, b>>>`, used as
+    `k KERNEL_ARGS2(g, b)(x)`); None otherwise."""
+    if not tokens[i].directive:
+        return None
+    before = significant(tokens, i, -1)
+    parameters = None
+    if before is not None and tokens[before].text == ")":
+        opening = match_backward(tokens, before)
+        parameters = [tokens[k].text for k in range(opening + 1, before) if tokens[k].kind == "ident" or tokens[k].text == "..."]
+        before = significant(tokens, opening, -1)
+    define = significant(tokens, before, -1) if before is not None else None
+    hash_ = significant(tokens, define, -1) if define is not None else None
+    if hash_ is None or tokens[hash_].kind != "hash" or tokens[define].text != "define" or tokens[before].kind != "ident":
+        return None
+    first, close = launch_end_of_directive(tokens, i)
+    return tokens[before].text, parameters, first, close
+
+
+def launch_end_of_directive(tokens, i):
+    """(first, last) indices of the three '>' that end, with the directive, the configuration opened at i."""
+    end = i
+    while end + 1 < len(tokens) and tokens[end + 1].directive:
+        end += 1
+    last = [k for k in range(i + 1, end + 1) if tokens[k].kind not in ("space", "comment", "newline")][-3:]
+    if len(last) < 3 or any(tokens[k].text != ">" for k in last):
+        raise RewriteError(tokens[i].line, "a macro that begins with '<<<' must be a launch's whole configuration, "
+                           "as in '#define CONFIG(g, b) <<<g, b>>>'")
+    return last[0], last[-1]
+
+
+def configuration_use(tokens, i, function_like):
+    """(index of the kernel expression's last token, argument texts, index of the use's last token) for a use
+    of a configuration macro at i (`k CONFIG(g, b)(x)`, `k CONFIG(x)`), or None where the name is not used so."""
+    last = significant(tokens, i, -1)
+    if last is None or not is_expression_end(tokens[last]) or tokens[i].directive and not tokens[last].directive:
+        return None
+    following = significant(tokens, i, 1)
+    arguments, close = [], i
+    if function_like:
+        if following is None or tokens[following].text != "(":
+            return None
+        close = match_forward(tokens, following)
+        pieces, depth = [[]], 0
+        for t in tokens[following + 1 : close]:
+            if t.kind in ("space", "comment", "newline"):
+                continue
+            if t.text in ("(", "[", "{"):
+                depth += 1
+            elif t.text in (")", "]", "}"):
+                depth -= 1
+            if depth == 0 and t.text == ",":
+                pieces.append([])
+            else:
+                pieces[-1].append(t)
+        arguments = [spelled(p) for p in pieces] if any(pieces) else []
+    after = significant(tokens, close, 1)
+    if after is None or tokens[after].text != "(":
+        return None
+    return last, arguments, close
+
+
+def substitute(parameters, arguments, config, line):
+    """A configuration macro's replacement text with its arguments in place of its parameters."""
+    if parameters is None:
+        return config
+    named = [p for p in parameters if p != "..."]
+    values = dict(zip(named, arguments))
+    if "..." in parameters:
+        values["__VA_ARGS__"] = ", ".join(arguments[len(named):])
+    elif len(arguments) != len(named):
+        raise RewriteError(line, f"a configuration macro given {len(arguments)} arguments for {len(named)} parameters")
+    return spelled(tokenize(config), values)
+
+
+def rewrite_tokens(tokens, include=None, templates=None, config_macros=None):
     """The rewritten text; `include` maps a quoted include's name to the name to include instead (or
     None); `templates` maps the kernels launched through a thunk seen so far (deduced_kernels; this file's
-    are added) to their template parameter counts."""
+    are added) to their template parameter counts; `config_macros` maps the macros seen so far that are a
+    launch's configuration alone (configuration_macro; this file's are added) to (parameters, configuration)."""
     out = [t.text for t in tokens]
     templates = templates if templates is not None else {}
+    config_macros = config_macros if config_macros is not None else {}
     templates |= deduced_kernels(tokens)
     kinds = scope_kinds(tokens)
     scopes = []  # True: namespace-like
     registrations = {}  # index of a closing '}' -> text to append
-    in_directive = False
     i = 0
     while i < len(tokens):
         t = tokens[i]
-        if t.kind == "hash":
-            in_directive = True
-        elif t.kind == "newline":
-            in_directive = False
         if t.kind == "punct" and t.text == "{":
             scopes.append(kinds[i])
         elif t.kind == "punct" and t.text == "}":
@@ -492,31 +658,30 @@ def rewrite_tokens(tokens, include=None, templates=None):
                 scopes.pop()
             if i in registrations:
                 out[i] += registrations.pop(i)
+        elif t.kind == "punct" and t.text == ";" and i in registrations:
+            out[i] += registrations.pop(i)
+        elif t.kind == "punct" and t.text == "<<<" and (macro := configuration_macro(tokens, i)) is not None:
+            name, parameters, first, close = macro
+            config_macros[name] = (parameters, text_of(tokens, i + 1, first - 1))
+            i = close  # the definition stays: its uses are rewritten
         elif t.kind == "punct" and t.text == "<<<":
             last = significant(tokens, i, -1)
             if last is None:
                 raise RewriteError(t.line, "'<<<' without a kernel")
-            start = kernel_expression_start(tokens, last)
             first, close = launch_end(tokens, i)
-            name, explicit = last, None  # the kernel's name, how many template arguments it is given
-            if tokens[last].kind == "punct" and tokens[last].text == ">":
-                opening = angle_open(tokens, last)
-                name, explicit = significant(tokens, opening, -1), top_level_count(tokens, opening + 1, last - 1)
-            kernel = tokens[name].text if name is not None and tokens[name].kind == "ident" else None
-            if kernel in templates and (explicit is None or explicit < templates[kernel]):
-                # A function template named without (all) its arguments, or a kernel with default
-                # arguments: the call is completed as nvcc does, by calling it from a generic thunk.
-                # A kernel that is not a template gives its type, so that the arguments take its types.
-                expression = text_of(tokens, start, last)  # qualified as the launch names it: ns::k
-                signature = f"<decltype(&{expression})>" if templates[kernel] == 0 and explicit is None else ""
-                out[start] = f"::cohort::compat::chevron_deduced{signature}([](auto... cohort_a) {{ " + out[start]
-                out[i] = "(cohort_a...); },"
-            else:
-                out[start] = "::cohort::compat::chevron(" + out[start]
-                out[i] = ","
+            out[i] = open_launch(tokens, out, last, templates)
             for k in range(first, close + 1):
                 out[k] = ""
-            out[close] = ")" + "\n" * newlines_in(tokens, first, close)  # line breaks between the '>'s stay
+            out[close] = ")" + kept_lines(tokens, first, close)  # line breaks between the '>'s stay
+            i = close
+        elif (t.kind == "ident" and t.text in config_macros
+              and (use := configuration_use(tokens, i, config_macros[t.text][0] is not None)) is not None):
+            last, arguments, close = use
+            parameters, config = config_macros[t.text]
+            for k in range(i + 1, close + 1):
+                out[k] = ""
+            out[i] = (open_launch(tokens, out, last, templates) + substitute(parameters, arguments, config, t.line) + ")"
+                      + kept_lines(tokens, i, close))
             i = close
         elif t.kind == "hash" and include is not None:
             d = significant(tokens, i, 1)
@@ -534,7 +699,7 @@ def rewrite_tokens(tokens, include=None, templates=None):
         elif t.kind == "ident" and t.text == "extern" and (shared := extern_shared_specifier(tokens, i)) is not None:
             # The declaration ends at its ';' or, in a macro definition, with the directive.
             end = i
-            while end < len(tokens) and tokens[end].text != ";" and not (in_directive and tokens[end].kind == "newline"):
+            while end < len(tokens) and tokens[end].text != ";" and not (t.directive and tokens[end].kind == "newline"):
                 end += 1
             if end == len(tokens):
                 raise RewriteError(t.line, "'extern __shared__' without ';'")
@@ -542,18 +707,23 @@ def rewrite_tokens(tokens, include=None, templates=None):
             if tokens[end].kind == "newline":
                 replacement = replacement[:-1]  # the macro's user writes the ';'
                 end -= 1
-            out[i] = replacement + "\n" * newlines_in(tokens, i, end)
+            out[i] = replacement + kept_lines(tokens, i, end)
             for k in range(i + 1, end + 1):
                 out[k] = ""
             i = end
         elif t.kind == "ident" and t.text in ("asm", "__asm__", "__asm") and (statement := asm_statement(tokens, i)):
             close, replacement = statement
-            out[i] = replacement + "\n" * newlines_in(tokens, i, close)
+            out[i] = replacement + kept_lines(tokens, i, close)
             for k in range(i + 1, close + 1):
                 out[k] = ""
             i = close
         elif t.kind == "ident" and t.text == "__shared__":
             i = rewrite_shared_specifiers(tokens, out, i)
+        elif t.kind == "ident" and t.text == "__constant__" and all(scopes) and not t.directive:
+            registration = constant_registration(tokens, i)
+            if registration:
+                end, text = registration
+                registrations[end] = registrations.get(end, "") + text
         elif t.kind == "ident" and t.text == "__global__" and all(scopes):
             registration = global_registration(tokens, i)
             if registration:
@@ -627,7 +797,7 @@ def asm_operands(section):
                 depth -= 1
                 if depth == 0:
                     break
-        operands.append((c_string(t.text), " ".join(x.text for x in section[j + 2 : end])))
+        operands.append((c_string(t.text), spelled(section[j + 2 : end])))
         j = end + 1
     return operands
 
@@ -726,7 +896,7 @@ def dynamic_shared(tokens, first, end, at_namespace_scope, skip):
             "'extern __shared__ float s[];'"
         )
     name = tokens[parts[-3]].text
-    type_text = " ".join(tokens[p].text for p in parts[:-3])
+    type_text = spelled([tokens[p] for p in parts[:-3]])
     if at_namespace_scope:
         return f"[[maybe_unused]] static constexpr ::cohort::compat::dynamic_shared_array<{type_text}> {name}{{}};"
     return f"{type_text}* const {name} = ::cohort::dynamic_shared<{type_text}>();"
@@ -735,7 +905,7 @@ def dynamic_shared(tokens, first, end, at_namespace_scope, skip):
 def global_registration(tokens, i):
     """(index of the body's closing '}', text) for a __global__ function definition that is not a template."""
     k = significant(tokens, i, -1)
-    while k is not None and tokens[k].text not in (";", "{", "}") and not in_directive(tokens, k):
+    while k is not None and tokens[k].text not in (";", "{", "}") and not tokens[k].directive:
         if tokens[k].text == "template" or tokens[k].text == ">":
             return None
         k = significant(tokens, k, -1)
@@ -747,7 +917,7 @@ def global_registration(tokens, i):
         if t.text == "__cluster_dims__":
             opening = significant(tokens, j, 1)
             j = match_forward(tokens, opening)
-            cluster_dims = " ".join(x.text for x in tokens[opening + 1 : j] if x.kind not in ("space", "comment", "newline"))
+            cluster_dims = spelled(tokens[opening + 1 : j])
         elif t.text == "__launch_bounds__" or t.text == "__attribute__":
             j = match_forward(tokens, significant(tokens, j, 1))
         elif t.text == "(":
@@ -779,17 +949,57 @@ def global_registration(tokens, i):
     )
 
 
+def constant_registration(tokens, i):
+    """(index of the declaration's ';', text) registering the variables a namespace-scope definition with the
+    `__constant__` at i defines, so that __isConstant knows their bytes; None for a declaration (`extern`) or
+    a template."""
+    k = significant(tokens, i, -1)
+    while k is not None and tokens[k].text not in (";", "{", "}") and not tokens[k].directive:
+        if tokens[k].text in ("extern", "template", ">"):
+            return None
+        k = significant(tokens, k, -1)
+    names, angles, in_initializer = [], 0, False
+    j = significant(tokens, i, 1)
+    while j is not None and tokens[j].text != ";":
+        t = tokens[j]
+        if t.kind == "hash" or (t.kind == "ident" and t.text == "extern"):
+            return None
+        following = significant(tokens, j, 1)
+        if t.text in ("(", "[", "{"):
+            in_initializer = in_initializer or (t.text == "{" and angles == 0)  # `S s{1, 2}`
+            j = match_forward(tokens, j)
+        elif in_initializer:
+            in_initializer = t.text != ","
+        elif t.text == "<":
+            angles += 1
+        elif t.text == ">":
+            angles -= 1
+        elif t.text == "=" and angles == 0:
+            in_initializer = True
+        elif (t.kind == "ident" and angles == 0 and following is not None
+              and tokens[following].text in ("[", "=", "{", ",", ";")):
+            names.append(t.text)
+        j = significant(tokens, j, 1)
+    if j is None or not names:
+        return None
+    return j, "".join(
+        " [[maybe_unused]] static const bool COHORT_COMPAT_UNIQUE(cohort_constant_registered_) = "
+        f"::cohort::compat::register_constant(__builtin_addressof({name}), sizeof({name}));"
+        for name in names
+    )
+
+
 def strip_defaults(tokens, first, last):
     """The parameter list's text without default arguments, on one line."""
     pieces, skipping = [], False
     for t, depth in with_depth(tokens, first, last):
         if depth == 0 and t.text == ",":
             skipping = False
-        elif depth == 0 and t.text == "=":
+        elif depth == 0 and t.text == "=" and not t.glued:
             skipping = True
         if not skipping:
-            pieces.append(t.text)
-    return " ".join(pieces)
+            pieces.append(t)
+    return spelled(pieces)
 
 
 def line_directive(path):
@@ -814,7 +1024,7 @@ def rewrite(source, path=None, include=None, templates=None, device=True):
 
 
 # What makes a header (or a host .cpp file) need the rewriter: the constructs it changes.
-HEADER_TRIGGERS = ("<<<", "__shared__", "__global__", "asm")
+HEADER_TRIGGERS = ("<<<", "__shared__", "__global__", "__constant__", "asm")
 
 
 class Project:

@@ -1,7 +1,6 @@
 """Unit tests of cohort_rewrite: the tokenizer and each rewrite."""
 
 import os
-import random
 import tempfile
 import unittest
 
@@ -128,6 +127,67 @@ class Launches(unittest.TestCase):
         self.assertIn("if (c) ::cohort::compat::chevron((k),1, 1)(x);", out)
         self.assertIn("while (c) ::cohort::compat::chevron((*t[i]),1, 1)(x);", out)
 
+    def test_operator_shift_specializations_are_not_launches(self):
+        for source in ("template <class T> std::ostream& operator<< <T>(std::ostream&, const X<T>&);",
+                       "friend std::ostream& operator<<<>(std::ostream&, const X&);",
+                       "friend bool operator< <>(const A&, const A&);"):
+            self.assertEqual(rewrite(source), source)
+        self.assertIn("::cohort::compat::chevron(k", rewrite("bool operator<<<T>(S, T); void f() { k<<<1, 1>>>(); }"))
+
+    def test_a_macro_that_is_a_launch_configuration(self):
+        # `#define KERNEL_ARGS2(grid, block) <<<grid, block>>>`, as code shared with HIP writes it: the
+        # definition stays, each use becomes a launch, its arguments in place of the parameters.
+        source = ("#define KERNEL_ARGS2(grid, block) <<< grid, block >>>\n#define CFG <<<1, 32>>>\n"
+                  "#define V(...) <<<__VA_ARGS__>>>\n"
+                  "void f() { k KERNEL_ARGS2(dim3(1, 2), 32)(x, y); ns::k<int> V(g, b,\n 0, s)(x); k CFG (x); }")
+        out = rewrite(source)
+        self.assertTrue(out.startswith(source.split("void")[0]))
+        self.assertIn("::cohort::compat::chevron(k ,dim3 ( 1 , 2 ) , 32)(x, y);", out)
+        self.assertIn("::cohort::compat::chevron(ns::k<int> ,g, b, 0, s)\n(x);", out)
+        self.assertIn("::cohort::compat::chevron(k ,1 , 32) (x);", out)
+        self.assertEqual(out.count("\n"), source.count("\n"))
+
+    def test_a_configuration_macro_of_a_deduced_kernel(self):
+        source = "template <class T> __global__ void k(T* p) {}\n#define C(g, b) <<<g, b>>>\nvoid f() { k C(1, 2)(p); }"
+        self.assertIn("chevron_deduced([](auto... cohort_a) { k (cohort_a...); },1 , 2)(p);", rewrite(source))
+
+    def test_a_macro_that_begins_a_launch_but_is_not_its_configuration_is_an_error(self):
+        with self.assertRaises(RewriteError) as caught:
+            rewrite("#define BAD(g) <<<g, 1>>> + 1\n")
+        self.assertEqual(str(caught.exception), "1: error: a macro that begins with '<<<' must be a launch's whole "
+                         "configuration, as in '#define CONFIG(g, b) <<<g, b>>>'")
+        with self.assertRaises(RewriteError) as caught:
+            rewrite("#define C(g, b) <<<g, b>>>\nvoid f() { k C(1)(x); }")
+        self.assertEqual(str(caught.exception), "2: error: a configuration macro given 1 arguments for 2 parameters")
+
+    # Found by fuzz_cohort_rewrite.py:
+    def test_a_launch_right_after_a_colon(self):
+        self.assertIn("case 1: ::cohort::compat::chevron(k,1, 1)(x);", rewrite("switch (n) { case 1:k<<<1, 1>>>(x); }"))
+        self.assertIn("case 1:\\\n ::cohort::compat::chevron(k", rewrite("#define L case 1:\\\nk<<<1, 1>>>(x)\n"))
+
+    def test_a_global_kernel_after_a_loop_header(self):
+        out = rewrite("void f() { for (int i = 0; i < 1; ++i) ::k<<<1, 1>>>(x); }")
+        self.assertIn("for (int i = 0; i < 1; ++i) ::cohort::compat::chevron(::k,1, 1)(x);", out)
+
+    def test_a_macro_launching_a_parenthesized_kernel(self):
+        # The kernel expression stops at the macro's parameter list.
+        self.assertEqual(rewrite("#define L() (pointer)<<<1, 1>>>(x)\n"),
+                         "#define L() ::cohort::compat::chevron((pointer),1, 1)(x)\n")
+
+    def test_line_breaks_kept_in_a_macro_are_continuations(self):
+        source = "#define L(x) k<<<1, 1>\\\n>\\\n>(x)\nint after;"
+        self.assertEqual(rewrite(source), "#define L(x) ::cohort::compat::chevron(k,1, 1)\\\n\\\n(x)\nint after;")
+
+    def test_shifts_and_comparisons_copied_into_a_rewrite_stay_one_token(self):
+        # The tokenizer splits `>>` and `>=` (a template's '>' is a token of its own); text the rewrite copies
+        # keeps them whole. Found by fuzz_cohort_rewrite.py: `( n > > 1 )` in a configuration macro's use.
+        out = rewrite("#define C(g, b) <<<g, b>>>\nvoid f() { k C((n >> 1), b >= 2 ? 1 : 2)(x); }")
+        self.assertIn("::cohort::compat::chevron(k ,( n >> 1 ) , b >= 2 ? 1 : 2)(x);", out)
+        out = rewrite('void f() { asm("add.u32 %0, %1, %2;" : "=r"(r) : "r"(a >> 1), "r"(b)); }')
+        self.assertIn("::cohort::compat::ptx::as<std::uint32_t>(a >> 1)", out)
+        out = rewrite("__global__ void k(S<(N >> 1)> s, int n = 1) {}")
+        self.assertIn("static_cast<void (*)(S < ( N >> 1 ) > s , int n)>(&k)", out)
+
     def test_missing_close_is_an_error(self):
         with self.assertRaises(RewriteError):
             rewrite("k<<<1, 1;")
@@ -219,9 +279,32 @@ class InlinePtx(unittest.TestCase):
     def test_fences_with_only_clobbers(self):
         self.assertIn("ptx::fence();", rewrite('void f() { asm volatile("membar.gl;" ::: "memory"); }'))
 
+    def test_atomics_conversions_and_float_functions(self):
+        out = rewrite('void f() { asm volatile("red.release.gpu.global.add.u32 [%0], %1;" :: "l"(p), "r"(v)); }')
+        self.assertIn("atomic_update<std::uint32_t>(::cohort::compat::ptx::address(p), "
+                      "::cohort::compat::ptx::as<std::uint32_t>(v), ::cohort::compat::ptx::atomic_op::add, "
+                      "std::memory_order_release);", out)
+        out = rewrite('void f() { asm("atom.global.cas.b32 %0, [%1], %2, %3;" : "=r"(o) : "l"(p), "r"(a), "r"(b)); }')
+        self.assertIn("(o) = ::cohort::compat::ptx::as<std::remove_cvref_t<decltype((o))>>(::cohort::compat::ptx::"
+                      "atomic_cas<std::uint32_t>(", out)
+        out = rewrite('void f() { asm("cvt.rzi.s32.f32 %0, %1;" : "=r"(i) : "f"(x)); }')
+        self.assertIn("convert_integral<std::int32_t, float>(::cohort::compat::ptx::as<float>(x), "
+                      "::cohort::compat::ptx::rounding::zero)", out)
+        self.assertIn("std::exp2(::cohort::compat::ptx::as<float>(x))",
+                      rewrite('void f() { asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); }'))
+        self.assertIn("__syncthreads();", rewrite('void f() { asm volatile("bar.sync 0;"); }'))
+
+    def test_forms_that_would_be_wrong_are_refused(self):
+        # A float to integer cvt needs an integer rounding; a 32-bit shared address cannot hold a host pointer;
+        # a barrier of some of the block's threads is not __syncthreads.
+        for instruction in ("cvt.s32.f32 %0, %1", "cvta.to.shared.u32 %0, %1", "bar.sync 1, 64",
+                            "atom.global.add.v2.f32 %0, [%1], %2", "div.rz.f32 %0, %1, %2"):
+            out = rewrite('void f() { asm("' + instruction + ';" : "=r"(a) : "r"(b), "r"(c)); }')
+            self.assertIn("the inline PTX instruction `" + instruction + "` is not supported", out)
+
     def test_an_unknown_instruction_is_a_compile_error_naming_it(self):
-        out = rewrite('void f() { asm("cvt.rzi.s32.f32 %0, %1;" : "=r"(i) : "f"(x)); }\nint after;')
-        self.assertIn('static_assert(false, "cohort: the inline PTX instruction `cvt.rzi.s32.f32 %0, %1` is not '
+        out = rewrite('void f() { asm("cvt.rni.sat.s8.f32 %0, %1;" : "=h"(i) : "f"(x)); }\nint after;')
+        self.assertIn('static_assert(false, "cohort: the inline PTX instruction `cvt.rni.sat.s8.f32 %0, %1` is not '
                       "supported on the host backend", out)
         self.assertEqual(out.count("\n"), 1)
 
@@ -231,6 +314,26 @@ class Members(unittest.TestCase):
         # threadIdx & co. are variables, not macros: CUDA's field names need no rewriting.
         source = "p.warpSize; c->gridDim = x; c.blockDim = y; int w = warpSize; dim3 gridDim(2, 1);"
         self.assertEqual(rewrite(source), source)
+
+
+class ConstantRegistration(unittest.TestCase):
+    REGISTERED = ("[[maybe_unused]] static const bool COHORT_COMPAT_UNIQUE(cohort_constant_registered_) = "
+                  "::cohort::compat::register_constant(__builtin_addressof({0}), sizeof({0}));")
+
+    def test_each_defined_variable_is_registered_after_its_declaration(self):
+        out = rewrite("__constant__ int o[2] = {1, 2}, s{3}, t = f(a, b);\nint after;")
+        self.assertEqual(out, "__constant__ int o[2] = {1, 2}, s{3}, t = f(a, b); " + self.REGISTERED.format("o") + " "
+                         + self.REGISTERED.format("s") + " " + self.REGISTERED.format("t") + "\nint after;")
+
+    def test_template_arguments_in_the_type(self):
+        out = rewrite("namespace n { static __constant__ std::array<int, 3> table[2]; }")
+        self.assertIn(self.REGISTERED.format("table") + " }", out)
+        self.assertEqual(out.count("register_constant"), 1)
+
+    def test_declarations_templates_and_macros_are_untouched(self):
+        for source in ("extern __constant__ float e[];", "template <class T> __constant__ T v;",
+                       "#define C __constant__ int x;\n", "void f() { __constant__ int x; }"):
+            self.assertEqual(rewrite(source), source)
 
 
 class Registration(unittest.TestCase):
@@ -247,6 +350,11 @@ class Registration(unittest.TestCase):
         out = rewrite("__global__ void k(int* p,\n#ifdef X\nint q,\n#endif\nint n) { }\n")
         self.assertIn("register_global(&k)", out)
         self.assertEqual(out.count("\n"), 5)
+
+    def test_a_comparison_in_a_conditional_of_the_parameter_list(self):
+        # `#if N > 1` is not a template bracket: the default argument after it is seen.
+        source = "__global__ void k(int* p,\n#if N > 1\n int n = 3\n#else\n int n\n#endif\n) {}\nvoid f() { k<<<1, 1>>>(p); }"
+        self.assertIn("chevron_deduced<decltype(&k)>([](auto... cohort_a) { k(cohort_a...); },1, 1)(p)", rewrite(source))
 
     def test_templates_and_declarations_do_not(self):
         self.assertNotIn("register_global", rewrite("template <class T> __global__ void k(T* p) { }"))
@@ -333,33 +441,6 @@ class Headers(unittest.TestCase):
 
     def test_missing_headers_are_left_to_the_compiler(self):
         self.assertEqual(rewrite('#include "nowhere.h"\n', None, lambda name: None), '#include "nowhere.h"\n')
-
-
-class SpellingFuzzer(unittest.TestCase):
-    """Launches spelled with random blanks, comments and line breaks between their tokens (every spelling
-    nvcc accepts) rewrite to the canonical spelling's rewrite, token for token."""
-
-    KERNELS = ["k", "ns::k", "::k", "k<float, 4>", "table[i]", "(pointer)", "obj.member", "ns::k<T, (N > 2)>"]
-    CONFIGS = [["g", "b"], ["dim3(g, 1)", "b", "shared"], ["g", "b", "s * sizeof(float)", "stream"],
-               ["(n + 255) / 256", "256"], ["f(a, b)", "t[1]"]]
-    BLANKS = ["", " ", "  ", "\t", "\n", " /* c */ ", "\\\n"]
-
-    def spelled(self, rng, tokens):
-        return "".join(t + (rng.choice(self.BLANKS) if i + 1 < len(tokens) else "") for i, t in enumerate(tokens))
-
-    def test_random_spellings(self):
-        rng = random.Random(20261129)
-        for _ in range(400):
-            kernel, config = rng.choice(self.KERNELS), rng.choice(self.CONFIGS)
-            opening = rng.choice([["<<<"], ["<<", "<"], ["<", "<", "<"], ["<", "<<"]])
-            closing = rng.choice([[">>>"], [">>", ">"], [">", ">", ">"], [">", ">>"]])
-            arguments = rng.choice(["(x)", "(x, y)", "()", "(a[0], f(b, c))"])
-            canonical = f"void f() {{ {kernel}<<<{', '.join(config)}>>>{arguments}; }}"
-            tokens = [kernel] + opening + [", ".join(config)] + closing + [arguments, ";"]
-            source = "void f() { " + self.spelled(rng, tokens) + " }"
-            expected = significant(rewrite(canonical))
-            self.assertEqual(significant(rewrite(source)), expected, source)
-            self.assertEqual(rewrite(source).count("\n"), source.count("\n"), source)
 
 
 if __name__ == "__main__":

@@ -5,22 +5,31 @@
 // any other instruction with a compile error naming it.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cfenv>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <cstring>
 #include <type_traits>
 
 #include <cohort/cohort.hpp>
 
+#include "cohort_compat/half_rounding.hpp"
+
 namespace cohort::compat::ptx {
 
 // An operand's value as the instruction's type: a conversion between integers,
-// the bits of a float of the same size ("=f" with .b32), as PTX moves registers.
+// the bits of a float of the same size ("=f" with .b32), as PTX moves registers;
+// a pointer ("l"(p)) is its address.
 template <class To, class From>
 To as(From value) {
-  if constexpr (std::is_floating_point_v<To> != std::is_floating_point_v<From> && sizeof(To) == sizeof(From))
+  if constexpr (std::is_pointer_v<From>)
+    return static_cast<To>(reinterpret_cast<std::uintptr_t>(value));
+  else if constexpr (std::is_floating_point_v<To> != std::is_floating_point_v<From> && sizeof(To) == sizeof(From))
     return std::bit_cast<To>(value);
   else
     return static_cast<To>(value);
@@ -196,5 +205,130 @@ T sub_borrow(T a, T b, unsigned& carry, bool borrow_in, bool borrow_out) {
 }
 
 inline void fence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+// abs and neg of the most negative integer give it back, as on the GPU
+// (no overflow: the arithmetic is done unsigned).
+template <class T>
+T wrapping_neg(T a) {
+  return static_cast<T>(std::make_unsigned_t<T>{0} - static_cast<std::make_unsigned_t<T>>(a));
+}
+template <class T>
+T wrapping_abs(T a) {
+  if constexpr (std::is_signed_v<T>)
+    return a < 0 ? wrapping_neg(a) : a;
+  else
+    return a;
+}
+
+// shl and shr clamp the shift amount to the register's width: a shift by the
+// width or more gives 0, or the sign for shr of a signed value.
+template <class T>
+T shift_left(T a, unsigned n) {
+  return n >= sizeof(T) * 8 ? T{0} : static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) << n);
+}
+template <class T>
+T shift_right(T a, unsigned n) {
+  if (n >= sizeof(T) * 8) return std::is_signed_v<T> && a < 0 ? static_cast<T>(-1) : T{0};
+  return static_cast<T>(a >> n);
+}
+
+// cvt's rounding modifiers: .rn/.rni nearest even, .rz/.rzi toward zero,
+// .rm/.rmi down, .rp/.rpi up.
+enum class rounding { nearest, zero, down, up };
+
+template <class F>
+F round_integral(F value, rounding mode) {
+  switch (mode) {
+    case rounding::nearest: return std::nearbyint(value);
+    case rounding::zero: return std::trunc(value);
+    case rounding::down: return std::floor(value);
+    case rounding::up: return std::ceil(value);
+  }
+  return value;
+}
+
+// cvt.rni/.rzi/.rmi/.rpi: rounds to an integral value, then converts; a float
+// becomes an integer saturated to its range, NaN becoming 0, as PTX defines it.
+template <class To, class From>
+To convert_integral(From value, rounding mode) {
+  const From r = round_integral(value, mode);
+  if constexpr (std::is_integral_v<To>) {
+    if (std::isnan(r)) return 0;
+    if (r <= static_cast<From>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+    if (r >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+  }
+  return static_cast<To>(r);
+}
+
+// cvt.rn/.rz/.rm/.rp, and cvt without a modifier between integers (which
+// truncates or extends, as a C++ conversion does): a result that is a float
+// is rounded in the mode the modifier names.
+template <class To, class From>
+To convert(From value, rounding mode) {
+  if constexpr (std::is_floating_point_v<To>) {
+    if (mode != rounding::nearest) {
+      const int saved = std::fegetround();
+      std::fesetround(mode == rounding::zero ? FE_TOWARDZERO : mode == rounding::down ? FE_DOWNWARD : FE_UPWARD);
+      const volatile To result = static_cast<To>(value);  // volatile: converted under the mode just set
+      std::fesetround(saved);
+      return result;
+    }
+  }
+  return static_cast<To>(value);
+}
+
+// cvt to and from the 16-bit floats (.f16, .bf16), whose registers hold their
+// bits; .f16x2/.bf16x2 pack two, the first operand's in the upper half.
+template <class F>
+std::uint16_t to_half(const fp16::format& f, F value, rounding mode) {
+  constexpr fp16::rounding modes[] = {fp16::rounding::nearest_even, fp16::rounding::toward_zero, fp16::rounding::down,
+                                      fp16::rounding::up};
+  return fp16::round_to(f, static_cast<double>(value), modes[static_cast<int>(mode)]);
+}
+template <class F>
+std::uint32_t to_half_pair(const fp16::format& f, F upper, F lower, rounding mode) {
+  return (std::uint32_t{to_half(f, upper, mode)} << 16) | to_half(f, lower, mode);
+}
+template <class F>
+F from_half(const fp16::format& f, std::uint16_t bits) {
+  return static_cast<F>(fp16::value_of(f, bits));
+}
+
+// atom and red: read-modify-write operations on memory, atomic as on the GPU.
+enum class atomic_op { add, min, max, bit_and, bit_or, bit_xor, exch, inc, dec };
+
+template <class T>
+T atomic_update(std::uintptr_t at, T value, atomic_op op, std::memory_order order) {
+  cohort::atomic_ref<T> a(*reinterpret_cast<T*>(at));
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case atomic_op::bit_and: return a.fetch_and(value, order);
+      case atomic_op::bit_or: return a.fetch_or(value, order);
+      case atomic_op::bit_xor: return a.fetch_xor(value, order);
+      default: break;
+    }
+  }
+  switch (op) {
+    case atomic_op::add: return a.fetch_add(value, order);
+    case atomic_op::min: return a.fetch_min(value, order);
+    case atomic_op::max: return a.fetch_max(value, order);
+    case atomic_op::exch: return a.exchange(value, order);
+    default: break;
+  }
+  // inc and dec wrap at `value`, as CUDA's atomicInc and atomicDec do.
+  T old = a.load(std::memory_order_relaxed);
+  for (;;) {
+    const T next = op == atomic_op::inc ? (old >= value ? T{0} : static_cast<T>(old + 1))
+                                        : (old == 0 || old > value ? value : static_cast<T>(old - 1));
+    if (a.compare_exchange_weak(old, next, order, std::memory_order_relaxed)) return old;
+  }
+}
+
+template <class T>
+T atomic_cas(std::uintptr_t at, T compare, T value, std::memory_order order) {
+  cohort::atomic_ref<T>(*reinterpret_cast<T*>(at)).compare_exchange_strong(compare, value, order,
+                                                                           std::memory_order_relaxed);
+  return compare;  // the old value, whether or not it was replaced
+}
 
 }  // namespace cohort::compat::ptx
