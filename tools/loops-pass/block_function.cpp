@@ -318,8 +318,8 @@ BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_
   return done;
 }
 
-// A kernel whose barriers are all in block-uniform control flow: every live
-// thread stops at the same barrier, or all exit. One nest of thread loops per
+// A kernel whose barriers (and warp or tile collectives) are all in
+// block-uniform control flow: every live thread stops at the same barrier, or all exit. One nest of thread loops per
 // resume point, each calling the step with that constant (so that inlining
 // leaves only the region's code); thread 0 runs first and its result says
 // where the block goes next. No per-thread resume point, check or site.
@@ -333,6 +333,7 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   auto* done = BasicBlock::Create(context, "done", &block);
   IRBuilder<> b(entry);
   const block_record_fields f = begin_block(b, module, step.frame_bytes);
+  FunctionCallee exchange = module.getOrInsertFunction(exchange_symbol, Type::getVoidTy(context), b.getPtrTy());
   // The uniform values kept across barriers (step_function.cpp): as the
   // region started, as the next will start, and where threads but the first write them.
   auto slots = [&](const char* name) {
@@ -355,6 +356,8 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
     auto* first = BasicBlock::Create(context, "region" + Twine(point), &block);
     to->addCase(b.getInt32(point), first);
     b.SetInsertPoint(first);
+    // After a collective, its groups' exchange (every thread stopped there), then the region.
+    if (point > 0 && step.collective[point - 1]) b.CreateCall(exchange, {f.ctx});
     Value* zero = b.getInt32(0);
     if (step.position_read) store_position(b, f.position, zero, zero, zero, zero);
     CallInst* next = call_step(b, kernel, block, step, b.getInt32(point), f.frames, zero, zero, zero, zero, kept, keep);
