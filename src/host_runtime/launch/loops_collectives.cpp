@@ -76,22 +76,40 @@ using namespace cohort::detail::host;
 extern "C" {
 
 // Every thread of the block stopped at one collective call: each group (the
-// threads of one member set) is checked and its combine run. A thread that
-// is not its group's first member checks that the first names the same
-// group, which the first then checks member by member: so every thread's
-// group is checked once.
+// threads of one member set) is checked and its combine run. The usual group,
+// consecutive ranks from the one at hand (a warp, a tile, a partial last
+// warp), is checked member by member and skipped over at once. Otherwise a
+// thread that is not its group's first member checks that the first names
+// the same group, which the first then checks member by member: so every
+// thread's group is checked once.
 void cohort_loops_exchange(loops_block* block) {
   auto& rt = static_cast<block_runtime&>(*current_block);
   // The intrinsics noted their masks in the slots (collective_slot::mask_site): cleared for the next block.
   rt.collectives.used = true;
   const loops_block& b = *block;
-  for (unsigned rank = 0; rank < b.count; ++rank) {
+  for (unsigned rank = 0; rank < b.count;) {
     const collective_call& call = call_of(b, rank);
     const member_set& m = call.members;
     const unsigned first = first_member(m);
+    if (first == rank && (m.is_span() || ((m.lanes >> (rank - m.base)) & ((m.lanes >> (rank - m.base)) + 1)) == 0)) {
+      bool alike = true;
+      for (unsigned r = rank + 1; r < rank + m.count; ++r) {
+        const collective_call& other = call_of(b, r);
+        alike &= other.members == m && other.op == call.op;
+      }
+      if (call.uniform_arg)
+        for (unsigned r = rank + 1; r < rank + m.count; ++r) alike &= rt.slots[r].arg == rt.slots[rank].arg;
+      if (alike) [[likely]] {
+        if (call.op->combine != nullptr)
+          call.op->combine({rt.slots, nullptr, rank, m.count, m.base, m.lanes, rt.collectives.scratch.data(), call.where});
+        rank += m.count;
+        continue;
+      }
+    }
     if (first != rank) {
       const member_set& its = call_of(b, first).members;
       if (!(its == m)) fail_masks_differ(rt, record_of(rt, call, rank), first, its);
+      ++rank;
       continue;
     }
     const rendezvous_record rec = record_of(rt, call, first);
@@ -104,6 +122,7 @@ void cohort_loops_exchange(loops_block* block) {
       if (call.uniform_arg && rt.slots[r].arg != rec.first_arg) fail_non_uniform(rt, rec, other);
     });
     if (call.op->combine != nullptr) call.op->combine(members_of(rt, m, call.where));
+    ++rank;
   }
   current_thread = rt.threads;
 }
