@@ -239,12 +239,12 @@ TEST_F(LoopsEngine, CooperativeLaunchOfAKernelWithoutGridBarriers) {
   expect_same_on_both<float>([&] { return loops_tests::saxpy_cooperative(2.0f, x, y, 64); }, engine::loops);
 }
 
-TEST_F(LoopsEngine, ShuffledSchedulesRunOnFibers) {
+TEST_F(LoopsEngine, ShuffledSchedulesRunOnLoops) {  // in a drawn order: shuffle_test.cpp
   ::setenv("COHORT_SCHEDULE", "shuffle:7", 1);
   cohort::host::reload_settings();  // the settings are read once
   const auto x = random_floats(300, 19), y = random_floats(300, 20);
   const std::vector<float> out = loops_tests::saxpy(2.0f, x, y, 64);
-  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
   ::unsetenv("COHORT_SCHEDULE");
   cohort::host::reload_settings();
   EXPECT_EQ(out, loops_tests::saxpy(2.0f, x, y, 64));

@@ -68,6 +68,8 @@ inline constexpr unsigned dim_x_offset = 24;    // uint32_t blockDim.x
 inline constexpr unsigned dim_y_offset = 28;    // uint32_t blockDim.y
 inline constexpr unsigned dim_z_offset = 32;    // uint32_t blockDim.z
 inline constexpr unsigned count_offset = 36;    // uint32_t threads in the block
+// (uint64_t frame_bytes at 40, for the runtime)
+inline constexpr unsigned order_offset = 48;    // uint32_t*: a shuffled schedule's order of the ranks, or null
 
 // A thread's resume point: 0 the kernel's start, i the code after barrier i, exited.
 inline constexpr std::uint32_t exited = 0xffffffffu;

@@ -8,10 +8,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <memory>
 #include <new>
+#include <numeric>
 #include <source_location>
 #include <sstream>
+#include <vector>
 
 #include "launch/block_runtime.hpp"
 #include "launch/loops_block.hpp"
@@ -33,6 +36,7 @@ struct loops_storage {
   std::size_t frame_capacity = 0;
   std::unique_ptr<std::uint32_t[]> resumes;
   std::size_t resume_capacity = 0;
+  std::vector<std::uint32_t> order;
   loops_block block{};
 };
 
@@ -80,7 +84,15 @@ loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
   current_position = &streak_position;
   current_thread = b.threads;
   s.block = {&streak_position, s.frames.get(), s.resumes.get(), b.block_dim.x, b.block_dim.y, b.block_dim.z,
-             b.thread_count, frame_bytes};
+             b.thread_count, frame_bytes, nullptr};
+  // COHORT_SCHEDULE=shuffle: the threads of each region in an order drawn
+  // from the block's generator (seeded from the schedule's seed and the block).
+  if (auto& rt = static_cast<block_runtime&>(b); rt.shuffling) {
+    s.order.resize(count);
+    std::iota(s.order.begin(), s.order.end(), 0u);
+    std::shuffle(s.order.begin(), s.order.end(), *rt.shuffle);
+    s.block.order = s.order.data();
+  }
   return &s.block;
 }
 
