@@ -238,6 +238,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   const bool any_collective = !collectives.empty();
 
   keep_memory_parameters(step, kernel.arg_size());
+
   // The code after each barrier starts a block of its own: a resume point.
   SmallVector<BasicBlock*, 8> resumes;
   for (CallInst* call : calls) resumes.push_back(SplitBlock(call->getParent(), call->getNextNode()));
