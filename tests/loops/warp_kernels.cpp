@@ -77,7 +77,10 @@ __global__ void tiles_kernel(const int* in, int* out) {
   out[7 * i + 1] = tile.shfl_down(v, 1);
   out[7 * i + 2] = tile.shfl_xor(v, Size / 2);
   out[7 * i + 3] = tile.shfl(v, 0);
-  out[7 * i + 4] = static_cast<int>(tile.ballot(v > 0));
+  if constexpr (Size <= 64)
+    out[7 * i + 4] = static_cast<int>(tile.ballot(v > 0));
+  else  // a wider tile's ballot is a lane_mask of its own
+    out[7 * i + 4] = tile.any(v > 990) + 2 * tile.all(v > -990);
   out[7 * i + 5] = cg::inclusive_scan(tile, v);
   out[7 * i + 6] = static_cast<int>(tile.thread_rank() + 100 * tile.num_threads());
 }
@@ -178,7 +181,9 @@ std::vector<int> tiles(unsigned size, const std::vector<int>& in, block_shape bl
     case 4: return tiles_of<4>(in, block, blocks);
     case 8: return tiles_of<8>(in, block, blocks);
     case 16: return tiles_of<16>(in, block, blocks);
-    default: return tiles_of<32>(in, block, blocks);
+    case 32: return tiles_of<32>(in, block, blocks);
+    case 64: return tiles_of<64>(in, block, blocks);
+    default: return tiles_of<256>(in, block, blocks);
   }
 }
 engine_choice tiles_engine(unsigned size) {
@@ -188,7 +193,9 @@ engine_choice tiles_engine(unsigned size) {
     case 4: return cohort::host::engine_for(tiles_kernel<4>);
     case 8: return cohort::host::engine_for(tiles_kernel<8>);
     case 16: return cohort::host::engine_for(tiles_kernel<16>);
-    default: return cohort::host::engine_for(tiles_kernel<32>);
+    case 32: return cohort::host::engine_for(tiles_kernel<32>);
+    case 64: return cohort::host::engine_for(tiles_kernel<64>);
+    default: return cohort::host::engine_for(tiles_kernel<256>);
   }
 }
 

@@ -35,7 +35,8 @@ engine_choice syncwarp_exchange_engine();
 // Half-warp masks (0x0000ffff and 0xffff0000): two groups per warp, a shuffle within each.
 std::vector<int> half_warps(const std::vector<int>& in, block_shape block, unsigned blocks);
 engine_choice half_warps_engine();
-// thread_block_tile<Size> (Size 1 to 32): cg::reduce, sync, shfl_down, shfl_xor, shfl, ballot, inclusive_scan.
+// thread_block_tile<Size> (Size 1 to 32, and 64 and 256, wider than a warp): cg::reduce, sync,
+// shfl_down, shfl_xor, shfl, ballot (any and all for 256), inclusive_scan.
 std::vector<int> tiles(unsigned size, const std::vector<int>& in, block_shape block, unsigned blocks);
 engine_choice tiles_engine(unsigned size);
 // A block's sum: a warp reduction, a barrier, then every warp reduces the warps' sums again.

@@ -92,7 +92,8 @@ TEST_F(WarpOnLoops, HalfWarpMasksFormTwoGroups) {
 }
 
 TEST_F(WarpOnLoops, TileCollectivesOfEverySizeAndPartialTiles) {
-  for (unsigned size : {1u, 2u, 4u, 8u, 16u, 32u}) {
+  // Tiles of 64 and 256 threads are wider than a warp: their members are a span of ranks.
+  for (unsigned size : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 256u}) {
     EXPECT_EQ(warp_tests::tiles_engine(size).chosen, engine::loops) << warp_tests::tiles_engine(size).reason;
     for (const block_shape& shape : shapes) {
       const auto in = random_ints(2 * shape.threads(), size * shape.threads());
