@@ -116,6 +116,12 @@ __global__ void shuffle_source_outside_kernel(const int* in, int* out) {
   out[threadIdx.x] = __shfl_sync(mask, in[threadIdx.x], 20);
 }
 
+__global__ void non_uniform_delta_kernel(const int* in, int* out) {
+  // A tile wider than a warp: its shuffles need the same delta from every member.
+  const auto tile = cg::tiled_partition<64>(cg::this_thread_block());
+  out[threadIdx.x] = tile.shfl_down(in[threadIdx.x], threadIdx.x % 2 + 1);
+}
+
 __global__ void divergent_shuffle_kernel(const float* in, float* out) {
   float v = in[threadIdx.x];
   if (threadIdx.x < 32) v += __shfl_xor_sync(full, v, 1);
@@ -212,6 +218,7 @@ void masks_differ() {
   cg::launch(masks_differ_kernel, {dim3(1), dim3(32)}, out.data());
 }
 void shuffle_source_outside() { run(shuffle_source_outside_kernel, std::vector<int>(32, 1), 1, {32}, 1); }
+void non_uniform_delta() { run(non_uniform_delta_kernel, std::vector<int>(64, 1), 1, {64}, 1); }
 engine_choice misuse_engine() { return cohort::host::engine_for(lane_outside_mask_kernel); }
 
 std::vector<float> divergent_shuffle(const std::vector<float>& in, unsigned block) {

@@ -144,6 +144,11 @@ TEST_F(WarpOnLoops, AShuffleSourceOutsideTheMaskFailsAsOnFibers) {
                     "reads lane 20, which is not in the shuffle's mask or has exited");
 }
 
+TEST_F(WarpOnLoops, ANonUniformTileShuffleDeltaFailsAsOnFibers) {
+  expect_same_error(warp_tests::non_uniform_delta, cohort::errc::non_uniform_argument, true,
+                    "`shfl_down` at ");
+}
+
 TEST_F(WarpOnLoops, LanesWithDifferentMasksFailOnBothEngines) {
   // The fiber engine finds it when lane 1 exits, the loops engine when every lane has arrived.
   expect_same_error(warp_tests::masks_differ, cohort::errc::collective_mismatch, false,
