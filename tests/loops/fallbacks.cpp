@@ -10,20 +10,20 @@ __attribute__((weak)) void replaceable(float* value) { *value += 1.0f; }
 __attribute__((noinline)) void sync_in_helper() { __syncthreads(); }
 __attribute__((noinline)) void atomic_in_helper(int* counter) { atomicAdd(counter, 1); }
 
-// Warp-level operations: not lowered yet, each named as a collective.
-__global__ void fallback_shfl(float* out) { out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1); }
-__global__ void fallback_syncwarp(float* out) {
-  out[threadIdx.x] += 1.0f;
-  __syncwarp();
-  out[threadIdx.x] += out[threadIdx.x ^ 1];
+// Warp-level operations the loops engine does not lower (warp_kernels.cpp runs those it does).
+__global__ void fallback_collective_divergent(float* out) {
+  if (threadIdx.x < 32) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
 }
-__global__ void fallback_ballot(unsigned* out) { out[threadIdx.x] = __ballot_sync(0xffffffffu, threadIdx.x & 1); }
-__global__ void fallback_vote(int* out) { out[threadIdx.x] = __all_sync(0xffffffffu, out[threadIdx.x] > 0); }
-__global__ void fallback_match(unsigned* out) { out[threadIdx.x] = __match_any_sync(0xffffffffu, out[threadIdx.x]); }
-__global__ void fallback_tile(float* out) {
-  auto tile = cg::tiled_partition<8>(cg::this_thread_block());
-  out[threadIdx.x] = tile.shfl_down(out[threadIdx.x], 1);
+__global__ void fallback_collective_divergent_barrier(float* out) {
+  for (unsigned k = 0; k < threadIdx.x % 3; ++k) __syncthreads();
+  out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
 }
+__global__ void fallback_coalesced(unsigned* out) { out[threadIdx.x] = cg::coalesced_threads().num_threads(); }
+__global__ void fallback_activemask(unsigned* out) { out[threadIdx.x] = __activemask(); }
+// Recursion: inlined a level at a time, a collective is always left in a call.
+float shuffle_rounds(float v, int n) { return n == 0 ? v : shuffle_rounds(v, n - 1) * __shfl_xor_sync(~0u, v, n); }
+__global__ void fallback_collective_recursion(float* out, int n) { out[n] = shuffle_rounds(out[threadIdx.x], n); }
+
 // Other levels and services.
 __global__ void fallback_grid(int* out) {
   out[threadIdx.x] = 1;

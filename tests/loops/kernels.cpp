@@ -157,11 +157,6 @@ __global__ void mismatched_barrier_loop_kernel(int* out, unsigned rounds) {
   out[threadIdx.x] = 1;
 }
 
-__global__ void warp_shuffle_kernel(const float* in, float* out) {
-  const float v = in[threadIdx.x];
-  out[threadIdx.x] = v + __shfl_xor_sync(0xffffffffu, v, 1);
-}
-
 __global__ void grid_sum_kernel(const int* in, int* partial, int* total) {
   cg::grid_group grid = cg::this_grid();
   if (threadIdx.x == 0) {
@@ -411,13 +406,6 @@ void mismatched_barrier_loop(unsigned threads) {
   cg::launch(mismatched_barrier_loop_kernel, {dim3(1), dim3(threads)}, dout.data(), 2u);
 }
 engine_choice mismatched_barriers_engine() { return cohort::host::engine_for(mismatched_barriers_kernel); }
-
-std::vector<float> warp_shuffle(const std::vector<float>& in) {
-  cg::device_buffer<float> din(in), dout(in.size());
-  cg::launch(warp_shuffle_kernel, {dim3(1), dim3(static_cast<unsigned>(in.size()))}, din.data(), dout.data());
-  return dout.to_host();
-}
-engine_choice warp_shuffle_engine() { return cohort::host::engine_for(warp_shuffle_kernel); }
 
 std::vector<int> grid_sum(const std::vector<int>& in, unsigned blocks, unsigned block) {
   cg::device_buffer<int> din(in), partial(blocks), total(1);

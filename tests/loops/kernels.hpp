@@ -95,8 +95,6 @@ struct counted {
 };
 std::vector<int> by_address(counted c, unsigned threads);
 engine_choice by_address_engine();
-std::vector<float> warp_shuffle(const std::vector<float>& in);
-engine_choice warp_shuffle_engine();
 std::vector<int> grid_sum(const std::vector<int>& in, unsigned blocks, unsigned block);  // cooperative, grid.sync()
 engine_choice grid_sum_engine();
 std::vector<float> calls_elsewhere(const std::vector<float>& in);  // calls external_scale (the test's own file)

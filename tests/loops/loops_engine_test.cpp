@@ -15,6 +15,7 @@
 #include "cohort/host/engine.hpp"
 #include "cohort/host/settings.hpp"
 #include "cohort/host/statistics.hpp"
+#include "both_engines.hpp"
 #include "kernels.hpp"
 
 void external_scale(float* value) { *value *= 3.0f; }
@@ -24,36 +25,10 @@ namespace {
 using cohort::host::engine;
 using cohort::host::engine_mode;
 using cohort::host::set_engine_mode;
-
-std::vector<float> random_floats(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(-4.0f, 4.0f);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(gen);
-  return v;
-}
-
-std::vector<int> random_ints(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_int_distribution<int> d(-1000, 1000);
-  std::vector<int> v(n);
-  for (int& x : v) x = d(gen);
-  return v;
-}
-
-// The run on fibers and on the engine `auto` chooses; that choice must be `expected`.
-template <class T>
-void expect_same_on_both(const std::function<std::vector<T>()>& run, engine expected) {
-  set_engine_mode(engine_mode::fibers);
-  const std::vector<T> on_fibers = run();
-  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
-  set_engine_mode(engine_mode::automatic);
-  const std::vector<T> on_auto = run();
-  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, expected);
-  ASSERT_EQ(on_fibers.size(), on_auto.size());
-  for (std::size_t i = 0; i < on_fibers.size(); ++i)
-    ASSERT_EQ(on_fibers[i], on_auto[i]) << "element " << i;
-}
+using loops_tests::expect_fallback;
+using loops_tests::expect_same_on_both;
+using loops_tests::random_floats;
+using loops_tests::random_ints;
 
 class LoopsEngine : public ::testing::Test {
  protected:
@@ -264,12 +239,12 @@ TEST_F(LoopsEngine, CooperativeLaunchOfAKernelWithoutGridBarriers) {
   expect_same_on_both<float>([&] { return loops_tests::saxpy_cooperative(2.0f, x, y, 64); }, engine::loops);
 }
 
-TEST_F(LoopsEngine, ShuffledSchedulesRunOnFibers) {
+TEST_F(LoopsEngine, ShuffledSchedulesRunOnLoops) {  // in a drawn order: shuffle_test.cpp
   ::setenv("COHORT_SCHEDULE", "shuffle:7", 1);
   cohort::host::reload_settings();  // the settings are read once
   const auto x = random_floats(300, 19), y = random_floats(300, 20);
   const std::vector<float> out = loops_tests::saxpy(2.0f, x, y, 64);
-  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
   ::unsetenv("COHORT_SCHEDULE");
   cohort::host::reload_settings();
   EXPECT_EQ(out, loops_tests::saxpy(2.0f, x, y, 64));
@@ -280,36 +255,6 @@ TEST_F(LoopsEngine, EngineFibersRunsEveryKernelOnFibers) {
   set_engine_mode(engine_mode::fibers);
   EXPECT_EQ(loops_tests::tree_reduce_engine().chosen, engine::fibers);
   EXPECT_EQ(loops_tests::tree_reduce_engine().reason, "COHORT_ENGINE=fibers");
-}
-
-// A kernel the pass keeps on fibers: the reason names it, `auto` runs it on
-// fibers with the right result, and COHORT_ENGINE=loops refuses it with that reason.
-template <class T>
-void expect_fallback(const loops_tests::engine_choice& choice, const std::string& reason,
-                     const std::function<std::vector<T>()>& run, const std::vector<T>& expected) {
-  EXPECT_EQ(choice.chosen, engine::fibers);
-  EXPECT_NE(choice.reason.find(reason), std::string::npos) << choice.reason;
-  EXPECT_NE(choice.reason.find("kernels.cpp:"), std::string::npos) << choice.reason;
-  set_engine_mode(engine_mode::automatic);
-  EXPECT_EQ(run(), expected);
-  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
-  set_engine_mode(engine_mode::loops);
-  try {
-    run();
-    ADD_FAILURE() << "COHORT_ENGINE=loops ran a kernel the pass kept on fibers";
-  } catch (const cohort::error& e) {
-    EXPECT_EQ(e.kind(), cohort::errc::invalid_argument);
-    EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
-  }
-  set_engine_mode(engine_mode::automatic);
-}
-
-TEST_F(LoopsEngine, WarpShuffleStaysOnFibers) {
-  const auto in = random_floats(64, 8);
-  std::vector<float> expected(64);
-  for (unsigned i = 0; i < 64; ++i) expected[i] = in[i] + in[i ^ 1];
-  expect_fallback<float>(loops_tests::warp_shuffle_engine(), "a warp or tile collective",
-                         [&] { return loops_tests::warp_shuffle(in); }, expected);
 }
 
 TEST_F(LoopsEngine, GridSyncStaysOnFibers) {

@@ -5,7 +5,7 @@
 
 __global__ void remark_shuffle(const float* in, float* out) {
   const float v = in[threadIdx.x];
-  out[threadIdx.x] = __shfl_down_sync(0xffffffffu, v, 1);
+  if (v > 0) out[threadIdx.x] = __shfl_down_sync(0xffffffffu, v, 1);
 }
 
 __global__ void remark_lowered(const float* in, float* out) {
@@ -18,4 +18,10 @@ __global__ void remark_lowered(const float* in, float* out) {
 __global__ void remark_divergent(float* out) {
   for (unsigned k = 0; k < threadIdx.x % 3; ++k) __syncthreads();
   out[threadIdx.x] = 1.0f;
+}
+
+__global__ void remark_warp_sum(const float* in, float* out) {
+  float v = in[threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  out[threadIdx.x] = v;
 }

@@ -51,15 +51,16 @@ struct block_record_fields {
   Value* dim_y;
   Value* dim_z;
   Value* count;
+  Value* order;  // null, or the order of the block's threads drawn for a shuffled schedule
 };
 
-block_record_fields begin_block(IRBuilder<>& b, Module& module, std::uint64_t frame_bytes) {
+// The fields of the record at `ctx`.
+block_record_fields read_block_record(IRBuilder<>& b, Value* ctx) {
   Type* i8 = b.getInt8Ty();
   Type* i32 = b.getInt32Ty();
   PointerType* ptr = b.getPtrTy();
-  FunctionCallee begin = module.getOrInsertFunction(begin_block_symbol, ptr, b.getInt64Ty());
   block_record_fields f{};
-  f.ctx = b.CreateCall(begin, {b.getInt64(frame_bytes)}, "ctx");
+  f.ctx = ctx;
   auto field = [&](unsigned offset, Type* type, const char* name) {
     return b.CreateLoad(type, b.CreateConstInBoundsGEP1_64(i8, f.ctx, offset), name);
   };
@@ -70,7 +71,13 @@ block_record_fields begin_block(IRBuilder<>& b, Module& module, std::uint64_t fr
   f.dim_y = field(dim_y_offset, i32, "dim_y");
   f.dim_z = field(dim_z_offset, i32, "dim_z");
   f.count = field(count_offset, i32, "count");
+  f.order = field(order_offset, ptr, "order");
   return f;
+}
+
+block_record_fields begin_block(IRBuilder<>& b, Module& module, std::uint64_t frame_bytes) {
+  FunctionCallee begin = module.getOrInsertFunction(begin_block_symbol, b.getPtrTy(), b.getInt64Ty());
+  return read_block_record(b, b.CreateCall(begin, {b.getInt64(frame_bytes)}, "ctx"));
 }
 
 // threadIdx and the row where code the step's parameters do not reach reads them.
@@ -86,7 +93,7 @@ CallInst* call_step(IRBuilder<>& b, Function& kernel, Function& block, const ste
                     Value* frame, Value* x, Value* y, Value* z, Value* row, Value* kept = nullptr,
                     Value* keep = nullptr) {
   SmallVector<Value*, 12> args;
-  for (Argument& a : block.args()) args.push_back(&a);
+  for (unsigned i = 0; i < kernel.arg_size(); ++i) args.push_back(block.getArg(i));
   Value* none = ConstantPointerNull::get(b.getPtrTy());
   args.append({resume, frame, x, y, z, row, kept ? kept : none, keep ? keep : none});
   CallInst* call = b.CreateCall(step.function, args, "stopped_at");
@@ -318,8 +325,8 @@ BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_
   return done;
 }
 
-// A kernel whose barriers are all in block-uniform control flow: every live
-// thread stops at the same barrier, or all exit. One nest of thread loops per
+// A kernel whose barriers (and warp or tile collectives) are all in
+// block-uniform control flow: every live thread stops at the same barrier, or all exit. One nest of thread loops per
 // resume point, each calling the step with that constant (so that inlining
 // leaves only the region's code); thread 0 runs first and its result says
 // where the block goes next. No per-thread resume point, check or site.
@@ -333,6 +340,7 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   auto* done = BasicBlock::Create(context, "done", &block);
   IRBuilder<> b(entry);
   const block_record_fields f = begin_block(b, module, step.frame_bytes);
+  FunctionCallee exchange = module.getOrInsertFunction(exchange_symbol, Type::getVoidTy(context), b.getPtrTy());
   // The uniform values kept across barriers (step_function.cpp): as the
   // region started, as the next will start, and where threads but the first write them.
   auto slots = [&](const char* name) {
@@ -355,6 +363,8 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
     auto* first = BasicBlock::Create(context, "region" + Twine(point), &block);
     to->addCase(b.getInt32(point), first);
     b.SetInsertPoint(first);
+    // After a collective, its groups' exchange (every thread stopped there), then the region.
+    if (point > 0 && step.collective[point - 1]) b.CreateCall(exchange, {f.ctx});
     Value* zero = b.getInt32(0);
     if (step.position_read) store_position(b, f.position, zero, zero, zero, zero);
     CallInst* next = call_step(b, kernel, block, step, b.getInt32(point), f.frames, zero, zero, zero, zero, kept, keep);
@@ -373,6 +383,202 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   b.SetInsertPoint(done);
   b.CreateRetVoid();
   return calls;
+}
+
+// A shuffled schedule (COHORT_SCHEDULE=shuffle): the same regions, each
+// running the block's threads in the order the runtime drew for the block
+// (loops_block::order, a permutation of the ranks). A function of its own,
+// called by the block function where the record has an order, so that the
+// loops in rank order stay as they are.
+Function* declare_shuffled_function(Function& kernel) {
+  Module& module = *kernel.getParent();
+  SmallVector<Type*, 8> params(kernel.getFunctionType()->params());
+  params.push_back(PointerType::getUnqual(kernel.getContext()));
+  auto* type = FunctionType::get(Type::getVoidTy(kernel.getContext()), params, false);
+  Function* shuffled =
+      Function::Create(type, GlobalValue::InternalLinkage, kernel.getName() + ".cohort.shuffled", module);
+  for (unsigned i = 0; i < kernel.arg_size(); ++i)
+    shuffled->addParamAttrs(i, AttrBuilder(module.getContext(), kernel.getAttributes().getParamAttrs(i)));
+  for (StringRef copied : {"target-cpu", "target-features", "tune-cpu", "frame-pointer"})
+    if (kernel.hasFnAttribute(copied)) shuffled->addFnAttr(kernel.getFnAttribute(copied));
+  shuffled->setUWTableKind(kernel.getUWTableKind());
+  if (DISubprogram* program = kernel.getSubprogram())
+    shuffled->setSubprogram(MDNode::replaceWithDistinct(program->clone()));
+  return shuffled;
+}
+
+struct thread_coordinates {
+  Value *x, *y, *z, *row;
+};
+
+// threadIdx and the row of block rank `rank`.
+thread_coordinates coordinates_of(IRBuilder<>& b, const block_record_fields& f, Value* rank) {
+  Value* x = b.CreateURem(rank, f.dim_x, "x");
+  Value* plane = b.CreateUDiv(rank, f.dim_x);
+  return {x, b.CreateURem(plane, f.dim_y, "y"), b.CreateUDiv(plane, f.dim_y, "z"), b.CreateSub(rank, x, "row")};
+}
+
+// The threads order[from], ..., order[count - 1]; `body` emits one thread's
+// work at the builder's position, given its coordinates and rank.
+template <class Body>
+void threads_in_order(IRBuilder<>& b, Function& function, const block_record_fields& f, unsigned from, Body body) {
+  LLVMContext& context = function.getContext();
+  BasicBlock* before = b.GetInsertBlock();
+  auto* head = BasicBlock::Create(context, "ordered", &function);
+  auto* run = BasicBlock::Create(context, "ordered_thread", &function);
+  auto* done = BasicBlock::Create(context, "ordered_done", &function);
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  PHINode* i = b.CreatePHI(b.getInt32Ty(), 2, "i");
+  i->addIncoming(b.getInt32(from), before);
+  b.CreateCondBr(b.CreateICmpULT(i, f.count), run, done);
+  b.SetInsertPoint(run);
+  Value* rank = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), f.order, b.CreateZExt(i, b.getInt64Ty())),
+                             "rank");
+  body(coordinates_of(b, f, rank), rank);
+  i->addIncoming(b.CreateAdd(i, b.getInt32(1)), b.GetInsertBlock());
+  b.CreateBr(head);
+  b.SetInsertPoint(done);
+}
+
+Value* frame_of(IRBuilder<>& b, const block_record_fields& f, const step_function& step, Value* rank) {
+  Value* offset = b.CreateMul(b.CreateZExt(rank, b.getInt64Ty()), b.getInt64(step.frame_bytes));
+  return b.CreateInBoundsGEP(b.getInt8Ty(), f.frames, offset, "frame");
+}
+
+// The three shapes of block function (block_function.hpp), each thread loop in the drawn order.
+SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& shuffled, const step_function& step) {
+  LLVMContext& context = kernel.getContext();
+  Module& module = *kernel.getParent();
+  Type* i32 = Type::getInt32Ty(context);
+  PointerType* ptr = PointerType::getUnqual(context);
+  Constant* none = ConstantInt::get(i32, exited);
+  auto* entry = BasicBlock::Create(context, "entry", &shuffled);
+  IRBuilder<> b(entry);
+  const block_record_fields f = read_block_record(b, shuffled.getArg(kernel.arg_size()));
+  SmallVector<CallInst*, 16> calls;
+  auto thread_step = [&](const thread_coordinates& at, Value* resume, Value* frame, Value* kept, Value* keep) {
+    if (step.position_read) store_position(b, f.position, at.x, at.y, at.z, at.row);
+    CallInst* call = call_step(b, kernel, shuffled, step, resume, frame, at.x, at.y, at.z, at.row, kept, keep);
+    calls.push_back(call);
+    return call;
+  };
+  if (step.barriers == 0) {
+    threads_in_order(b, shuffled, f, 0, [&](const thread_coordinates& at, Value*) {
+      thread_step(at, b.getInt32(0), f.frames, nullptr, nullptr);
+    });
+    b.CreateRetVoid();
+    return calls;
+  }
+  if (step.uniform) {
+    // As build_uniform_regions, the first thread of the order deciding where the block goes.
+    FunctionCallee exchange = module.getOrInsertFunction(exchange_symbol, Type::getVoidTy(context), ptr);
+    auto slots = [&](const char* name) {
+      AllocaInst* slots = b.CreateAlloca(ArrayType::get(b.getInt8Ty(), step.uniform_bytes), nullptr, name);
+      slots->setAlignment(Align(16));
+      return slots;
+    };
+    AllocaInst* kept = slots("kept");
+    AllocaInst* keep = slots("keep");
+    AllocaInst* ignored = slots("ignored");
+    Value* first_rank = b.CreateLoad(i32, f.order, "first_rank");
+    auto* dispatch = BasicBlock::Create(context, "dispatch", &shuffled);
+    auto* done = BasicBlock::Create(context, "done", &shuffled);
+    b.CreateBr(dispatch);
+    b.SetInsertPoint(dispatch);
+    PHINode* resume = b.CreatePHI(i32, step.barriers + 2, "resume");
+    resume->addIncoming(b.getInt32(0), entry);
+    SwitchInst* to = b.CreateSwitch(resume, done, step.barriers + 1);
+    for (unsigned point = 0; point <= step.barriers; ++point) {
+      auto* first = BasicBlock::Create(context, "region" + Twine(point), &shuffled);
+      to->addCase(b.getInt32(point), first);
+      b.SetInsertPoint(first);
+      if (point > 0 && step.collective[point - 1]) b.CreateCall(exchange, {f.ctx});
+      CallInst* next =
+          thread_step(coordinates_of(b, f, first_rank), b.getInt32(point), frame_of(b, f, step, first_rank), kept, keep);
+      threads_in_order(b, shuffled, f, 1, [&](const thread_coordinates& at, Value* rank) {
+        thread_step(at, b.getInt32(point), frame_of(b, f, step, rank), kept, ignored);
+      });
+      if (step.uniform_bytes) b.CreateMemCpy(kept, Align(16), keep, Align(16), step.uniform_bytes);
+      resume->addIncoming(next, b.GetInsertBlock());
+      b.CreateBr(dispatch);
+    }
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+    return calls;
+  }
+  // As build_region_loop: regions until no thread waits at a barrier, the
+  // first thread of each region at one and its site kept in locals.
+  FunctionCallee check_site = module.getOrInsertFunction(check_site_symbol, Type::getVoidTy(context), ptr, i32, i32);
+  AllocaInst* first = b.CreateAlloca(i32, nullptr, "first");
+  AllocaInst* first_site = b.CreateAlloca(ptr, nullptr, "first_site");
+  auto* region = BasicBlock::Create(context, "region", &shuffled);
+  b.CreateBr(region);
+  b.SetInsertPoint(region);
+  b.CreateStore(none, first);
+  threads_in_order(b, shuffled, f, 0, [&](const thread_coordinates& at, Value* rank) {
+    auto* run = BasicBlock::Create(context, "run", &shuffled);
+    auto* stopped = BasicBlock::Create(context, "stopped", &shuffled);
+    auto* compare = BasicBlock::Create(context, "compare", &shuffled);
+    auto* first_here = BasicBlock::Create(context, "first_here", &shuffled);
+    auto* other_site = BasicBlock::Create(context, "other_site", &shuffled);
+    auto* next = BasicBlock::Create(context, "next", &shuffled);
+    Value* resume_slot = b.CreateInBoundsGEP(i32, f.resumes, b.CreateZExt(rank, b.getInt64Ty()), "resume_slot");
+    Value* resume = b.CreateLoad(i32, resume_slot, "resume");
+    b.CreateCondBr(b.CreateICmpEQ(resume, none), next, run);  // CUDA: exited threads no longer count
+    b.SetInsertPoint(run);
+    Value* frame = frame_of(b, f, step, rank);
+    CallInst* call = thread_step(at, resume, frame, nullptr, nullptr);
+    b.CreateStore(call, resume_slot);
+    b.CreateCondBr(b.CreateICmpEQ(call, none), next, stopped);
+    b.SetInsertPoint(stopped);
+    Value* site = b.CreateLoad(ptr, frame, "site");
+    Value* first_rank = b.CreateLoad(i32, first);
+    b.CreateCondBr(b.CreateICmpEQ(first_rank, none), first_here, compare);
+    b.SetInsertPoint(first_here);
+    b.CreateStore(rank, first);
+    b.CreateStore(site, first_site);
+    b.CreateBr(next);
+    b.SetInsertPoint(compare);
+    b.CreateCondBr(b.CreateICmpEQ(site, b.CreateLoad(ptr, first_site)), next, other_site);
+    b.SetInsertPoint(other_site);
+    b.CreateCall(check_site, {f.ctx, first_rank, rank});
+    b.CreateBr(next);
+    b.SetInsertPoint(next);
+  });
+  auto* done = BasicBlock::Create(context, "done", &shuffled);
+  b.CreateCondBr(b.CreateICmpNE(b.CreateLoad(i32, first), none), region, done);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return calls;
+}
+
+// The block function turns to `shuffled` where the runtime drew an order for
+// the block: after begin_block, in its entry.
+void divert_shuffled_blocks(Function& block, Function& shuffled) {
+  BasicBlock& entry = block.getEntryBlock();
+  CallInst* ctx = nullptr;
+  for (Instruction& inst : entry)
+    if (auto* call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() &&
+                                                call->getCalledFunction()->getName() == begin_block_symbol)
+      ctx = call;
+  auto* in_order = cast<BranchInst>(entry.getTerminator());
+  LLVMContext& context = block.getContext();
+  auto* divert = BasicBlock::Create(context, "shuffled", &block);
+  IRBuilder<> b(in_order);
+  Value* order = b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), ctx, order_offset), "order");
+  b.CreateCondBr(b.CreateIsNotNull(order), divert, in_order->getSuccessor(0));
+  in_order->eraseFromParent();
+  b.SetInsertPoint(divert);
+  SmallVector<Value*, 8> args;
+  for (Argument& a : block.args()) args.push_back(&a);
+  args.push_back(ctx);
+  CallInst* call = b.CreateCall(&shuffled, args);
+  for (unsigned i = 0; i < block.arg_size(); ++i)
+    for (Attribute attribute : block.getAttributes().getParamAttrs(i)) call->addParamAttr(i, attribute);
+  if (DISubprogram* program = block.getSubprogram())
+    call->setDebugLoc(DILocation::get(context, program->getLine(), 0, program));
+  b.CreateRetVoid();
 }
 
 // After inlining: what the step marked uniform, and whose operands the entry
@@ -426,10 +632,21 @@ void tidy_thread_loops(Function& block, BasicBlock* x_loop, Value* dim_x, Functi
   functions.invalidate(block, simplify.run(block, functions));
 }
 
+// The shuffled schedule's function: its locals in registers and its code
+// folded, no more (a schedule for finding bugs, not for speed).
+void tidy_shuffled_loops(Function& shuffled, FunctionAnalysisManager& functions) {
+  FunctionPassManager simplify;
+  simplify.addPass(SROAPass(SROAOptions::ModifyCFG));
+  simplify.addPass(SimplifyCFGPass());
+  simplify.addPass(InstCombinePass());
+  functions.invalidate(shuffled, simplify.run(shuffled, functions));
+}
+
 }  // namespace
 
 Function* build_block_function(Function& kernel, const step_function& step, FunctionAnalysisManager& functions) {
   Function* block = declare_block_function(kernel);
+  Function* shuffled = declare_shuffled_function(kernel);
   SmallVector<CallInst*, 16> calls;
   BasicBlock* x_loop = nullptr;
   Value* dim_x = nullptr;
@@ -439,20 +656,25 @@ Function* build_block_function(Function& kernel, const step_function& step, Func
     calls = build_uniform_regions(kernel, *block, step);
   else
     calls.push_back(build_region_loop(kernel, *block, step));
+  calls.append(build_shuffled_regions(kernel, *shuffled, step));
   bool inlined = true;
   for (CallInst* call : calls) {
     InlineFunctionInfo inlining;
     inlined = InlineFunction(*call, inlining).isSuccess() && inlined;
   }
-  // Each region's copy dispatches on a constant: only its own code stays.
-  for (BasicBlock& b : *block) ConstantFoldTerminator(&b);
-  removeUnreachableBlocks(*block);
-  compute_uniform_values_once(*block);
+  for (Function* f : {block, shuffled}) {
+    // Each region's copy dispatches on a constant: only its own code stays.
+    for (BasicBlock& b : *f) ConstantFoldTerminator(&b);
+    removeUnreachableBlocks(*f);
+    compute_uniform_values_once(*f);
+  }
   if (inlined)
     step.function->eraseFromParent();
   else
     for (Instruction& inst : instructions(*step.function)) inst.setMetadata(uniform_metadata, nullptr);
+  divert_shuffled_blocks(*block, *shuffled);
   tidy_thread_loops(*block, x_loop, dim_x, functions);
+  tidy_shuffled_loops(*shuffled, functions);
   return block;
 }
 

@@ -16,6 +16,10 @@
 //     for every other thread: step(args..., k, frame(rank), x, y, z, row, kept, ignored)
 //     kept = keep; resume = next
 //
+// where a region that starts after a warp or tile collective first completes
+// it for every group of the block (cohort_loops_exchange: each thread's
+// collective_call is in its frame, its value and argument in its slot).
+//
 // With a barrier in thread-dependent control flow, regions until no thread waits at one:
 //
 //   ctx = cohort_loops_begin_block(frame_bytes)     // positions, frames, resume points

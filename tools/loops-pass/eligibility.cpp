@@ -10,6 +10,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "runtime_abi.hpp"
 
 using namespace llvm;
@@ -42,10 +43,19 @@ std::string runtime_call_reason(StringRef demangled) {
   if (has("grid_")) return "a grid barrier or grid collective (grid.sync()), not lowered yet";
   if (has("cluster")) return "a cluster barrier or distributed shared memory, not lowered yet";
   if (has("copy") || has("copies") || has("memcpy")) return "memcpy_async and its waits, not lowered yet";
-  if (has("rendezvous") || has("converge") || has("collective") || has("lane") || has("tile") || has("shuffle") ||
+  if (has("converge"))
+    return "coalesced_threads() or __activemask() (which lanes are converged is not defined by thread loops)";
+  if (has("rendezvous") || has("collective") || has("lane") || has("tile") || has("shuffle") ||
       has("shfl") || has("vote") || has("ballot") || has("match"))
     return "a warp or tile collective (shuffle, vote, tile sync, coalesced group), not lowered yet";
   return "a call into cohort's runtime (" + demangled.str() + "), not lowered yet";
+}
+
+// A runtime function that reports a misuse and fails the launch: it never
+// returns, so it reaches no barrier and waits for no thread.
+bool fails_the_launch(const Function& callee, StringRef demangled) {
+  return callee.doesNotReturn() && demangled.starts_with("cohort::detail::host::") &&
+         (demangled.contains("::fail_") || demangled.contains("::usage_error"));
 }
 
 // An atomic or volatile access whose result is read: inside a loop it may be a
@@ -74,17 +84,16 @@ class checker {
     SetVector<Function*> reached;
     reached.insert(&kernel_);
     for (size_t i = 0; i < reached.size() && !result.refused; ++i)
-      result.refused = check_function(*reached[i], reached, result.barriers);
+      result.refused = check_function(*reached[i], reached, result);
     // Found in a function the kernel calls: named at the kernel's call that reaches it.
     if (result.refused && result.refused->where && result.refused->where->getFunction() != &kernel_)
       result.refused->where = reached_from_.lookup(result.refused->where->getFunction());
-    if (result.refused) result.barriers.clear();
+    if (result.refused) result.barriers.clear(), result.collectives.clear();
     return result;
   }
 
  private:
-  std::optional<refusal> check_function(Function& f, SetVector<Function*>& reached,
-                                        SmallVectorImpl<CallInst*>& barriers) {
+  std::optional<refusal> check_function(Function& f, SetVector<Function*>& reached, eligibility& found) {
     LoopInfo& loops = functions_.getResult<LoopAnalysis>(f);
     const bool in_kernel = &f == &kernel_;
     // The checks for polls below look in loops; a cycle that is not one (goto
@@ -124,7 +133,14 @@ class checker {
             return refusal{"a block barrier inside `" + demangle(f.getName()) + "`, which was not inlined", &inst};
           if (call->arg_size() != 1 || !call->getArgOperand(0)->getType()->isPointerTy())
             return refusal{"block_sync with an unexpected ABI (its source_location is not one pointer)", &inst};
-          barriers.push_back(call);
+          found.barriers.push_back(call);
+          continue;
+        }
+        if (name == rendezvous_symbol) {
+          if (!in_kernel)
+            return refusal{"a warp or tile collective inside `" + demangle(f.getName()) + "`, which was not inlined",
+                           &inst};
+          found.collectives.push_back(call);
           continue;
         }
         if (name == spin_yield_symbol) {
@@ -147,6 +163,7 @@ class checker {
         if (is_plain_library_function(name)) continue;
         if (name.starts_with("__cxa_")) return refusal{"exception handling (a throw or a handler)", &inst};
         const std::string demangled = demangle(name);
+        if (fails_the_launch(*callee, demangled)) continue;
         if (StringRef(demangled).starts_with("cohort::")) return refusal{runtime_call_reason(demangled), &inst};
         return refusal{"a call to `" + demangled + "`, defined elsewhere, which may reach a barrier", &inst};
       }
@@ -159,7 +176,41 @@ class checker {
   DenseMap<const Function*, const Instruction*> reached_from_;  // the kernel's call through which each was reached
 };
 
+// Whether `f` calls rendezvous, itself or through functions defined here
+// (`seen` guards against recursion).
+bool reaches_collective(const Function& f, SmallPtrSetImpl<const Function*>& seen) {
+  if (!seen.insert(&f).second) return false;
+  for (const Instruction& inst : instructions(f))
+    if (const auto* call = dyn_cast<CallInst>(&inst))
+      if (const Function* callee = call->getCalledFunction()) {
+        if (callee->getName() == rendezvous_symbol) return true;
+        if (!callee->isDeclaration() && !callee->isInterposable() && reaches_collective(*callee, seen)) return true;
+      }
+  return false;
+}
+
 }  // namespace
+
+bool inline_collective_helpers(Function& kernel) {
+  bool inlined = false;
+  // Rounds of inlining, each a level deeper; a bound, for recursion.
+  for (unsigned round = 0; round < 16; ++round) {
+    SmallVector<CallInst*, 8> calls;
+    for (Instruction& inst : instructions(kernel))
+      if (auto* call = dyn_cast<CallInst>(&inst))
+        if (Function* callee = call->getCalledFunction();
+            callee && callee != &kernel && !callee->isDeclaration() && !callee->isInterposable()) {
+          SmallPtrSet<const Function*, 8> seen;
+          if (reaches_collective(*callee, seen)) calls.push_back(call);
+        }
+    if (calls.empty()) break;
+    for (CallInst* call : calls) {
+      InlineFunctionInfo info;
+      inlined = InlineFunction(*call, info).isSuccess() || inlined;
+    }
+  }
+  return inlined;
+}
 
 eligibility check_eligibility(Function& kernel, FunctionAnalysisManager& functions) {
   return checker(kernel, functions).run();

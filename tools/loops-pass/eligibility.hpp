@@ -24,14 +24,22 @@ struct refusal {
   const llvm::Instruction* where = nullptr;  // null: the kernel as a whole
 };
 
-// The kernel's block barriers (calls of block_sync in the kernel's own body),
-// or why the kernel stays on fibers.
+// The kernel's block barriers (calls of block_sync in the kernel's own body)
+// and its warp and tile collectives (calls of rendezvous there), or why the
+// kernel stays on fibers.
 struct eligibility {
   llvm::SmallVector<llvm::CallInst*, 8> barriers;
+  llvm::SmallVector<llvm::CallInst*, 8> collectives;
   std::optional<refusal> refused;
 };
 
 eligibility check_eligibility(llvm::Function& kernel, llvm::FunctionAnalysisManager& functions);
+
+// Inlines into the kernel every call of a function defined in the module that
+// reaches a warp or tile collective (cohort's intrinsics are templates the
+// inliner may leave out of line), so that the collective is in the kernel's
+// own body, where the step function can split at it. Returns whether any was.
+bool inline_collective_helpers(llvm::Function& kernel);
 
 // "file:line" of the instruction, or "" without debug locations.
 std::string source_line(const llvm::Instruction* where);

@@ -4,6 +4,7 @@
 // host runtime; the others stay on fibers, and the pass says why
 // (-Rpass-missed=cohort-loops; -Rpass=cohort-loops for those lowered).
 // Design: docs/loops-engine.md.
+#include <optional>
 #include <vector>
 
 #include "block_function.hpp"
@@ -16,6 +17,10 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "registration.hpp"
 #include "runtime_abi.hpp"
 #include "step_function.hpp"
@@ -48,6 +53,18 @@ std::vector<Function*> annotated_kernels(Module& module) {
   return kernels;
 }
 
+// After inline_collective_helpers: the helpers' locals into registers and
+// their code folded into the kernel's, as the inliner's own pipeline would.
+void tidy_after_inlining(Function& kernel, FunctionAnalysisManager& functions) {
+  functions.invalidate(kernel, PreservedAnalyses::none());
+  FunctionPassManager tidy;
+  tidy.addPass(SROAPass(SROAOptions::ModifyCFG));
+  tidy.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  tidy.addPass(InstCombinePass());
+  tidy.addPass(SimplifyCFGPass());
+  functions.invalidate(kernel, tidy.run(kernel, functions));
+}
+
 struct lower_kernels : PassInfoMixin<lower_kernels> {
   PreservedAnalyses run(Module& module, ModuleAnalysisManager& modules) {
     const std::vector<Function*> kernels = annotated_kernels(module);
@@ -57,7 +74,13 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
     for (Function* kernel : kernels) {
       OptimizationRemarkEmitter remarks(kernel);
       const std::string name = demangle(kernel->getName());
+      if (inline_collective_helpers(*kernel)) tidy_after_inlining(*kernel, functions);
       eligibility verdict = check_eligibility(*kernel, functions);
+      std::optional<step_or_refusal> built;
+      if (!verdict.refused) {
+        built = build_step_function(*kernel, verdict.barriers, verdict.collectives);
+        if (built->refused) verdict.refused = refusal{built->refused->reason, built->refused->where};
+      }
       if (verdict.refused) {
         std::string reason = verdict.refused->reason;
         if (const std::string line = source_line(verdict.refused->where); !line.empty()) reason += " at " + line;
@@ -72,12 +95,12 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
         outcomes.push_back({kernel, nullptr, name, reason});
         continue;
       }
-      const step_function step = build_step_function(*kernel, verdict.barriers);
+      const step_function& step = built->step;
       Function* block = build_block_function(*kernel, step, functions);
       remarks.emit([&] {
         return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
                << "kernel `" << name << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))
-               << " barrier(s), a frame of " << ore::NV("FrameBytes", step.frame_bytes) << " bytes per thread ("
+               << " barrier(s), " << ore::NV("Collectives", step.collectives) << " warp or tile collective(s), a frame of " << ore::NV("FrameBytes", step.frame_bytes) << " bytes per thread ("
                << ore::NV("FrameValues", step.frame_values) << " values kept across barriers, "
                << ore::NV("BlockValues", step.block_values) << " uniform ones kept once per block, "
                << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)"

@@ -23,6 +23,14 @@ inline constexpr llvm::StringLiteral block_coordinate_symbols[] = {"blockIdx", "
 // cohort::detail::host::block_sync(std::source_location): __syncthreads(), block.sync().
 inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host10block_syncESt15source_location";
 
+// cohort::detail::host::rendezvous(collective_call const&): where every warp and tile
+// collective (__shfl*_sync, votes, ballot, match, __reduce_*_sync, __syncwarp,
+// tile sync, shuffles, reductions and scans) joins its group
+// (detail/host/collectives/collective.hpp): the kernel side has written the
+// thread's value and argument into its slot, and reads its result from there after.
+inline constexpr llvm::StringLiteral rendezvous_symbol =
+    "_ZN6cohort6detail4host10rendezvousERKNS1_15collective_callE";
+
 // Marks, between the step and the block function, an instruction whose value is
 // the same for every thread of the block: the block function computes it once.
 inline constexpr llvm::StringLiteral uniform_metadata = "cohort.uniform";
@@ -41,6 +49,12 @@ inline constexpr llvm::StringLiteral begin_block_symbol = "cohort_loops_begin_bl
 // void cohort_loops_check_site(loops_block*, unsigned first_rank, unsigned rank): fails the launch when
 // the two threads stopped at different barrier call sites.
 inline constexpr llvm::StringLiteral check_site_symbol = "cohort_loops_check_site";
+// void cohort_loops_exchange(loops_block*): every thread stopped at a warp or tile collective, the
+// address of its collective_call in its frame's first slot; checks each group and runs its combine.
+inline constexpr llvm::StringLiteral exchange_symbol = "cohort_loops_exchange";
+// void cohort_loops_enter_thread(uint32_t x, uint32_t y, uint32_t z, uint32_t row): the thread
+// about to call a runtime function that fails the launch, so that the message names it.
+inline constexpr llvm::StringLiteral enter_thread_symbol = "cohort_loops_enter_thread";
 // void cohort_loops_register_kernel(const void* kernel, const void* block_function, const char* name)
 inline constexpr llvm::StringLiteral register_kernel_symbol = "cohort_loops_register_kernel";
 // void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason)
@@ -54,11 +68,14 @@ inline constexpr unsigned dim_x_offset = 24;    // uint32_t blockDim.x
 inline constexpr unsigned dim_y_offset = 28;    // uint32_t blockDim.y
 inline constexpr unsigned dim_z_offset = 32;    // uint32_t blockDim.z
 inline constexpr unsigned count_offset = 36;    // uint32_t threads in the block
+// (uint64_t frame_bytes at 40, for the runtime)
+inline constexpr unsigned order_offset = 48;    // uint32_t*: a shuffled schedule's order of the ranks, or null
 
 // A thread's resume point: 0 the kernel's start, i the code after barrier i, exited.
 inline constexpr std::uint32_t exited = 0xffffffffu;
 // The first bytes of each thread's frame, in a kernel with a barrier in thread-dependent
-// control flow: the source_location of the barrier it stopped at.
+// control flow: the source_location of the barrier it stopped at; in a kernel with
+// collectives: the address of the collective_call it stopped at.
 inline constexpr unsigned site_slot_bytes = 8;
 
 }  // namespace cohort_loops

@@ -170,36 +170,72 @@ std::uint64_t keep_uniform_values(Function& step, ArrayRef<Instruction*> values,
   return bytes;
 }
 
+// Where a thread is about to fail the launch (a collective's mask that leaves
+// it out, an atomic's misaligned address), the runtime is told which thread
+// it is, so that the message names it as the fiber engine's does.
+void name_failing_threads(Function& step, Argument* const (&position)[4]) {
+  SmallVector<CallInst*, 8> failing;
+  for (Instruction& inst : instructions(step))
+    if (auto* call = dyn_cast<CallInst>(&inst))
+      if (Function* callee = call->getCalledFunction(); callee && callee->isDeclaration() && callee->doesNotReturn() &&
+                                                        callee->getName().starts_with("_ZN6cohort6detail4host"))
+        failing.push_back(call);
+  if (failing.empty()) return;
+  Module& module = *step.getParent();
+  Type* i32 = Type::getInt32Ty(step.getContext());
+  FunctionCallee enter = module.getOrInsertFunction(enter_thread_symbol, Type::getVoidTy(step.getContext()), i32, i32,
+                                                    i32, i32);
+  for (CallInst* call : failing)
+    IRBuilder<>(call).CreateCall(enter, {position[0], position[1], position[2], position[3]});
+}
+
 }  // namespace
 
-step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers) {
+step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barriers, ArrayRef<CallInst*> collectives) {
   clone_result clone;
   clone_kernel(kernel, clone);
   Function& step = *clone.step;
   drop_yields(step);
   const bool position_read = forward_thread_position(step, clone.position);
-  if (barriers.empty()) {
+  name_failing_threads(step, clone.position);
+  if (barriers.empty() && collectives.empty()) {
     // The block's coordinates and what is computed from them alone, once per
     // block (a store through a kernel pointer would keep LICM from hoisting them).
     BasicBlock* start = &step.getEntryBlock();
     BasicBlock* entry = BasicBlock::Create(step.getContext(), "uniform", &step, start);
     BranchInst::Create(start, entry);
     const unsigned recomputed = hoist_recomputable(step, *entry, kernel.arg_size());
-    return {&step, 0, 0, position_read, recomputed};
+    return {{&step, 0, 0, position_read, recomputed}, std::nullopt};
   }
 
   // Barriers only where every thread of the block goes alike: every live
   // thread stops at the same barrier, which the block function then need not
   // check nor keep per thread.
   SmallVector<CallInst*, 8> calls;
-  for (CallInst* barrier : barriers) calls.push_back(cast<CallInst>(clone.map[barrier]));
+  SmallVector<bool, 8> is_collective;
+  for (CallInst* barrier : barriers) calls.push_back(cast<CallInst>(clone.map[barrier])), is_collective.push_back(false);
+  for (CallInst* collective : collectives)
+    calls.push_back(cast<CallInst>(clone.map[collective])), is_collective.push_back(true);
   const divergence divergent(step, {clone.position[0], clone.position[1], clone.position[2], clone.position[3],
                                     clone.frame});
   // (Two barrier calls clang merged into one, with a phi of their call sites,
   // is a barrier reached alike whose site may differ: not uniform.)
-  const bool uniform = none_of(calls, [&](CallInst* call) {
+  const bool uniform = none_of(ArrayRef(calls).take_front(barriers.size()), [&](CallInst* call) {
     return divergent.divergently_executed(call->getParent()) || divergent.divergent(call->getArgOperand(0));
   });
+  // A collective's groups complete between two regions: every thread of the
+  // block must stop there (later: warp-uniform control flow, per warp).
+  for (unsigned i = barriers.size(); i < calls.size(); ++i)
+    if (divergent.divergently_executed(calls[i]->getParent()) || !uniform) {
+      const Instruction* where = collectives[i - barriers.size()];
+      step.eraseFromParent();
+      return {{}, step_refusal{uniform ? "a warp or tile collective in thread-dependent control flow (lowered only "
+                                         "where every thread of the block reaches it)"
+                                       : "a warp or tile collective in a kernel with a barrier in thread-dependent "
+                                         "control flow",
+                               where}};
+    }
+  const bool any_collective = !collectives.empty();
 
   keep_memory_parameters(step, kernel.arg_size());
 
@@ -224,12 +260,13 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
   for (Instruction* value : per_thread) DemoteRegToStack(*value);
   const std::uint64_t uniform_bytes = keep_uniform_values(step, per_block, resumes, *clone.kept, *clone.keep);
 
-  // A barrier returns its resume point, and records its call site where threads may differ.
+  // A barrier returns its resume point, and records its call site where
+  // threads may differ; a collective records its call (members, operation, site).
   for (unsigned i = 0; i < calls.size(); ++i) {
     CallInst* call = calls[i];
     Instruction* branch = call->getParent()->getTerminator();
     IRBuilder<> at(branch);
-    if (!uniform) at.CreateStore(call->getArgOperand(0), clone.frame);
+    if (!uniform || is_collective[i]) at.CreateStore(call->getArgOperand(0), clone.frame);
     at.CreateRet(at.getInt32(i + 1));
     branch->eraseFromParent();
     call->eraseFromParent();
@@ -238,12 +275,16 @@ step_function build_step_function(Function& kernel, ArrayRef<CallInst*> barriers
   // The frame's slots are computed in the entry, which then dispatches.
   Instruction* to_start = dispatch->getTerminator();
   IRBuilder<> at(to_start);
-  const std::uint64_t frame_bytes = move_locals_to_frame(step, *clone.frame, at, uniform ? 0 : site_slot_bytes);
+  const std::uint64_t frame_bytes =
+      move_locals_to_frame(step, *clone.frame, at, uniform && !any_collective ? 0 : site_slot_bytes);
   SwitchInst* to = at.CreateSwitch(clone.resume, start, calls.size());
   for (unsigned i = 0; i < resumes.size(); ++i) to->addCase(at.getInt32(i + 1), resumes[i]);
   to_start->eraseFromParent();
-  return {&step,     frame_bytes, unsigned(per_thread.size()), position_read, recomputed, unsigned(calls.size()),
-          uniform, unsigned(per_block.size()), uniform_bytes};
+  step_function result{&step,   frame_bytes, unsigned(per_thread.size()), position_read, recomputed,
+                       unsigned(calls.size()), uniform, unsigned(per_block.size()), uniform_bytes};
+  result.collective = is_collective;
+  result.collectives = collectives.size();
+  return {result, std::nullopt};
 }
 
 }  // namespace cohort_loops

@@ -23,12 +23,16 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace llvm {
 class CallInst;
 class Function;
+class Instruction;
 }  // namespace llvm
 
 namespace cohort_loops {
@@ -39,15 +43,37 @@ struct step_function {
   unsigned frame_values;      // SSA values demoted into the frame
   bool position_read;         // code the parameters do not reach may read the thread position
   unsigned recomputed = 0;    // instructions moved to the entry, recomputed at each resume
-  unsigned barriers = 0;
+  unsigned barriers = 0;  // synchronization points: block barriers and collectives, numbered 1..barriers
   // Every barrier in control flow the same for every thread of the block
   // (uniformity.hpp): all live threads stop at the same barrier, or all exit;
   // barriers then record no call site, and the frame has no slot for one.
   bool uniform = false;
   unsigned block_values = 0;        // uniform values kept across barriers, once per block
   std::uint64_t uniform_bytes = 0;  // their slots (kept, keep: step_function.cpp)
+  // Which points are warp or tile collectives (by point - 1): the block
+  // function completes each group's collective before the region after it.
+  llvm::SmallVector<bool, 8> collective = {};
+  unsigned collectives = 0;
 };
 
-step_function build_step_function(llvm::Function& kernel, llvm::ArrayRef<llvm::CallInst*> barriers);
+// Why a kernel the eligibility admitted still stays on fibers: a collective
+// where the threads of a block do not all go alike.
+struct step_refusal {
+  std::string reason;
+  const llvm::Instruction* where;
+};
+
+// Block barriers and warp or tile collectives (calls of rendezvous) split the
+// kernel alike; collectives only where every thread of the block reaches
+// them (block-uniform control flow): a collective completes between two
+// regions, for every group of the block at once. Otherwise `refused` says why
+// (and no step function is left in the module).
+struct step_or_refusal {
+  step_function step;
+  std::optional<step_refusal> refused;
+};
+
+step_or_refusal build_step_function(llvm::Function& kernel, llvm::ArrayRef<llvm::CallInst*> barriers,
+                                    llvm::ArrayRef<llvm::CallInst*> collectives);
 
 }  // namespace cohort_loops

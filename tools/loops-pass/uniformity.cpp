@@ -30,10 +30,32 @@ bool divergent_source(const Instruction& inst) {
   return false;
 }
 
+// The blocks from which no path returns: each ends in a call that fails the
+// launch (a collective's check of its mask, an atomic's of its address).
+DenseSet<const BasicBlock*> doomed_blocks(Function& function) {
+  SmallVector<const BasicBlock*, 16> work;
+  DenseSet<const BasicBlock*> returning;
+  for (BasicBlock& block : function)
+    if (isa<ReturnInst>(block.getTerminator())) work.push_back(&block), returning.insert(&block);
+  while (!work.empty())
+    for (const BasicBlock* from : predecessors(work.pop_back_val()))
+      if (returning.insert(from).second) work.push_back(from);
+  DenseSet<const BasicBlock*> doomed;
+  for (BasicBlock& block : function)
+    if (!returning.contains(&block)) doomed.insert(&block);
+  return doomed;
+}
+
 }  // namespace
 
 divergence::divergence(Function& function, ArrayRef<Argument*> thread_dependent) {
   PostDominatorTree post_dominators(function);
+  // A branch whose other ways all end the launch leaves every thread that
+  // goes on on the same path: it does not diverge.
+  const DenseSet<const BasicBlock*> doomed = doomed_blocks(function);
+  const auto ways_on = [&](const BasicBlock& block) {
+    return count_if(successors(&block), [&](const BasicBlock* to) { return !doomed.contains(to); });
+  };
   values_.insert(thread_dependent.begin(), thread_dependent.end());
   DenseSet<const Instruction*> branches;  // divergent branches whose blocks are marked
   // Values make branches divergent, branches make blocks divergently executed,
@@ -52,7 +74,7 @@ divergence::divergence(Function& function, ArrayRef<Argument*> thread_dependent)
     }
     for (BasicBlock& block : function) {
       Instruction* branch = block.getTerminator();
-      if (branch->getNumSuccessors() < 2 || branches.contains(branch)) continue;
+      if (branch->getNumSuccessors() < 2 || branches.contains(branch) || ways_on(block) < 2) continue;
       const Value* condition = nullptr;
       if (const auto* br = dyn_cast<BranchInst>(branch))
         condition = br->getCondition();

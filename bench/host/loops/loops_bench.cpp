@@ -1,7 +1,8 @@
 // The same kernels on the loops engine and on fibers, one process, one worker
 // (main.cpp): the seed-style tree reduction of 2^22 floats (blocks of 256 and
 // 1024: 8 and 10 barriers a block) and saxpy over 2^22 floats, a plain loop
-// over the same data the floor; and 64 bare block barriers per block.
+// over the same data the floor; 64 bare block barriers per block; 64 warp
+// shuffles per lane.
 // Results in docs/measurements/*-loops-engine.md.
 #include <benchmark/benchmark.h>
 
@@ -111,6 +112,24 @@ void barriers_on(benchmark::State& state, cohort::host::engine_mode mode, cohort
 void BM_Barrier_Loops(benchmark::State& state) { barriers_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops); }
 void BM_Barrier_Fibers(benchmark::State& state) { barriers_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers); }
 
+// The cost of a warp shuffle per lane: 64 __shfl_xor_sync per lane in blocks
+// of 32, 256 or 1024 threads, 16 blocks; the counter is nanoseconds per lane and shuffle.
+void butterfly_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  constexpr unsigned rounds = 64, blocks = 16;
+  cohort::device_buffer<int> out(blocks * block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::butterfly(rounds, out.data(), blocks, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::butterfly(rounds, out.data(), blocks, block);
+  state.counters["ns_per_lane_shuffle"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * rounds * blocks * block,
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_Shuffle_Loops(benchmark::State& state) { butterfly_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops); }
+void BM_Shuffle_Fibers(benchmark::State& state) { butterfly_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers); }
+
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
@@ -125,5 +144,7 @@ LOOPS_BENCH(BM_Saxpy_Fibers);
 LOOPS_BENCH(BM_Saxpy_PlainLoop);
 LOOPS_BENCH(BM_Barrier_Loops)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Barrier_Fibers)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_Shuffle_Loops)->Arg(32)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_Shuffle_Fibers)->Arg(32)->Arg(256)->Arg(1024);
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The kernels the loops engine is measured on, built by clang with the loops
 // pass: the seed-style shared-memory tree reduction (`if (tid < s)`, a barrier
-// per level) and barrier-free saxpy. Each launch function runs one launch.
+// per level), barrier-free saxpy, bare barriers and a shuffle butterfly. Each
+// launch function runs one launch.
 #include "reduce_kernels.hpp"
 
 #include <cohort/cohort.hpp>
@@ -36,9 +37,21 @@ __global__ void barriers_kernel(unsigned rounds, unsigned* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = word[0];
 }
 
+// A __shfl_xor_sync butterfly per lane, `rounds` shuffles (the warp's sum
+// every five), as the peer benchmark's shuffle row.
+__global__ void butterfly_kernel(unsigned rounds, int* out) {
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) x += __shfl_xor_sync(0xffffffffu, x, 1 << (r % 5));
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 }  // namespace
 
 namespace loops_bench {
+
+void butterfly(unsigned rounds, int* out, unsigned blocks, unsigned block) {
+  cohort::launch(butterfly_kernel, {dim3(blocks), dim3(block)}, rounds, out);
+}
 
 void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block) {
   cohort::launch(barriers_kernel, {dim3(blocks), dim3(block)}, rounds, out);

@@ -7,5 +7,7 @@ void tree_reduce(const float* in, float* out, unsigned blocks, unsigned block);
 void saxpy(unsigned n, float a, const float* x, float* y, unsigned block);
 // `rounds` block barriers per block and little else.
 void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block);
+// `rounds` __shfl_xor_sync per lane, in a butterfly.
+void butterfly(unsigned rounds, int* out, unsigned blocks, unsigned block);
 
 }  // namespace loops_bench

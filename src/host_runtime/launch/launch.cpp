@@ -87,8 +87,7 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   const device_properties p = cohort::host::virtual_device();
   const check_modes modes = settings::checks();
   if (modes.races) require_race_instrumentation(entry.kernel);
-  const launch_engine engine =
-      choose_launch_engine(entry, settings::shuffle_seed().has_value(), multi_grid != nullptr, modes.races);
+  const launch_engine engine = choose_launch_engine(entry, multi_grid != nullptr, modes.races);
   launch_state launch;
   launch.entry = &engine.entry;
   launch.config = cfg;

@@ -1,36 +1,29 @@
 // The services block functions call (tools/loops-pass/runtime_abi.hpp):
 // cohort_loops_begin_block (the block's thread positions, frames and resume
-// points) and cohort_loops_check_site (threads that stopped at different
-// barriers fail the launch, as on fibers).
+// points), cohort_loops_check_site (threads that stopped at different
+// barriers fail the launch, as on fibers) and cohort_loops_enter_thread (the
+// thread about to fail the launch). Collectives: loops_collectives.cpp.
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <memory>
 #include <new>
+#include <numeric>
 #include <source_location>
 #include <sstream>
+#include <vector>
 
 #include "launch/block_runtime.hpp"
+#include "launch/loops_block.hpp"
 #include "diagnostics/diagnostics.hpp"
 #include "launch/launch_state.hpp"
 #include "scheduling/runtime_tls.hpp"
 #include "scheduling/scheduler.hpp"
 
 namespace cohort::detail::host {
-
-// What a block function reads (tools/loops-pass/runtime_abi.hpp has the same offsets).
-struct loops_block {
-  thread_position* position;
-  unsigned char* frames;
-  std::uint32_t* resumes;
-  std::uint32_t dim_x, dim_y, dim_z, count;
-  std::uint64_t frame_bytes;
-};
-static_assert(offsetof(loops_block, position) == 0 && offsetof(loops_block, frames) == 8 &&
-              offsetof(loops_block, resumes) == 16 && offsetof(loops_block, dim_x) == 24 &&
-              offsetof(loops_block, dim_y) == 28 && offsetof(loops_block, count) == 36);
 
 // One worker's frames and resume points, reused block after block: on the
 // heap, as the runtime's other per-worker state, its pointer among the
@@ -43,6 +36,7 @@ struct loops_storage {
   std::size_t frame_capacity = 0;
   std::unique_ptr<std::uint32_t[]> resumes;
   std::size_t resume_capacity = 0;
+  std::vector<std::uint32_t> order;
   loops_block block{};
 };
 
@@ -90,8 +84,25 @@ loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
   current_position = &streak_position;
   current_thread = b.threads;
   s.block = {&streak_position, s.frames.get(), s.resumes.get(), b.block_dim.x, b.block_dim.y, b.block_dim.z,
-             b.thread_count, frame_bytes};
+             b.thread_count, frame_bytes, nullptr};
+  // COHORT_SCHEDULE=shuffle: the threads of each region in an order drawn
+  // from the block's generator (seeded from the schedule's seed and the block).
+  if (auto& rt = static_cast<block_runtime&>(b); rt.shuffling) {
+    s.order.resize(count);
+    std::iota(s.order.begin(), s.order.end(), 0u);
+    std::shuffle(s.order.begin(), s.order.end(), *rt.shuffle);
+    s.block.order = s.order.data();
+  }
   return &s.block;
+}
+
+// The thread of the step about to call a runtime function that fails the
+// launch: the message names it, and reads its lane, as on fibers.
+void cohort_loops_enter_thread(std::uint32_t x, std::uint32_t y, std::uint32_t z, std::uint32_t row) {
+  ::threadIdx = {x, y, z};
+  streak_position = {{x, y, z}, row};
+  current_position = &streak_position;
+  current_thread = current_block->threads + row + x;
 }
 
 // Threads `first` and `rank` stopped at barriers whose source_location

@@ -76,14 +76,12 @@ void loops_kernel_threw() {
   kernel_threw();
 }
 
-launch_engine choose_launch_engine(const kernel_entry& entry, bool shuffled, bool multi_device, bool race_checked) {
+launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked) {
   // A multi-device launch's entries have no loops runner: say so, rather than blame the parameters.
   launch_engine result{engine_for_kernel(entry.kernel, entry.run_loops != nullptr || multi_device), entry};
   engine_choice& choice = result.choice;
   if (choice.chosen == engine::loops && multi_device) {
     choice = {engine::fibers, "a multi-device launch (not on the loops engine yet)"};
-  } else if (choice.chosen == engine::loops && shuffled) {
-    choice = {engine::fibers, "COHORT_SCHEDULE=shuffle (the thread loops do not shuffle yet)"};
   } else if (choice.chosen == engine::loops && race_checked) {
     choice = {engine::fibers, "COHORT_CHECK=races (checked on fibers only)"};
   }

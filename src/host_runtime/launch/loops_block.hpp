@@ -1,0 +1,26 @@
+// The record a block function reads (tools/loops-pass/runtime_abi.hpp has the
+// same offsets): the block's thread position, frames, resume points, shape
+// and, under a shuffled schedule, the order its threads run in.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cohort/detail/host/runtime/state.hpp"
+
+namespace cohort::detail::host {
+
+struct loops_block {
+  thread_position* position;
+  unsigned char* frames;
+  std::uint32_t* resumes;
+  std::uint32_t dim_x, dim_y, dim_z, count;
+  std::uint64_t frame_bytes;
+  std::uint32_t* order;  // a shuffled schedule's order of the block's ranks, drawn per block; null otherwise
+};
+static_assert(offsetof(loops_block, position) == 0 && offsetof(loops_block, frames) == 8 &&
+              offsetof(loops_block, resumes) == 16 && offsetof(loops_block, dim_x) == 24 &&
+              offsetof(loops_block, dim_y) == 28 && offsetof(loops_block, count) == 36 &&
+              offsetof(loops_block, order) == 48);
+
+}  // namespace cohort::detail::host

@@ -1,0 +1,174 @@
+// Warp-level operations on the loops engine (docs/loops-engine.md, "Warp-level
+// operations"): each kernel of warp_kernels.cpp runs on both engines on
+// seeded random inputs, in blocks whose last warp is partial and in 2-D and
+// 3-D blocks; results must be equal element by element. Misuse fails the
+// launch on both with the same error; collectives the pass cannot lower stay
+// on fibers and say why.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "both_engines.hpp"
+#include "cohort/errors.hpp"
+#include "cohort/host/engine.hpp"
+#include "warp_kernels.hpp"
+
+namespace {
+
+using cohort::host::engine;
+using cohort::host::engine_mode;
+using cohort::host::set_engine_mode;
+using loops_tests::expect_fallback;
+using loops_tests::expect_same_on_both;
+using loops_tests::random_floats;
+using loops_tests::random_ints;
+using warp_tests::block_shape;
+
+// Whole warps, a partial last warp (48, 100, 1000 threads), 2-D and 3-D blocks.
+const block_shape shapes[] = {{32}, {48}, {100}, {1000}, {24, 5}, {7, 3, 5}, {64, 2}};
+
+class WarpOnLoops : public ::testing::Test {
+ protected:
+  void TearDown() override { set_engine_mode(engine_mode::automatic); }
+};
+
+TEST_F(WarpOnLoops, ShflXorButterfly) {
+  EXPECT_EQ(warp_tests::butterfly_engine().chosen, engine::loops) << warp_tests::butterfly_engine().reason;
+  for (const block_shape& shape : shapes) {
+    const auto in = random_floats(3 * shape.threads(), shape.threads());
+    expect_same_on_both<float>([&] { return warp_tests::butterfly(in, shape, 3); }, engine::loops);
+  }
+  // A whole warp: every lane holds the warp's sum, summed in the butterfly's order.
+  const auto in = random_ints(64, 5);
+  std::vector<float> values(in.begin(), in.end());
+  const std::vector<float> out = warp_tests::butterfly(values, {64}, 1);
+  for (unsigned lane = 0; lane < 64; ++lane) {
+    float expected = 0;
+    for (unsigned k = 0; k < 32; ++k) expected += values[lane / 32 * 32 + k];
+    ASSERT_EQ(out[lane], expected) << lane;  // small integers: exact in any order
+  }
+}
+
+TEST_F(WarpOnLoops, ShufflesIdxUpDownXorWithWidths) {
+  EXPECT_EQ(warp_tests::shuffles_engine().chosen, engine::loops) << warp_tests::shuffles_engine().reason;
+  for (const block_shape& shape : shapes)
+    for (int width : {32, 16, 8, 2})
+      for (unsigned delta : {1u, 3u, 5u}) {
+        const auto in = random_ints(2 * shape.threads(), shape.threads() + width + delta);
+        expect_same_on_both<int>(
+            [&] { return warp_tests::shuffles(in, static_cast<int>(delta) * 5, delta, width, shape, 2); },
+            engine::loops);
+      }
+}
+
+TEST_F(WarpOnLoops, VotesBallotReductionsAndMatch) {
+  EXPECT_EQ(warp_tests::votes_engine().chosen, engine::loops) << warp_tests::votes_engine().reason;
+  for (const block_shape& shape : shapes) {
+    const auto in = random_ints(2 * shape.threads(), 3 * shape.threads());
+    expect_same_on_both<int>([&] { return warp_tests::votes(in, shape, 2); }, engine::loops);
+  }
+  // A whole warp of positive values but lane 3: the ballot names all lanes but 3.
+  std::vector<int> in(32, 5);
+  in[3] = -5;
+  EXPECT_EQ(static_cast<unsigned>(warp_tests::votes(in, {32}, 1)[0]), ~(1u << 3));
+}
+
+TEST_F(WarpOnLoops, SyncwarpOrdersSharedMemoryExchanges) {
+  EXPECT_EQ(warp_tests::syncwarp_exchange_engine().chosen, engine::loops)
+      << warp_tests::syncwarp_exchange_engine().reason;
+  for (const block_shape& shape : shapes) {
+    const auto in = random_ints(2 * shape.threads(), 5 * shape.threads());
+    expect_same_on_both<int>([&] { return warp_tests::syncwarp_exchange(in, shape, 2); }, engine::loops);
+  }
+}
+
+TEST_F(WarpOnLoops, HalfWarpMasksFormTwoGroups) {
+  EXPECT_EQ(warp_tests::half_warps_engine().chosen, engine::loops) << warp_tests::half_warps_engine().reason;
+  for (const block_shape& shape : shapes) {
+    const auto in = random_ints(2 * shape.threads(), 7 * shape.threads());
+    expect_same_on_both<int>([&] { return warp_tests::half_warps(in, shape, 2); }, engine::loops);
+  }
+}
+
+TEST_F(WarpOnLoops, TileCollectivesOfEverySizeAndPartialTiles) {
+  // Tiles of 64 and 256 threads are wider than a warp: their members are a span of ranks.
+  for (unsigned size : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 256u}) {
+    EXPECT_EQ(warp_tests::tiles_engine(size).chosen, engine::loops) << warp_tests::tiles_engine(size).reason;
+    for (const block_shape& shape : shapes) {
+      const auto in = random_ints(2 * shape.threads(), size * shape.threads());
+      expect_same_on_both<int>([&] { return warp_tests::tiles(size, in, shape, 2); }, engine::loops);
+    }
+  }
+}
+
+TEST_F(WarpOnLoops, WarpReductionsAroundABlockBarrier) {
+  EXPECT_EQ(warp_tests::block_sum_engine().chosen, engine::loops) << warp_tests::block_sum_engine().reason;
+  for (unsigned block : {32u, 48u, 100u, 256u, 1000u, 1024u}) {
+    const auto in = random_floats(4 * block, block);
+    expect_same_on_both<float>([&] { return warp_tests::block_sum(in, block, 4); }, engine::loops);
+  }
+}
+
+// The launch's error on fibers and on loops: the same kind, and the message
+// the fiber engine gives (`same_text`) or one that contains `part`.
+void expect_same_error(void (*run)(), cohort::errc kind, bool same_text, const std::string& part) {
+  std::string messages[2];
+  const engine_mode modes[] = {engine_mode::fibers, engine_mode::loops};
+  for (int m = 0; m < 2; ++m) {
+    set_engine_mode(modes[m]);
+    try {
+      run();
+      ADD_FAILURE() << "the launch did not fail";
+    } catch (const cohort::error& e) {
+      EXPECT_EQ(e.kind(), kind) << e.what();
+      messages[m] = e.what();
+      EXPECT_NE(messages[m].find(part), std::string::npos) << messages[m];
+    }
+  }
+  set_engine_mode(engine_mode::automatic);
+  if (same_text) EXPECT_EQ(messages[0], messages[1]);
+  // Both name the thread that called the collective first and the lane it found at odds.
+  for (const std::string& message : messages)
+    EXPECT_NE(message.find("block (0,0,0)"), std::string::npos) << message;
+}
+
+TEST_F(WarpOnLoops, ALaneOutsideTheMaskFailsAsOnFibers) {
+  EXPECT_EQ(warp_tests::misuse_engine().chosen, engine::loops);
+  expect_same_error(warp_tests::lane_outside_mask, cohort::errc::invalid_argument, true,
+                    "__shfl_sync with mask 0xffff is called by lane 16, which the mask does not name");
+}
+
+TEST_F(WarpOnLoops, AShuffleSourceOutsideTheMaskFailsAsOnFibers) {
+  expect_same_error(warp_tests::shuffle_source_outside, cohort::errc::invalid_argument, true,
+                    "reads lane 20, which is not in the shuffle's mask or has exited");
+}
+
+TEST_F(WarpOnLoops, ANonUniformTileShuffleDeltaFailsAsOnFibers) {
+  expect_same_error(warp_tests::non_uniform_delta, cohort::errc::non_uniform_argument, true,
+                    "`shfl_down` at ");
+}
+
+TEST_F(WarpOnLoops, LanesWithDifferentMasksFailOnBothEngines) {
+  // The fiber engine finds it when lane 1 exits, the loops engine when every lane has arrived.
+  expect_same_error(warp_tests::masks_differ, cohort::errc::collective_mismatch, false,
+                    "lanes of one warp call `__syncwarp` at ");
+}
+
+TEST_F(WarpOnLoops, ACollectiveOnlyOneWarpCallsStaysOnFibers) {
+  const auto in = random_floats(64, 11);
+  std::vector<float> expected(in);
+  for (unsigned t = 0; t < 32; ++t) expected[t] = in[t] + in[t ^ 1];
+  expect_fallback<float>(warp_tests::divergent_shuffle_engine(),
+                         "a warp or tile collective in thread-dependent control flow",
+                         [&] { return warp_tests::divergent_shuffle(in, 64); }, expected, "warp_kernels.cpp:");
+}
+
+TEST_F(WarpOnLoops, CoalescedThreadsStaysOnFibers) {
+  std::vector<int> expected(40, -1);
+  for (unsigned t = 1; t < 40; t += 2) expected[t] = static_cast<int>(t % 32 / 2 + 100 * (t < 32 ? 16 : 4));
+  expect_fallback<int>(warp_tests::coalesced_odd_lanes_engine(), "coalesced_threads() or __activemask()",
+                       [&] { return warp_tests::coalesced_odd_lanes(40); }, expected, "warp_kernels.cpp:");
+}
+
+}  // namespace
