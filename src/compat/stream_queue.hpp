@@ -44,9 +44,8 @@ enum class stream_kind {
 
 // What happens to an operation once a kernel has faulted (the sticky error):
 enum class task_kind {
-  work,      // a kernel, copy, fill, free or host function: skipped, as a faulted GPU context runs nothing more
-  callback,  // cudaStreamAddCallback: called, with the fault as its status
-  always,    // an event's record, a wait for an event, a stream-ordered free: so that no wait hangs, nothing leaks
+  work,    // a kernel, copy, fill, free, host function or callback: skipped, as a faulted GPU context runs nothing more
+  always,  // an event's record, a wait for an event, a stream-ordered free: so that no wait hangs, nothing leaks
 };
 
 // An operation's body, called with the sticky error (cudaSuccess unless a

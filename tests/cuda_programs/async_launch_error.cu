@@ -1,7 +1,8 @@
 // A kernel that faults after its launch has returned: the launch succeeds,
 // the fault is the error of the next call that synchronizes with it, and
 // then of every call (sticky) until cudaDeviceReset; the work queued behind
-// the kernel does not run, a callback is told the fault.
+// the kernel does not run, a host function and a callback included (as an
+// H200 with CUDA 13 and driver 580 does: neither is called).
 #include <cuda/atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -51,7 +52,7 @@ int main() {
     return 1;
   }
 #endif
-  if (host_function_calls != 0 || callback_status != cudaErrorLaunchFailure) {
+  if (host_function_calls != 0 || callback_status != cudaErrorUnknown) {  // not called: the status is as set above
     std::printf("after the fault: the host function ran %d times, the callback's status is %s\n", host_function_calls,
                 cudaGetErrorName(callback_status));
     return 1;

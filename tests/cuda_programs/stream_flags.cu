@@ -18,6 +18,17 @@
     }                                                                                     \
   } while (0)
 
+// CUDA loads a kernel at its first launch (lazy loading, Linux's default since
+// CUDA 12.2), and loading may wait for the device to be idle: a kernel first
+// launched while another spins waiting for it would never start (the CUDA
+// programming guide, "Lazy Loading", potential hazards). So every kernel is
+// loaded before any of them spins, as the guide advises.
+template <class Kernel>
+void load(Kernel* kernel) {
+  cudaFuncAttributes attributes;
+  CHECK(cudaFuncGetAttributes(&attributes, kernel));
+}
+
 constexpr int passes = 50;
 
 __device__ int load(int* p) {
@@ -66,6 +77,11 @@ __global__ void pass_on(int* flags, int i, int* order, int* position) {
 }
 
 int main() {
+  load(ping_pong);
+  load(ping_pong_volatile);
+  load(wait_for);
+  load(raise);
+  load(pass_on);
   cudaStream_t a, b;
   CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));

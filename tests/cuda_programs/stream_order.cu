@@ -29,6 +29,17 @@
     }                                                               \
   } while (0)
 
+// CUDA loads a kernel at its first launch (lazy loading, Linux's default since
+// CUDA 12.2), and loading may wait for the device to be idle: a kernel first
+// launched while another spins waiting for it would never start (the CUDA
+// programming guide, "Lazy Loading", potential hazards). So every kernel is
+// loaded before any of them spins, as the guide advises.
+template <class Kernel>
+void load(Kernel* kernel) {
+  cudaFuncAttributes attributes;
+  CHECK(cudaFuncGetAttributes(&attributes, kernel));
+}
+
 __global__ void wait_then_write(int* flag, int* data, int value) {
   cuda::atomic_ref<int, cuda::thread_scope_system> f(*flag);
   while (f.load(cuda::memory_order_acquire) == 0) {
@@ -54,6 +65,10 @@ void CUDART_CB observe(void* p) {
 }
 
 int main() {
+  load(wait_then_write);
+  load(add_one);
+  load(copy_value);
+  load(raise_flag);
   int *flag, *host_out, *data, *other;
   CHECK(cudaMallocHost(&flag, sizeof(int)));
   CHECK(cudaMallocHost(&host_out, sizeof(int)));
