@@ -7,9 +7,20 @@
 #
 #   cohort_add_host_cuda_executable(<target> <sources>...)   # .cu and .cpp alike
 #   cohort_cuda_sources_for_host(<target>)                    # an existing target's .cu sources
+#   cohort_use_loops_engine(<target>)                         # the two above call it
 #
-# COHORT_REWRITER names the rewriter; find_package(cohort) sets it.
+# Kernels run on the loops engine (docs/loops-engine.md) where they were
+# compiled by the clang that cohort's pass plugin was built for, with the
+# plugin: cohort_use_loops_engine() adds it to a target where the project's
+# C++ compiler is that clang (configure with -DCMAKE_CXX_COMPILER=clang++-19,
+# say). With any other compiler, or COHORT_USE_LOOPS_ENGINE=OFF, kernels run
+# on the fiber engine, as they always can.
+#
+# COHORT_REWRITER names the rewriter; COHORT_LOOPS_PLUGIN and
+# COHORT_LOOPS_CLANG the plugin and its clang (empty where cohort has none);
+# find_package(cohort) sets them.
 include_guard(GLOBAL)
+option(COHORT_USE_LOOPS_ENGINE "Compile kernels with cohort's loops pass where the C++ compiler is the clang it was built for" ON)
 
 find_package(Python3 3.8 REQUIRED COMPONENTS Interpreter)
 # Cached: the functions below also run in the scope of a project that embeds
@@ -33,6 +44,31 @@ function(_cohort_host_source out source mode)
   # Quoted includes are looked up beside the original file.
   set_source_files_properties(${generated} PROPERTIES INCLUDE_DIRECTORIES ${dir})
   set(${out} ${generated} PARENT_SCOPE)
+endfunction()
+
+# Whether this project's C++ compiler is the clang the plugin was built for: LLVM
+# loads a pass plugin into its own version only.
+function(_cohort_compiler_takes_loops_plugin out)
+  set(takes OFF)
+  if(COHORT_LOOPS_PLUGIN AND COHORT_LOOPS_CLANG AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    file(REAL_PATH "${CMAKE_CXX_COMPILER}" compiler)
+    file(REAL_PATH "${COHORT_LOOPS_CLANG}" plugin_clang)
+    if(compiler STREQUAL plugin_clang)
+      set(takes ON)
+    endif()
+  endif()
+  set(${out} ${takes} PARENT_SCOPE)
+endfunction()
+
+function(cohort_use_loops_engine target)
+  _cohort_compiler_takes_loops_plugin(takes)
+  if(NOT COHORT_USE_LOOPS_ENGINE OR NOT takes)
+    return()
+  endif()
+  target_compile_options(${target} PRIVATE -fpass-plugin=${COHORT_LOOPS_PLUGIN})
+  if(TARGET cohort_loops_pass)
+    add_dependencies(${target} cohort_loops_pass)  # built in this tree: before the sources that load it
+  endif()
 endfunction()
 
 function(cohort_cuda_sources_for_host target)
@@ -60,6 +96,7 @@ function(cohort_cuda_sources_for_host target)
   set_property(TARGET ${target} PROPERTY SOURCES ${kept})
   target_link_libraries(${target} PRIVATE cohort::cudart)
   target_compile_features(${target} PRIVATE cxx_std_20)
+  cohort_use_loops_engine(${target})
 endfunction()
 
 function(cohort_add_host_cuda_executable target)

@@ -32,8 +32,15 @@ if(COHORT_LOOPS_FOUND)
   message(STATUS "cohort loops engine: LLVM ${LLVM_PACKAGE_VERSION}, ${COHORT_LOOPS_CLANG}")
   add_subdirectory(${CMAKE_CURRENT_LIST_DIR}/../tools/loops-pass ${CMAKE_BINARY_DIR}/tools/loops-pass)
   set(COHORT_LOOPS_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../include)
+  # For cohort-cxx and cohort_use_loops_engine() (CohortCudaHost.cmake), in this tree and in a
+  # project that embeds it; installed beside the library for the installed ones.
+  set(COHORT_LOOPS_PLUGIN $<TARGET_FILE:cohort_loops_pass> CACHE INTERNAL "the loops engine's pass plugin")
+  set(COHORT_LOOPS_INSTALLED_PLUGIN ${CMAKE_INSTALL_LIBDIR}/cohort/cohort-loops-pass${CMAKE_SHARED_MODULE_SUFFIX})
+  install(TARGETS cohort_loops_pass LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cohort)
 else()
   message(STATUS "cohort loops engine: not built: ${COHORT_LOOPS_MISSING}")
+  set(COHORT_LOOPS_PLUGIN "" CACHE INTERNAL "the loops engine's pass plugin")
+  set(COHORT_LOOPS_INSTALLED_PLUGIN "")
 endif()
 
 # Compiles `source` with clang and the loops pass into `object` (at -O2, or

@@ -213,7 +213,7 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   // The extent and an array's x position count elements when an array is involved, bytes otherwise.
   const cudaArray* an_array = p->srcArray ? p->srcArray : p->dstArray;
   const std::size_t element = an_array ? an_array->texel_bytes : 1;
-  const auto side = [element](cudaArray_t array, const cudaPitchedPtr& ptr, const cudaPos& pos) {
+  const auto side = [](cudaArray_t array, const cudaPitchedPtr& ptr, const cudaPos& pos) {
     copy_side s;
     if (array) {
       s.pitch = array->row_bytes();

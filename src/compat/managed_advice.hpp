@@ -16,7 +16,6 @@ struct range_advice {
   cudaMemLocation preferred{cudaMemLocationTypeInvalid, 0};  // cudaMemAdviseSetPreferredLocation
   std::set<int> accessed_by;                                  // devices, and cudaCpuDeviceId for the host
   cudaMemLocation last_prefetch{cudaMemLocationTypeInvalid, 0};
-  bool operator==(const range_advice&) const = default;
 };
 
 // Applies `change` to the advice of every byte of [p, p + bytes).

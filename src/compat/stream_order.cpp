@@ -137,10 +137,9 @@ cudaError_t wait_and_report(std::unique_lock<std::mutex>& lock, const std::vecto
 // Drops the queues whose threads have ended; they are joined (at once) as they are destroyed, after the lock.
 std::vector<std::shared_ptr<stream_queue>> take_ended() {
   std::vector<std::shared_ptr<stream_queue>>& all = streams().queues;
-  const auto first_ended = std::stable_partition(all.begin(), all.end(), [](const auto& q) { return !q->ended(); });
-  std::vector<std::shared_ptr<stream_queue>> ended(std::make_move_iterator(first_ended),
-                                                   std::make_move_iterator(all.end()));
-  all.erase(first_ended, all.end());
+  std::vector<std::shared_ptr<stream_queue>> ended, running;  // each in the order it was
+  for (std::shared_ptr<stream_queue>& q : all) (q->ended() ? ended : running).push_back(std::move(q));
+  all = std::move(running);
   return ended;
 }
 
@@ -162,11 +161,15 @@ void drain_at_exit() {
 // any static object (glibc runs them first), so this one, made on the main
 // thread before main, drains the streams at the exit of a program that
 // leaves work pending, before the runtime it runs on is torn down.
+// The initializer below uses the object (a call), which constructs it and
+// registers its destructor: clang takes a thread_local's address without
+// either, and then drops the unused variable that took it.
 struct exit_drain {
   ~exit_drain() { drain_at_exit(); }
+  bool armed() const { return true; }
 };
 thread_local exit_drain main_thread_exit_drain;
-[[maybe_unused]] const exit_drain* const exit_drain_armed = &main_thread_exit_drain;
+[[maybe_unused]] const bool exit_drain_armed = main_thread_exit_drain.armed();
 
 std::mutex host_functions;
 

@@ -11,7 +11,8 @@ read-only and samples write their output files beside themselves. A sample
 passes when it exits 0 (the samples exit with their check's verdict), never
 prints "FAIL" or what --reject names, and prints what --expect names where its
 own check prints its verdict rather than exiting with it. Without the corpus
-it exits 77, which ctest reports as skipped.
+it exits 77, which ctest reports as skipped. It prints how long the build and
+the run took (`ctest -V`), so the engines' times can be compared.
 """
 
 import argparse
@@ -20,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 
 
@@ -73,13 +75,16 @@ def main():
     command = [cohort_cxx, "-O2"] + options.cxx_flag + ["-I" + os.path.join(options.work, "Common"), "-I."]
     command += ["-I" + i for i in includes] + sources + ["-o", program]
     print("build:", " ".join(command), flush=True)
+    started = time.monotonic()
     if subprocess.call(command, cwd=copy) != 0:
         print(f"FAIL: {options.sample} does not build")
         return 1
+    print(f"built in {time.monotonic() - started:.1f} s")
 
     print("run:", target, " ".join(options.args), flush=True)
     try:
         environment = dict(os.environ, **dict(e.split("=", 1) for e in options.env))
+        started = time.monotonic()
         run = subprocess.run([program] + options.args, cwd=copy, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True, errors="replace", timeout=options.timeout, env=environment)
     except subprocess.TimeoutExpired as e:
@@ -88,6 +93,7 @@ def main():
         print(f"FAIL: {target} still ran after {options.timeout:.0f} s")
         return 1
     sys.stdout.write(run.stdout)
+    print(f"ran in {time.monotonic() - started:.1f} s")  # the engines' times side by side (docs/loops-engine.md)
     if (run.returncode != 0) != options.fails:
         print(f"FAIL: {target} exited with {run.returncode}")
         return 1

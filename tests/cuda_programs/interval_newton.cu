@@ -54,8 +54,8 @@ int main() {
   float *h_a = (float*)malloc(N * sizeof(float)), *h_x = (float*)malloc(N * sizeof(float));
   srand(1618);
   for (int i = 0; i < N; i++) {
-    h_a[i] = 0.01f + (float)rand() / RAND_MAX * 1000.0f;
-    h_x[i] = (float)rand() / RAND_MAX * 4.0f - 2.0f;
+    h_a[i] = 0.01f + (float)rand() / (float)RAND_MAX * 1000.0f;
+    h_x[i] = (float)rand() / (float)RAND_MAX * 4.0f - 2.0f;
   }
   const float width = 1e-3f;
   float *d_a, *d_x;

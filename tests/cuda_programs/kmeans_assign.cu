@@ -64,8 +64,14 @@ int main() {
   srand(123);
   for (int i = 0; i < NPOINTS; i++) {
     int blob = rand() % NCLUSTERS;  // points gather around NCLUSTERS blobs
-    h_points[i] = make_float4((float)(blob * 7 + rand() % 16), (float)((blob * 13) % 40 + rand() % 16),
-                              (float)(rand() % 64), (float)((blob * 5) % 32 + rand() % 8));
+    // One statement per draw: a call's arguments are evaluated in no set order (g++ last to first,
+    // which these follow; clang first to last), and another order gives other points.
+    int w = rand() % 8;
+    int z = rand() % 64;
+    int y = rand() % 16;
+    int x = rand() % 16;
+    h_points[i] = make_float4((float)(blob * 7 + x), (float)((blob * 13) % 40 + y), (float)z,
+                              (float)((blob * 5) % 32 + w));
     ref_member[i] = -1;
   }
   float4 clusters[NCLUSTERS];

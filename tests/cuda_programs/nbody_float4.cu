@@ -59,9 +59,9 @@ int main() {
   double(*next)[4] = (double(*)[4])malloc(n * sizeof(double[4]));
   srand(314);
   for (int i = 0; i < n; i++) {
-    h_pos[i] = make_float4((float)rand() / RAND_MAX * 4 - 2, (float)rand() / RAND_MAX * 4 - 2,
-                           (float)rand() / RAND_MAX * 4 - 2, 0.5f + (float)rand() / RAND_MAX);
-    h_vel[i] = make_float4((float)rand() / RAND_MAX - 0.5f, (float)rand() / RAND_MAX - 0.5f, 0.0f, 0.0f);
+    h_pos[i] = make_float4((float)rand() / (float)RAND_MAX * 4 - 2, (float)rand() / (float)RAND_MAX * 4 - 2,
+                           (float)rand() / (float)RAND_MAX * 4 - 2, 0.5f + (float)rand() / (float)RAND_MAX);
+    h_vel[i] = make_float4((float)rand() / (float)RAND_MAX - 0.5f, (float)rand() / (float)RAND_MAX - 0.5f, 0.0f, 0.0f);
     double p[4] = {h_pos[i].x, h_pos[i].y, h_pos[i].z, h_pos[i].w}, v[3] = {h_vel[i].x, h_vel[i].y, h_vel[i].z};
     for (int k = 0; k < 4; k++) ref_pos[i][k] = p[k];
     for (int k = 0; k < 3; k++) ref_vel[i][k] = v[k];

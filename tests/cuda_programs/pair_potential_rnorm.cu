@@ -39,8 +39,8 @@ int main() {
   srand(2357);
   int side = 11;  // a jittered lattice: no two particles closer than ~0.8
   for (int i = 0; i < NPART; i++) {
-    float jx = (float)rand() / RAND_MAX * 0.2f - 0.1f, jy = (float)rand() / RAND_MAX * 0.2f - 0.1f;
-    float jz = (float)rand() / RAND_MAX * 0.2f - 0.1f;
+    float jx = (float)rand() / (float)RAND_MAX * 0.2f - 0.1f, jy = (float)rand() / (float)RAND_MAX * 0.2f - 0.1f;
+    float jz = (float)rand() / (float)RAND_MAX * 0.2f - 0.1f;
     h_pos[i] = make_float4((i % side) * 1.1f + jx, (i / side % side) * 1.1f + jy, (i / (side * side)) * 1.1f + jz, 0.0f);
   }
   float4* d_pos;

@@ -2,12 +2,13 @@
 // holds one pair in shared memory; a pass splits the block by the bit, counting
 // the zeros with __syncthreads_count and ranking each thread among the zeros
 // below it with __ballot_sync and __popc. Each block sorts its own segment; the
-// host compares with std::stable_sort (radix sort is stable, so the values agree).
+// host compares with a sort by key and input position (radix sort is stable, so
+// the values agree).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
-#include <utility>
+#include <tuple>
 #include <vector>
 
 #define SORT_THREADS 512
@@ -64,15 +65,14 @@ int main() {
   CUDA_CHECK(cudaMemcpy(out_vals.data(), d_vals, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
   int errors = 0;
   for (int s = 0; s < SEGMENTS; s++) {
-    std::vector<std::pair<unsigned, unsigned>> seg;
-    for (int i = s * SORT_THREADS; i < (s + 1) * SORT_THREADS; i++) seg.push_back({h_keys[i], h_vals[i]});
-    std::stable_sort(seg.begin(), seg.end(), [](const std::pair<unsigned, unsigned>& a, const std::pair<unsigned, unsigned>& b) {
-      return a.first < b.first;
-    });
+    std::vector<std::tuple<unsigned, int, unsigned>> seg;  // key, input position, value
+    for (int i = s * SORT_THREADS; i < (s + 1) * SORT_THREADS; i++) seg.push_back({h_keys[i], i, h_vals[i]});
+    std::sort(seg.begin(), seg.end());
     for (int k = 0; k < SORT_THREADS; k++) {
       int i = s * SORT_THREADS + k;
-      if ((out_keys[i] != seg[k].first || out_vals[i] != seg[k].second) && errors++ < 10)
-        printf("segment %d, %d: (%u, %u), expected (%u, %u)\n", s, k, out_keys[i], out_vals[i], seg[k].first, seg[k].second);
+      const unsigned key = std::get<0>(seg[k]), value = std::get<2>(seg[k]);
+      if ((out_keys[i] != key || out_vals[i] != value) && errors++ < 10)
+        printf("segment %d, %d: (%u, %u), expected (%u, %u)\n", s, k, out_keys[i], out_vals[i], key, value);
     }
   }
   cudaFree(d_keys); cudaFree(d_vals);

@@ -11,7 +11,7 @@
 #define DIM 256
 #define SPHERES 20
 #define INF 2e10f
-#define rnd(x) (x * rand() / RAND_MAX)
+#define rnd(x) (x * rand() / (float)RAND_MAX)
 
 #define HANDLE_ERROR(err) do { cudaError_t e_ = (err); if (e_ != cudaSuccess) { \
   printf("%s in %s at line %d\n", cudaGetErrorString(e_), __FILE__, __LINE__); exit(EXIT_FAILURE); } } while (0)

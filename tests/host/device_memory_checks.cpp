@@ -84,7 +84,7 @@ TEST(DeviceMemoryChecks, CheckingModePoisonsFreshAllocations) {
 
 // Writes through whatever it is given, a null pointer included (a planted
 // fault: UBSan is told not to stop it first).
-[[gnu::no_sanitize("null")]] __global__ void null_write(int* data) { data[threadIdx.x] = 1; }
+__attribute__((no_sanitize("null"))) __global__ void null_write(int* data) { data[threadIdx.x] = 1; }
 
 TEST(DeviceMemoryChecks, ANullPointerInAKernelIsAnErrorNamingTheThread) {
   const cg::error e = launch_error([] { cg::launch(null_write, {dim3(1), dim3(8)}, static_cast<int*>(nullptr)); });

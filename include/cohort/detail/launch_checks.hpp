@@ -24,7 +24,7 @@ inline void check_cooperative_fits(const void* kernel, const launch_config& cfg,
   const unsigned long long threads = volume(cfg.block);
   const int per_sm = impl::active_blocks_per_sm(kernel, static_cast<int>(threads), cfg.dynamic_shared_bytes);
   const unsigned long long blocks = volume(cfg.grid);
-  if (blocks > static_cast<unsigned long long>(per_sm) * p.multiprocessor_count)
+  if (blocks > static_cast<unsigned long long>(per_sm) * static_cast<unsigned long long>(p.multiprocessor_count))
     throw error(errc::cooperative_too_large,
                 cooperative_too_large(blocks, per_sm, p.multiprocessor_count, threads, cfg.dynamic_shared_bytes, api));
 }

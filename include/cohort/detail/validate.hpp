@@ -2,6 +2,7 @@
 // runs; each failure names the value, the limit and the fix.
 #pragma once
 
+#include <cstddef>
 #include <sstream>
 
 #include "cohort/detail/messages.hpp"
@@ -27,7 +28,7 @@ inline void validate_launch(const device_properties& p, const launch_config& cfg
   const unsigned blim[3] = {b.x, b.y, b.z};
   const unsigned glim[3] = {g.x, g.y, g.z};
   const char* axis[3] = {"x", "y", "z"};
-  for (int i = 0; i < 3; ++i) {
+  for (std::size_t i = 0; i < 3; ++i) {
     if (blim[i] > static_cast<unsigned>(p.max_block_dim[i])) {
       std::ostringstream s;
       s << "block dimension " << axis[i] << " = " << blim[i] << " exceeds the device's limit of "

@@ -47,7 +47,9 @@ abort_origin origin_of_abort(const void* kernel) {
     below_handler = below_handler || !kernels_module;  // the signal's frame is the C library's
     if (!below_handler || !kernels_module) continue;
     const auto name = function_containing(call);
-    if (!name) continue;
+    // clang's landing pad for a noexcept function calls std::terminate through a helper of its
+    // own, emitted into the caller's module: the caller is the next frame.
+    if (!name || *name == "__clang_call_terminate") continue;
     // The runtime's frames (its thread loop: "void cohort::detail::host::run_threads<...>(...)")
     // lie below the kernel's: a kernel whose abort was a tail call left no frame of its own.
     if (name->substr(0, name->find('(')).find("cohort::detail::host::") != std::string::npos) break;

@@ -53,9 +53,10 @@ void carry_out_exit(const kernel_exit_request& request) {
 
 }  // namespace cohort::detail::host
 
-// As glibc declares it. Kernel code leaves its fiber by a jump, not an
-// exception, so nothing unwinds through here.
-extern "C" [[noreturn]] void exit(int status) noexcept {
+// As glibc declares it, noreturn by that first declaration (<stdlib.h>), which
+// clang, unlike g++, refuses to see repeated here. Kernel code leaves its fiber
+// by a jump, not an exception, so nothing unwinds through here.
+extern "C" void exit(int status) noexcept {
   cohort::detail::host::escape_kernel_exit(status, __builtin_return_address(0));
   cohort::detail::host::exit_as_libc(status);
 }

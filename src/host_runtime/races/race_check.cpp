@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -243,18 +244,22 @@ void throw_race_report(const launch_state& launch) {
   // instructions on one line; the same two lines may race both ways, as
   // read-after-write for some threads and write-after-read for others), in
   // block order, then as found.
-  std::vector<race_found> all = launch.races.races;
-  std::stable_sort(all.begin(), all.end(),
-                   [](const race_found& a, const race_found& b) { return a.block_linear < b.block_linear; });
+  // A sort by (block, place in the list): stable, with no temporary buffer (libstdc++ 12's, which
+  // std::stable_sort takes, uses a function clang warns is deprecated).
+  std::vector<const race_found*> all;
+  for (const race_found& r : launch.races.races) all.push_back(&r);
+  std::sort(all.begin(), all.end(), [](const race_found* a, const race_found* b) {
+    return a->block_linear != b->block_linear ? a->block_linear < b->block_linear : std::less<>{}(a, b);
+  });
   struct distinct {
     const race_found* first;
     std::string earlier, later;
   };
   std::vector<distinct> races;
   std::set<std::pair<std::string, std::string>> seen;
-  for (const race_found& r : all) {
-    std::string earlier = source_line_of(r.earlier_pc), later = source_line_of(r.later_pc);
-    if (seen.insert(std::minmax(earlier, later)).second) races.push_back({&r, std::move(earlier), std::move(later)});
+  for (const race_found* r : all) {
+    std::string earlier = source_line_of(r->earlier_pc), later = source_line_of(r->later_pc);
+    if (seen.insert(std::minmax(earlier, later)).second) races.push_back({r, std::move(earlier), std::move(later)});
   }
   std::ostringstream s;
   s << "data race in kernel `" << kernel_name(launch.entry->kernel) << "` (COHORT_CHECK=races): " << races.size()

@@ -11,8 +11,13 @@
 extern "C" int __cxa_thread_atexit(void (*)(void*), void*, void*) noexcept;
 extern "C" void* __dso_handle;
 
-// In .tdata, in the order written (no_reorder), the low spacer last.
+// In .tdata, in the order written, the low spacer last: g++ keeps that order where told to
+// (no_reorder); clang, which has no such attribute, always emits a unit's variables in that order.
+#if __has_cpp_attribute(gnu::no_reorder)
 #define COHORT_RUNTIME_TLS [[gnu::no_reorder, gnu::section(".tdata.cohort_runtime")]] thread_local constinit
+#else
+#define COHORT_RUNTIME_TLS [[gnu::section(".tdata.cohort_runtime")]] thread_local constinit
+#endif
 
 namespace cohort::detail::host {
 

@@ -35,7 +35,7 @@ def _shown_thread():
     position = records.evaluate(records.HOST + "current_position")
     if int(position) == 0:
         return None
-    return int(position["row"]) + int(records.evaluate("threadIdx")["x"]), block
+    return int(position["row"]) + int(records.thread_index()["x"]), block
 
 
 def _volume(v):

@@ -56,6 +56,12 @@ def evaluate(expression):
         gdb.execute("set language " + language, to_string=True)
 
 
+def thread_index():
+    """threadIdx, read as what it is: the streak position's index (an alias of it, runtime_tls.cpp),
+    which clang's debug info types as the whole position."""
+    return evaluate(HOST + "streak_position")["index"]
+
+
 def _enumerator(value):
     """The name of an enum value without its qualification."""
     return str(value).rsplit("::", 1)[-1]
@@ -184,7 +190,7 @@ def _running_rank(b):
     if int(position) == 0:
         return None
     view = _view_here()  # it replaced threadIdx with the shown thread's
-    x = int.from_bytes(view.saved_thread_index[1][:4], "little") if view else int(evaluate("threadIdx")["x"])
+    x = int.from_bytes(view.saved_thread_index[1][:4], "little") if view else int(thread_index()["x"])
     return int(position["row"]) + x
 
 
