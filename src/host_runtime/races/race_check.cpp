@@ -124,7 +124,7 @@ class race_shadow : public race_window {
       if (write) {
         for (const access_record& r : c.reads)
           if (races_with(r, now)) found(race_kind::write_after_read, r, now, where);
-        c.write = now;
+        if (!atomic || c.write.atomic || c.write.epoch != epoch) c.write = now;
       } else {
         record_read(c, now);
       }
@@ -172,6 +172,13 @@ class race_shadow : public race_window {
     return earlier.phase >= phase && acquired.of(earlier.at.block) <= earlier.released;
   }
 
+  // An atomic write takes the place of the last write only where that was
+  // an atomic too, or is over: a plain write of this interval stays, for the
+  // other threads' atomics to race with.
+  bool superseded_by_atomic(const device_access& last) const {
+    return last.at.atomic || last.at.epoch == 0 || (last.at.block == static_cast<std::uint32_t>(linear) && last.at.epoch != epoch);
+  }
+
   void record_read(byte_cell& c, const access_record& now) {
     access_record& first = c.reads[0];
     if (first.epoch != epoch || first.thread == now.thread)
@@ -203,12 +210,18 @@ class race_shadow : public race_window {
         device_cell& c = page->cells[word % shadow_page_bytes / 4];
         const device_access now{record(me, atomic, pc, bytes), releases, phase};
         const race_site where{address, 0, race_place::device};
+        // A word's atomics are one modification order: this one comes after
+        // the atomic reads recorded, which no access of this thread to come
+        // can race with any more than with this one.
+        if (atomic)
+          for (device_access& r : c.reads)
+            if (r.at.atomic) r.at.epoch = 0;
         if (races_with(c.write, now))
           found(write ? race_kind::write_after_write : race_kind::read_after_write, c.write.at, now.at, where);
         if (write) {
           for (const device_access& r : c.reads)
             if (races_with(r, now)) found(race_kind::write_after_read, r.at, now.at, where);
-          c.write = now;
+          if (!atomic || superseded_by_atomic(c.write)) c.write = now;
         } else {
           record_read(c, now);
         }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <string_view>
 
 #if COHORT_HAVE_LIBBACKTRACE
 #include <backtrace.h>
@@ -28,16 +29,31 @@ backtrace_state* symbolizer() {
   return state;
 }
 
+// Code of the C++ library's or cohort's own headers that a kernel inlines
+// (an atomic's std::atomic_ref, CUDA's atomicAdd): the access is its caller's.
+bool library_header(const char* file) {
+  const std::string_view f(file);
+  for (const char* part : {"/c++/", "/cohort/detail/", "/cohort_compat/", "/compat/include/"})
+    if (f.find(part) != std::string_view::npos) return true;
+  return false;
+}
+
 std::optional<std::string> line_from_debug_info(std::uintptr_t pc) {
-  std::optional<std::string> line;
+  struct found_lines {
+    std::optional<std::string> innermost, outside_libraries;
+  } found;
   backtrace_pcinfo(
       symbolizer(), pc, [](void* out, std::uintptr_t, const char* file, int lineno, const char*) {
-        auto& found = *static_cast<std::optional<std::string>*>(out);
-        if (file != nullptr && !found) found = std::string(file) + ":" + std::to_string(lineno);
-        return 1;  // the first frame is the innermost inlined function's: the line of the access itself
+        auto& lines = *static_cast<found_lines*>(out);
+        if (file == nullptr) return 0;
+        std::string line = std::string(file) + ":" + std::to_string(lineno);
+        if (!lines.innermost) lines.innermost = line;
+        if (library_header(file)) return 0;  // on to the function it is inlined into
+        lines.outside_libraries = std::move(line);
+        return 1;  // the innermost function outside the libraries: the line of the access itself
       },
-      [](void*, const char*, int) {}, &line);
-  return line;
+      [](void*, const char*, int) {}, &found);
+  return found.outside_libraries ? found.outside_libraries : found.innermost;
 }
 #else
 std::optional<std::string> line_from_debug_info(std::uintptr_t) { return std::nullopt; }
