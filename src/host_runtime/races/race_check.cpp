@@ -67,6 +67,7 @@ class race_shadow : public race_window {
     for (unsigned t = 0; t < b.thread_count; ++t) clocks[own(t)] = 1;
     releases = 0;
     acquired.clear();
+    own_acquired.assign(b.thread_count, 0);
     next_interval();
     return true;
   }
@@ -140,7 +141,13 @@ class race_shadow : public race_window {
     told.raise(static_cast<std::uint32_t>(linear), releases);
     log->flags.publish(address, told);
   }
-  void acquire(std::uintptr_t address) { log->flags.acquire(address, acquired); }
+  void acquire(std::uintptr_t address) {
+    block_clock got;
+    log->flags.acquire(address, got);
+    std::uint32_t& own = own_acquired[thread_rank()];
+    own = std::max(own, got.of(static_cast<std::uint32_t>(linear)));
+    acquired.join(got);
+  }
 
  private:
   struct race_site {
@@ -167,7 +174,8 @@ class race_shadow : public race_window {
   // The same for device memory, where `earlier` may be another block's.
   bool races_with(const device_access& earlier, const device_access& now) const {
     if (earlier.at.epoch == 0 || (earlier.at.bytes & now.at.bytes) == 0) return false;
-    if (earlier.at.block == now.at.block) return races_with(earlier.at, now.at);
+    if (earlier.at.block == now.at.block)  // a lock or flag between threads of the block orders them too
+      return races_with(earlier.at, now.at) && own_acquired[now.at.thread] <= earlier.released;
     if (earlier.at.atomic && now.at.atomic) return false;
     return earlier.phase >= phase && acquired.of(earlier.at.block) <= earlier.released;
   }
@@ -259,6 +267,10 @@ class race_shadow : public race_window {
   std::uint32_t releases = 0;
   std::uint32_t phase = 0;
   block_clock acquired;
+  // Per thread, the most of its own block's releases it acquired (a lock
+  // between the block's threads): its block's accesses stamped below that
+  // are ordered before its own.
+  std::vector<std::uint32_t> own_acquired;
   std::set<std::tuple<std::uintptr_t, std::uintptr_t, race_kind>> reported;  // this launch's, from this thread
 };
 
@@ -315,13 +327,14 @@ void race_atomic_starts(std::uintptr_t address, std::size_t size, bool writes, i
   if (s == nullptr) return;
   if (writes && is_release(order)) s->release();
   if (s->holds(address)) return s->access(address, size, writes, true, pc);
-  if (!may_be_device_memory(address)) return;
-  s->access(address, size, writes, true, pc);
+  // A flag between blocks may be anywhere (a __device__ variable too); only
+  // device memory has a shadow.
+  if (may_be_device_memory(address)) s->access(address, size, writes, true, pc);
   if (writes) s->publish(address);
 }
 
 void race_atomic_ended(std::uintptr_t address, bool reads) {
-  if (!reads || !may_be_device_memory(address)) return;
+  if (!reads) return;
   if (race_shadow* s = checking(); s && !s->holds(address)) s->acquire(address);
 }
 
