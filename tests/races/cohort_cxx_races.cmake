@@ -1,16 +1,24 @@
-# Builds SOURCE with `cohort-cxx --races` into OUTPUT and runs it under
-# COHORT_CHECK=races. EXPECT is `clean` (exit 0, no report) or the race the run
-# must fail with: "KIND FIRST SECOND", the lines of SOURCE marked "// mark:FIRST"
-# (the earlier access) and "// mark:SECOND" (the later).
-execute_process(COMMAND ${COHORT_CXX} --races ${SOURCE} -o ${OUTPUT} RESULT_VARIABLE built)
+# Builds SOURCE with `cohort-cxx --races` into OUTPUT and runs it (with ARGS)
+# under COHORT_CHECK=races. EXPECT is `clean` (exit 0, no report), `report`
+# (the run fails with a race report matching REPORT: a real race of an
+# unmodified program), or the race the run must fail with: "KIND FIRST
+# SECOND", the lines of SOURCE marked "// mark:FIRST" (the earlier access) and
+# "// mark:SECOND" (the later).
+execute_process(COMMAND ${COHORT_CXX} -O2 --races ${SOURCE} -o ${OUTPUT} RESULT_VARIABLE built)
 if(NOT built EQUAL 0)
   message(FATAL_ERROR "cohort-cxx --races ${SOURCE} failed (${built})")
 endif()
 set(ENV{COHORT_CHECK} races)
-execute_process(COMMAND ${OUTPUT} RESULT_VARIABLE ran OUTPUT_VARIABLE out ERROR_VARIABLE err)
+execute_process(COMMAND ${OUTPUT} ${ARGS} RESULT_VARIABLE ran OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(EXPECT STREQUAL "clean")
   if(NOT ran EQUAL 0 OR err MATCHES "data race")
     message(FATAL_ERROR "${OUTPUT} under COHORT_CHECK=races failed (${ran}):\n${out}${err}")
+  endif()
+  return()
+endif()
+if(EXPECT STREQUAL "report")
+  if(ran EQUAL 0 OR NOT "${out}${err}" MATCHES "data race in kernel" OR NOT "${out}${err}" MATCHES "${REPORT}")
+    message(FATAL_ERROR "${OUTPUT} under COHORT_CHECK=races should have failed with a race matching\n${REPORT}\nin:\n${out}${err}")
   endif()
   return()
 endif()

@@ -19,7 +19,7 @@ __global__ void missing_barrier(const int* in, int* out) {
   __shared__ int tile[n];
   const unsigned t = threadIdx.x;
   tile[t] = in[t];  // mark:missing_barrier.write
-  out[t] = tile[(t + 1) % n];  // mark:missing_barrier.read
+  out[blockIdx.x * n + t] = tile[(t + 1) % n];  // mark:missing_barrier.read
 }
 
 // 2. A reduction tree with its last barriers left out (the steps below 64
@@ -94,7 +94,7 @@ __global__ void two_writers(int* out) {
   if (t == 3) flag = 1;  // mark:two_writers.first
   if (t == 5) flag = 2;  // mark:two_writers.second
   __syncthreads();
-  if (t == 0) *out = flag;
+  if (t == 0) out[blockIdx.x] = flag;
 }
 
 // 7. Dynamic shared memory (extern __shared__), a missing barrier.

@@ -21,8 +21,11 @@ inline long long steady_nanoseconds() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
-// Every 16th clock read of a kernel's OS thread yields to the block's next thread.
-inline void clock_read_in_kernel(std::source_location where) {
+// Every 16th clock read of a kernel's OS thread yields to the block's next
+// thread. The count is the runtime's, shared by the fibers of an OS thread: not
+// instrumented for race checking (COHORT_CHECK=races), which would take it for
+// the program's.
+__attribute__((no_sanitize("thread"))) inline void clock_read_in_kernel(std::source_location where) {
   thread_local unsigned reads = 0;
   if (++reads % 16 == 0) cohort::detail::host::spin_yield(where);
 }

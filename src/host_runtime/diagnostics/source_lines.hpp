@@ -10,8 +10,10 @@
 
 namespace cohort::detail::host {
 
-// "file:line" of the instruction at `instruction` (the innermost inlined
-// function's line), or nothing where the file has no line table for it.
+// "file:line" of the instruction at `instruction`: the innermost inlined
+// function's line outside the C++ library's and cohort's own headers (an
+// atomic inlined into a kernel is its caller's line), or nothing where the
+// file has no line table for it.
 std::optional<std::string> source_line_at(const void* instruction);
 
 // The instruction that made a call returning to `return_address`: the byte

@@ -22,6 +22,10 @@
 
 namespace cohort::detail::host {
 
+struct launch_state;
+// The index of the launch's block `linear` (x fastest).
+uint3 block_index_of(const launch_state& launch, unsigned long long linear);
+
 struct launch_state {
   const kernel_entry* entry = nullptr;
   launch_config config;

@@ -72,7 +72,7 @@ constexpr std::array<variable, variable_count> table{{
     {"COHORT_CHECK", syntax::list, 0, 0, "none", false,
      "a comma-separated list of `memory`, `races`, `memcpy`, `memcpy-poison` or `none`",
      "checking modes: `memory` maps each device allocation between guard zones, fills it with 0xCD and checks "
-     "its redzones after each launch; `races` reports data races on shared memory in kernels built for it "
+     "its redzones after each launch; `races` reports data races on shared and device memory in kernels built for it "
      "(docs/host-backend.md, \"Data races\"); `memcpy` (`memcpy-poison`: without page protection) defers "
      "memcpy_async's copies to their wait and poisons their destinations"},
     {"COHORT_WATCHDOG", syntax::integer, 0, 1 << 30, "10", false, nullptr,

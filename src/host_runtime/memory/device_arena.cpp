@@ -3,6 +3,7 @@
 // their neighbours. The bookkeeping lives on the runtime's heap, never inside
 // a region, so that nothing a kernel writes into device memory can reach it.
 #include "memory/device_arena.hpp"
+#include "races/device_shadow.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -74,6 +75,7 @@ class arena {
     char* base = static_cast<char*>(p);
     mprotect(base + wanted, page, PROT_NONE);
     regions_.emplace(base, wanted);
+    device_memory_mapped(base, wanted);  // for COHORT_CHECK=races
     insert_free(base, wanted);
     return true;
   }

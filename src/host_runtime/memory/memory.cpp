@@ -31,6 +31,7 @@
 #include "launch/settings.hpp"
 #include "launch/launch_state.hpp"
 #include "memory/memory_check.hpp"
+#include "races/device_shadow.hpp"
 #include "launch/virtual_devices.hpp"
 
 namespace cohort::detail::host {
@@ -123,6 +124,7 @@ void* map_checked(std::size_t bytes, allocation& a) {
     return nullptr;
   }
   a.mapped = true;
+  device_memory_mapped(a.region + guard_zone, data);
   a.low = a.region + guard_zone;
   a.high = a.low + data;
   // Pushed against the guard zone above, as far as the alignment allows: an
@@ -148,8 +150,10 @@ void* allocate_plain(std::size_t bytes, allocation& a) {
 }
 
 void give_back(const allocation& a) {
-  if (a.mapped)
+  if (a.mapped) {
+    device_memory_unmapped(a.region + guard_zone);
     munmap(a.region, a.span);
+  }
   else
     device_arena::give_back(a.region, a.span);
 }
@@ -201,6 +205,14 @@ int owner_of(const void* p) {
   std::lock_guard lock(allocations_mutex);
   const auto* found = holding(p);
   return found ? found->second.device : -1;
+}
+
+std::string device_place(const void* p) {
+  std::lock_guard lock(allocations_mutex);
+  const auto* found = holding(p);
+  if (found == nullptr) return "device memory outside every live allocation";
+  return "offset " + std::to_string(static_cast<const char*>(p) - found->first) + " of the device allocation of " +
+         std::to_string(found->second.size) + " bytes at " + address(found->first);
 }
 
 device_memory_usage usage_of(int device) {

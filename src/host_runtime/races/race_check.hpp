@@ -1,24 +1,28 @@
 // COHORT_CHECK=races: data races between the threads of a block on shared
-// memory (docs/host-backend.md, "Data races").
+// memory, and between any threads of a grid on device memory
+// (docs/host-backend.md, "Data races").
 //
 // Kernels built with the compiler's ThreadSanitizer instrumentation (the
 // cohort::race_instrumentation CMake target, cohort-cxx --races) call a hook
-// before every load and store (race_hooks.cpp, which replaces libtsan). The
-// hook keeps a shadow of the running block's shared memory (its __shared__
-// variables and its dynamic shared memory), one cell per byte: the last write
-// and up to two reads, each with the thread, the source address of the
-// access and when it happened. "When" is the block's interval (block barriers
-// end one for every thread) and, within it, the thread's clock in its warp:
-// __syncwarp, tile syncs and warp collectives join the clocks of the lanes
-// they name, as a vector clock of the warp. Two accesses to one byte by two
-// threads, at least one a write, race unless a barrier or a warp sync lies
-// between them. Atomics are not recorded.
+// before every load, store and atomic (race_hooks.cpp, which replaces
+// libtsan). The hook keeps a shadow of the running block's shared memory (its
+// __shared__ variables and its dynamic shared memory), one cell per byte, and
+// one of device memory shared by all workers (device_shadow.hpp), one cell per
+// word: the last write and up to two reads, each with the thread, the source
+// address of the access and when it happened. "When" is the block's interval
+// (block barriers end one for every thread) and, within it, the thread's
+// clock in its warp: __syncwarp, tile syncs and warp collectives join the
+// clocks of the lanes they name, as a vector clock of the warp; between
+// blocks, the releases and acquisitions of block_order.hpp and the grid
+// barriers passed. Two accesses to one byte by two threads, at least one a
+// write and not both atomic, race unless something of these orders them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "cohort/detail/host/runtime/state.hpp"
+#include "races/device_shadow.hpp"
 
 namespace cohort::detail::host {
 
@@ -60,8 +64,9 @@ inline void race_lanes_synchronized(const block_record& block, const unsigned* w
 
 // A load or store of `size` bytes at `address` by the running kernel thread,
 // made by the instruction before return address `pc`: the hooks' one call
-// into the checker for an access to the block's shared memory (an access
-// elsewhere, outside a kernel or unchecked costs the tests here).
+// into the checker for an access to the block's shared memory or to device
+// memory (an access elsewhere, outside a kernel or unchecked costs the tests
+// here).
 void race_record(race_window& shadow, std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc);
 // The same, by the first thread of a block not yet followed on this OS thread.
 void race_access_in_new_block(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc);
@@ -71,8 +76,17 @@ inline void race_access(std::uintptr_t address, std::size_t size, bool write, st
   race_window* w = this_race_window;
   if (w == nullptr || !w->following(*b)) [[unlikely]]
     return race_access_in_new_block(address, size, write, pc);
-  if (w->on && w->holds(address)) race_record(*w, address, size, write, pc);
+  if (w->on && (w->holds(address) || may_be_device_memory(address))) race_record(*w, address, size, write, pc);
 }
+
+// An atomic of `size` bytes at `address` (`order`: std::memory_order's
+// value): race_atomic_starts before it is carried out (it is recorded, and a
+// release publishes), race_atomic_ended after (a read acquires).
+void race_atomic_starts(std::uintptr_t address, std::size_t size, bool writes, int order,
+                        std::uintptr_t pc);
+void race_atomic_ended(std::uintptr_t address, bool reads);
+// A fence by the running kernel thread.
+void race_fence(int order);
 
 // Called by the instrumentation's module constructors (race_hooks.cpp's
 // __tsan_init): some code of the program is built for race checking. Without

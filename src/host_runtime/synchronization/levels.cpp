@@ -22,13 +22,13 @@
 
 namespace cohort::detail::host {
 
-namespace {
-
 uint3 block_index_of(const launch_state& launch, unsigned long long linear) {
   const dim3 g = launch.config.grid;
   return {static_cast<unsigned>(linear % g.x), static_cast<unsigned>(linear / g.x % g.y),
           static_cast<unsigned>(linear / (static_cast<unsigned long long>(g.x) * g.y))};
 }
+
+namespace {
 
 std::string nothing_more(const block_runtime&) { return {}; }
 

@@ -1,6 +1,8 @@
 // CUDA's atomic functions on the host: real atomics through std::atomic_ref,
-// with CUDA's return value (the old value) and CUDA's wrap-around rules for
-// atomicInc/atomicDec. Fences map to std::atomic_thread_fence.
+// relaxed as CUDA's are (a fence is what orders other memory around them, as
+// COHORT_CHECK=races checks), with CUDA's return value (the old value) and
+// CUDA's wrap-around rules for atomicInc/atomicDec. Fences map to
+// std::atomic_thread_fence.
 //
 // Every atomic, fence and __nanosleep is also a place where a spinning thread
 // lets the others of its block run: fibers are not preempted, so a thread
@@ -71,7 +73,7 @@ template <class T, class F>
 T atomic_update(T* address, F next, const char* name, std::source_location where) {
   auto ref = atomic_at(address, name, where);
   T old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, next(old), std::memory_order_seq_cst, std::memory_order_relaxed)) {
+  while (!ref.compare_exchange_weak(old, next(old), std::memory_order_relaxed)) {
   }
   return old;
 }
@@ -81,17 +83,17 @@ T atomic_update(T* address, F next, const char* name, std::source_location where
 template <class T>
 inline T atomicAdd(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicAdd", where).fetch_add(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicAdd", where).fetch_add(value, std::memory_order_relaxed), where);
 }
 template <class T>
 inline T atomicSub(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicSub", where).fetch_sub(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicSub", where).fetch_sub(value, std::memory_order_relaxed), where);
 }
 template <class T>
 inline T atomicExch(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicExch", where).exchange(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicExch", where).exchange(value, std::memory_order_relaxed), where);
 }
 template <class T>
 inline T atomicMin(T* address, std::type_identity_t<T> value,
@@ -108,23 +110,23 @@ inline T atomicMax(T* address, std::type_identity_t<T> value,
 template <class T>
 inline T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> value,
                    std::source_location where = std::source_location::current()) {
-  ::cohort::detail::host::atomic_at(address, "atomicCAS", where).compare_exchange_strong(compare, value);
+  ::cohort::detail::host::atomic_at(address, "atomicCAS", where).compare_exchange_strong(compare, value, std::memory_order_relaxed);
   return ::cohort::detail::host::observed(address, compare, where);  // the old value, exchanged or not
 }
 template <class T>
 inline T atomicAnd(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicAnd", where).fetch_and(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicAnd", where).fetch_and(value, std::memory_order_relaxed), where);
 }
 template <class T>
 inline T atomicOr(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicOr", where).fetch_or(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicOr", where).fetch_or(value, std::memory_order_relaxed), where);
 }
 template <class T>
 inline T atomicXor(T* address, std::type_identity_t<T> value,
                 std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicXor", where).fetch_xor(value), where);
+  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicXor", where).fetch_xor(value, std::memory_order_relaxed), where);
 }
 // ((old >= limit) ? 0 : old + 1), as CUDA defines it.
 inline unsigned atomicInc(unsigned* address, unsigned limit,
@@ -149,8 +151,9 @@ inline void __threadfence(std::source_location where = std::source_location::cur
   std::atomic_thread_fence(std::memory_order_seq_cst);
   ::cohort::detail::host::observed(&::cohort::detail::host::fence_poll, 0, where);
 }
+// A block's threads share one OS thread: the compiler's order is theirs.
 inline void __threadfence_block(std::source_location where = std::source_location::current()) {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
   ::cohort::detail::host::observed(&::cohort::detail::host::fence_poll, 0, where);
 }
 inline void __threadfence_system(std::source_location where = std::source_location::current()) {
