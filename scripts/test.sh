@@ -6,11 +6,12 @@
 # library, tests, tools and CUDA programs compiled by clang, the programs'
 # kernels with the pass plugin, so they run on the loops engine), unless
 # COHORT_SKIP_CLANG=1. Its suite leaves out, to keep CI within an hour on 2
-# cores, the two labels that cost the most: `package` (installs cohort and
+# cores, the three labels that cost the most: `package` (installs cohort and
 # builds it again through FetchContent; the release run tests the installed
-# driver with the plugin) and `corpus` (NVIDIA's samples, each compiled at
+# driver with the plugin), `corpus` (NVIDIA's samples, each compiled at
 # test time: 11 minutes here; `ctest --test-dir build-clang -L corpus` runs
-# them with their kernels on the loops engine, the release run on fibers).
+# them) and `races` (the CUDA programs compiled again for race checking; the
+# release run checks them, with cohort-cxx's default compiler).
 # The host suite then runs again under
 # AddressSanitizer and UBSan, in a build of its own (host only: no CUDA,
 # benchmarks or examples), unless COHORT_SKIP_SANITIZERS=1.
@@ -24,7 +25,7 @@ ctest --test-dir build --output-on-failure -LE "gpu|slow" -j "$(nproc)"
 if [[ "${COHORT_SKIP_CLANG:-0}" != 1 ]] && clang=$(scripts/loops-clang.sh); then
   cmake --preset clang -DCMAKE_CXX_COMPILER="$clang"
   cmake --build build-clang
-  ctest --test-dir build-clang --output-on-failure -LE "gpu|slow|package|corpus" -j "$(nproc)"
+  ctest --test-dir build-clang --output-on-failure -LE "gpu|slow|package|corpus|races" -j "$(nproc)"
 fi
 
 if [[ "${COHORT_SKIP_SANITIZERS:-0}" != 1 ]]; then
