@@ -33,7 +33,7 @@ std::optional<lane_point> lowerable_shuffle(const CallInst& call) {
   return lane_point{unsigned(kind->getZExtValue()), unsigned(size), mask->getZExtValue(), where};
 }
 
-void lower_shuffle(CallInst& call, const lane_point& point, BasicBlock& resume, Value* x, Value* row,
+LoadInst* lower_shuffle(CallInst& call, const lane_point& point, BasicBlock& resume, Value* x, Value* row,
                    Value* lane_in, Value* lane_arg, Value* lane_out) {
   // The rank's offsets on each side, each recomputed where the region starts.
   auto offsets = [&](IRBuilder<>& b) {
@@ -49,9 +49,10 @@ void lower_shuffle(CallInst& call, const lane_point& point, BasicBlock& resume, 
   before.CreateAlignedStore(call.getArgOperand(packed_arg),
                             before.CreateInBoundsGEP(before.getInt64Ty(), lane_arg, rank), Align(8));
   IRBuilder<> after(&*resume.getFirstInsertionPt());
-  Value* result = after.CreateAlignedLoad(call.getType(), after.CreateInBoundsGEP(i8, lane_out, offsets(after).second),
+  LoadInst* result = after.CreateAlignedLoad(call.getType(), after.CreateInBoundsGEP(i8, lane_out, offsets(after).second),
                                           aligned, "shuffled");
   call.replaceAllUsesWith(result);
+  return result;
 }
 
 }  // namespace cohort_loops

@@ -33,8 +33,9 @@ bool is_lane_exchange(const llvm::Function& f);
 std::optional<lane_point> lowerable_shuffle(const llvm::CallInst& call);
 // `call`, which ends its block (a point just split; `resume` starts the region
 // after), stores its lane's value and argument at its rank (row + x) in the
-// arrays; its result becomes a load from lane_out at the start of `resume`.
-void lower_shuffle(llvm::CallInst& call, const lane_point& point, llvm::BasicBlock& resume, llvm::Value* x,
+// arrays; its result becomes a load from lane_out at the start of `resume`,
+// which is returned.
+llvm::LoadInst* lower_shuffle(llvm::CallInst& call, const lane_point& point, llvm::BasicBlock& resume, llvm::Value* x,
                    llvm::Value* row, llvm::Value* lane_in, llvm::Value* lane_arg, llvm::Value* lane_out);
 
 }  // namespace cohort_loops

@@ -247,12 +247,14 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   SmallVector<BasicBlock*, 8> resumes;
   for (CallInst* call : calls) resumes.push_back(SplitBlock(call->getParent(), call->getNextNode()));
   // Shuffles with a constant mask exchange through the lane arrays, not their records.
+  // Their results, new to the divergence analysis, differ between threads.
   SmallVector<std::optional<lane_point>, 8> lane_points;
+  SmallPtrSet<const Instruction*, 8> shuffled;
   for (unsigned i = 0; i < calls.size(); ++i) {
     lane_points.push_back(is_collective[i] ? lowerable_shuffle(*calls[i]) : std::nullopt);
     if (lane_points.back()) {
-      lower_shuffle(*calls[i], *lane_points.back(), *resumes[i], clone.position[0], clone.position[3], clone.lanes[0],
-                    clone.lanes[1], clone.lanes[2]);
+      shuffled.insert(lower_shuffle(*calls[i], *lane_points.back(), *resumes[i], clone.position[0], clone.position[3],
+                                    clone.lanes[0], clone.lanes[1], clone.lanes[2]));
       is_collective[i] = false;
     }
   }
@@ -271,7 +273,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   SmallVector<Instruction*, 8> per_thread, per_block;
   for (Instruction* value : live)
     if (!isa<AllocaInst>(value) && value->getParent() != dispatch)
-      (uniform && !divergent.divergent(value) ? per_block : per_thread).push_back(value);
+      (uniform && !divergent.divergent(value) && !shuffled.contains(value) ? per_block : per_thread).push_back(value);
   for (Instruction* value : per_thread) DemoteRegToStack(*value);
   const std::uint64_t uniform_bytes = keep_uniform_values(step, per_block, resumes, *clone.kept, *clone.keep);
 
