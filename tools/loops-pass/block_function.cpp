@@ -105,9 +105,9 @@ void complete_collective(IRBuilder<>& b, Module& module, const step_function& st
     b.CreateCall(module.getOrInsertFunction(exchange_symbol, void_type, b.getPtrTy()), {f.ctx});
   } else if (const std::optional<lane_point>& lanes = step.lane_points[point]) {
     FunctionCallee exchange = module.getOrInsertFunction(lane_exchange_symbol, void_type, b.getPtrTy(), b.getInt32Ty(),
-                                                         b.getInt32Ty(), b.getInt64Ty(), b.getPtrTy());
+                                                         b.getInt32Ty(), b.getInt64Ty(), b.getPtrTy(), b.getInt1Ty());
     b.CreateCall(exchange, {f.ctx, b.getInt32(lanes->kind), b.getInt32(lanes->size), b.getInt64(lanes->mask),
-                            lanes->where});
+                            lanes->where, b.getInt1(lanes->uniform_arg)});
   }
 }
 

@@ -16,6 +16,8 @@ namespace {
 enum : unsigned { kind_arg, mask_arg = 2, value_arg, packed_arg, where_arg, arg_count };
 }  // namespace
 
+Value* shuffle_argument(const CallInst& call) { return call.getArgOperand(packed_arg); }
+
 bool is_lane_exchange(const Function& f) { return f.getName().starts_with(lane_exchange_prefix); }
 
 std::optional<lane_point> lowerable_shuffle(const CallInst& call) {
@@ -46,8 +48,9 @@ LoadInst* lower_shuffle(CallInst& call, const lane_point& point, BasicBlock& res
   Type* i8 = before.getInt8Ty();
   const auto [rank, offset] = offsets(before);
   before.CreateAlignedStore(call.getArgOperand(value_arg), before.CreateInBoundsGEP(i8, lane_in, offset), aligned);
-  before.CreateAlignedStore(call.getArgOperand(packed_arg),
-                            before.CreateInBoundsGEP(before.getInt64Ty(), lane_arg, rank), Align(8));
+  before.CreateAlignedStore(
+      call.getArgOperand(packed_arg),
+      point.uniform_arg ? lane_arg : before.CreateInBoundsGEP(before.getInt64Ty(), lane_arg, rank), Align(8));
   IRBuilder<> after(&*resume.getFirstInsertionPt());
   LoadInst* result = after.CreateAlignedLoad(call.getType(), after.CreateInBoundsGEP(i8, lane_out, offsets(after).second),
                                           aligned, "shuffled");

@@ -23,6 +23,9 @@ struct lane_point {
   unsigned size;    // bytes a lane's value takes in the arrays: 1 to 32, a power of two
   std::uint64_t mask;
   llvm::Constant* where;  // the call's std::source_location, one pointer
+  // Every thread passes the same operand and width (uniformity.hpp): stored
+  // once, at lane_arg[0], and the sources computed once per warp.
+  bool uniform_arg = false;
 };
 
 // Whether `f` is cohort's shuffle exchange (lane_exchange<T>, runtime_abi.hpp).
@@ -31,6 +34,8 @@ bool is_lane_exchange(const llvm::Function& f);
 // its value passes in one register of the type it returns; otherwise it stays a
 // rendezvous (its function inlined, checked through cohort_loops_exchange).
 std::optional<lane_point> lowerable_shuffle(const llvm::CallInst& call);
+// The shuffle's packed operand and width.
+llvm::Value* shuffle_argument(const llvm::CallInst& call);
 // `call`, which ends its block (a point just split; `resume` starts the region
 // after), stores its lane's value and argument at its rank (row + x) in the
 // arrays; its result becomes a load from lane_out at the start of `resume`,

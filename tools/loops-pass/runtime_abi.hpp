@@ -58,9 +58,10 @@ inline constexpr llvm::StringLiteral check_site_symbol = "cohort_loops_check_sit
 // void cohort_loops_exchange(loops_block*): every thread stopped at a warp or tile collective, the
 // address of its collective_call in its frame's first slot; checks each group and runs its combine.
 inline constexpr llvm::StringLiteral exchange_symbol = "cohort_loops_exchange";
-// void cohort_loops_lane_exchange(loops_block*, unsigned kind, unsigned size, uint64_t mask, std::source_location):
-// every thread stopped at a shuffle lowered to the lane arrays, its value in lane_in and argument
-// in lane_arg; checks the mask and leaves each lane's result in lane_out.
+// void cohort_loops_lane_exchange(loops_block*, unsigned kind, unsigned size, uint64_t mask, std::source_location,
+// bool uniform_arg): every thread stopped at a shuffle lowered to the lane arrays, its value in lane_in and
+// argument in lane_arg (only at lane_arg[0] where uniform_arg); checks the mask and leaves each lane's result
+// in lane_out.
 inline constexpr llvm::StringLiteral lane_exchange_symbol = "cohort_loops_lane_exchange";
 // void cohort_loops_enter_thread(uint32_t x, uint32_t y, uint32_t z, uint32_t row): the thread
 // about to call a runtime function that fails the launch, so that the message names it.

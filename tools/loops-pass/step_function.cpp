@@ -253,6 +253,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   for (unsigned i = 0; i < calls.size(); ++i) {
     lane_points.push_back(is_collective[i] ? lowerable_shuffle(*calls[i]) : std::nullopt);
     if (lane_points.back()) {
+      lane_points.back()->uniform_arg = !divergent.divergent(shuffle_argument(*calls[i]));
       shuffled.insert(lower_shuffle(*calls[i], *lane_points.back(), *resumes[i], clone.position[0], clone.position[3],
                                     clone.lanes[0], clone.lanes[1], clone.lanes[2]));
       is_collective[i] = false;

@@ -25,28 +25,41 @@ constexpr const char* shuffle_names[] = {"__shfl_sync", "__shfl_up_sync", "__shf
 
 // Each lane of each warp reads its source lane's value; a source the block
 // does not have (a partial last warp) leaves the lane its own, as on fibers.
+// Where every lane passed the same operand and width (`uniform`, only
+// lane_arg[0] written), a whole warp's sources are computed once.
 template <std::size_t Size, class Source>
-void exchange(const loops_block& b, unsigned warp, Source source) {
+void exchange(const loops_block& b, unsigned warp, bool uniform, Source source) {
+  auto source_of = [&](unsigned lane, std::uint64_t arg, unsigned present) {
+    const unsigned operand = static_cast<unsigned>(arg), width = static_cast<unsigned>(arg >> 32);
+    const unsigned j = source(lane, operand, width, lane & ~(width - 1));
+    return j < present ? j : lane;
+  };
+  unsigned sources[64];  // a warp's, at most 64 lanes
+  if (uniform)
+    for (unsigned lane = 0; lane < warp; ++lane) sources[lane] = source_of(lane, b.lane_arg[0], warp);
   for (unsigned base = 0; base < b.count; base += warp) {
     const unsigned present = b.count - base < warp ? b.count - base : warp;
     const std::byte* in = b.lane_in + std::size_t{base} * Size;
     std::byte* out = b.lane_out + std::size_t{base} * Size;
-    const std::uint64_t* arg = b.lane_arg + base;
+    if (uniform && present == warp) {
+      for (unsigned lane = 0; lane < warp; ++lane)
+        std::memcpy(out + std::size_t{lane} * Size, in + std::size_t{sources[lane]} * Size, Size);
+      continue;
+    }
     for (unsigned lane = 0; lane < present; ++lane) {
-      const unsigned operand = static_cast<unsigned>(arg[lane]), width = static_cast<unsigned>(arg[lane] >> 32);
-      const unsigned j = source(lane, operand, width, lane & ~(width - 1));
-      std::memcpy(out + std::size_t{lane} * Size, in + std::size_t{j < present ? j : lane} * Size, Size);
+      const std::uint64_t arg = b.lane_arg[uniform ? 0 : base + lane];
+      std::memcpy(out + std::size_t{lane} * Size, in + std::size_t{source_of(lane, arg, present)} * Size, Size);
     }
   }
 }
 
 template <std::size_t Size>
-void exchange(const loops_block& b, unsigned warp, shuffle_kind kind) {
+void exchange(const loops_block& b, unsigned warp, bool uniform, shuffle_kind kind) {
   switch (kind) {
-    case shuffle_kind::idx: return exchange<Size>(b, warp, lane_ops::idx_source);
-    case shuffle_kind::up: return exchange<Size>(b, warp, lane_ops::up_source);
-    case shuffle_kind::down: return exchange<Size>(b, warp, lane_ops::down_source);
-    case shuffle_kind::xor_lanes: return exchange<Size>(b, warp, lane_ops::xor_source);
+    case shuffle_kind::idx: return exchange<Size>(b, warp, uniform, lane_ops::idx_source);
+    case shuffle_kind::up: return exchange<Size>(b, warp, uniform, lane_ops::up_source);
+    case shuffle_kind::down: return exchange<Size>(b, warp, uniform, lane_ops::down_source);
+    case shuffle_kind::xor_lanes: return exchange<Size>(b, warp, uniform, lane_ops::xor_source);
   }
 }
 
@@ -69,17 +82,17 @@ void check_mask(const loops_block& b, unsigned warp, shuffle_kind kind, std::uin
 using namespace cohort::detail::host;
 
 extern "C" void cohort_loops_lane_exchange(loops_block* block, unsigned kind, unsigned size, std::uint64_t mask,
-                                           std::source_location where) {
+                                           std::source_location where, bool uniform_arg) {
   const loops_block& b = *block;
   const unsigned warp = current_block->warp_size;
   const auto k = static_cast<shuffle_kind>(kind);
   check_mask(b, warp, k, mask, where);
   switch (size) {
-    case 1: return exchange<1>(b, warp, k);
-    case 2: return exchange<2>(b, warp, k);
-    case 4: return exchange<4>(b, warp, k);
-    case 8: return exchange<8>(b, warp, k);
-    case 16: return exchange<16>(b, warp, k);
-    case 32: return exchange<32>(b, warp, k);
+    case 1: return exchange<1>(b, warp, uniform_arg, k);
+    case 2: return exchange<2>(b, warp, uniform_arg, k);
+    case 4: return exchange<4>(b, warp, uniform_arg, k);
+    case 8: return exchange<8>(b, warp, uniform_arg, k);
+    case 16: return exchange<16>(b, warp, uniform_arg, k);
+    case 32: return exchange<32>(b, warp, uniform_arg, k);
   }
 }
