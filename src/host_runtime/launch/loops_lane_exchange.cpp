@@ -55,11 +55,14 @@ void exchange(const loops_block& b, unsigned warp, bool uniform, Source source) 
 
 template <std::size_t Size>
 void exchange(const loops_block& b, unsigned warp, bool uniform, shuffle_kind kind) {
+  // Each source a type of its own, so that every instantiation inlines its own.
   switch (kind) {
-    case shuffle_kind::idx: return exchange<Size>(b, warp, uniform, lane_ops::idx_source);
-    case shuffle_kind::up: return exchange<Size>(b, warp, uniform, lane_ops::up_source);
-    case shuffle_kind::down: return exchange<Size>(b, warp, uniform, lane_ops::down_source);
-    case shuffle_kind::xor_lanes: return exchange<Size>(b, warp, uniform, lane_ops::xor_source);
+    case shuffle_kind::idx: return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::idx_source(a...); });
+    case shuffle_kind::up: return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::up_source(a...); });
+    case shuffle_kind::down:
+      return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::down_source(a...); });
+    case shuffle_kind::xor_lanes:
+      return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::xor_source(a...); });
   }
 }
 
