@@ -2,6 +2,8 @@
 // pass (tests/loops/CMakeLists.txt); each kernel's engine is the pass's decision.
 #include "warp_kernels.hpp"
 
+#include <type_traits>
+
 #include <cohort/cohort.hpp>
 
 namespace cg = cohort;
@@ -31,6 +33,59 @@ __global__ void shuffles_kernel(const int* in, int* out, int src, unsigned delta
   out[4 * i + 1] = __shfl_up_sync(full, v, delta, width);
   out[4 * i + 2] = __shfl_down_sync(full, v, delta, width);
   out[4 * i + 3] = __shfl_xor_sync(full, v, static_cast<int>(delta), width);
+}
+
+// A value of 8 bytes in two fields: passed and returned in one register.
+struct float_pair {
+  float a, b;
+};
+// Of 16 bytes in four: passed in two, so its shuffles keep the checked path.
+struct int_quad {
+  int a, b, c, d;
+};
+template <class T>
+__device__ T make(int v) {
+  if constexpr (std::is_same_v<T, float_pair>) return {v * 0.5f, -v * 0.25f};
+  else if constexpr (std::is_same_v<T, int_quad>) return {v, v + 1, -v, v * 3};
+  else return static_cast<T>(v);
+}
+template <class T>
+__device__ long long flat(T v) {
+  if constexpr (std::is_same_v<T, float_pair>) return static_cast<long long>(v.a * 4 + v.b * 4000);
+  else if constexpr (std::is_same_v<T, int_quad>) return v.a + 3LL * v.b + 5LL * v.c + 7LL * v.d;
+  else return static_cast<long long>(v);
+}
+
+// Each kind of shuffle of a T, every lane with its own operand (in[2 * i + 1]).
+template <class T>
+__global__ void typed_shuffles_kernel(const int* in, long long* out, int width) {
+  const unsigned i = element();
+  const T v = make<T>(in[2 * i]);
+  const int operand = in[2 * i + 1];
+  out[4 * i] = flat(__shfl_sync(full, v, operand, width));
+  out[4 * i + 1] = flat(__shfl_up_sync(full, v, static_cast<unsigned>(operand), width));
+  out[4 * i + 2] = flat(__shfl_down_sync(full, v, static_cast<unsigned>(operand), width));
+  out[4 * i + 3] = flat(__shfl_xor_sync(full, v, operand, width));
+}
+
+// Shuffles in a loop of `rounds`, the next round's values stored where this
+// round's are read: a double, then an int from it, each lane its own lane mask.
+__global__ void looped_shuffles_kernel(const int* in, long long* out, int rounds) {
+  const unsigned i = element();
+  double d = in[i];
+  int k = in[i] % 7;
+  for (int r = 0; r < rounds; ++r) {
+    d += __shfl_xor_sync(full, d, (k + r) % 32);
+    k = __shfl_down_sync(full, static_cast<int>(d) % 11 + k, static_cast<unsigned>(r % 5)) % 31;
+  }
+  out[2 * i] = static_cast<long long>(d);
+  out[2 * i + 1] = k;
+}
+
+// A mask of the eight lanes a block of eight has: the whole (short) warp.
+__global__ void short_warp_kernel(const int* in, int* out) {
+  const unsigned i = element();
+  out[i] = __shfl_down_sync(0xffu, in[i], 1) + 100 * __shfl_sync(0xffu, in[i], 7);
 }
 
 __global__ void votes_kernel(const int* in, int* out) {
@@ -157,6 +212,39 @@ std::vector<int> shuffles(const std::vector<int>& in, int src, unsigned delta, i
   return run(shuffles_kernel, in, 4, block, blocks, src, delta, width);
 }
 engine_choice shuffles_engine() { return cohort::host::engine_for(shuffles_kernel); }
+
+std::vector<long long> typed_shuffles(shuffled_type type, const std::vector<int>& in, int width, block_shape block,
+                                      unsigned blocks) {
+  const dim3 shape(block.x, block.y, block.z);
+  cg::device_buffer<int> din(in);
+  cg::device_buffer<long long> dout(in.size() * 2);
+  auto launch = [&](auto kernel) { cg::launch(kernel, {dim3(blocks), shape}, din.data(), dout.data(), width); };
+  switch (type) {
+    case shuffled_type::i8: launch(typed_shuffles_kernel<signed char>); break;
+    case shuffled_type::i16: launch(typed_shuffles_kernel<short>); break;
+    case shuffled_type::i32: launch(typed_shuffles_kernel<int>); break;
+    case shuffled_type::f32: launch(typed_shuffles_kernel<float>); break;
+    case shuffled_type::f64: launch(typed_shuffles_kernel<double>); break;
+    case shuffled_type::i64: launch(typed_shuffles_kernel<long long>); break;
+    case shuffled_type::pair: launch(typed_shuffles_kernel<float_pair>); break;
+    case shuffled_type::quad: launch(typed_shuffles_kernel<int_quad>); break;
+  }
+  return dout.to_host();
+}
+engine_choice typed_shuffles_engine() { return cohort::host::engine_for(typed_shuffles_kernel<float_pair>); }
+
+std::vector<long long> looped_shuffles(const std::vector<int>& in, int rounds, block_shape block, unsigned blocks) {
+  cg::device_buffer<int> din(in);
+  cg::device_buffer<long long> dout(in.size() * 2);
+  cg::launch(looped_shuffles_kernel, {dim3(blocks), dim3(block.x, block.y, block.z)}, din.data(), dout.data(), rounds);
+  return dout.to_host();
+}
+engine_choice looped_shuffles_engine() { return cohort::host::engine_for(looped_shuffles_kernel); }
+
+std::vector<int> short_warp(const std::vector<int>& in, unsigned blocks) {
+  return run(short_warp_kernel, in, 1, {8}, blocks);
+}
+engine_choice short_warp_engine() { return cohort::host::engine_for(short_warp_kernel); }
 
 std::vector<int> votes(const std::vector<int>& in, block_shape block, unsigned blocks) {
   return run(votes_kernel, in, 6, block, blocks);

@@ -26,6 +26,20 @@ engine_choice butterfly_engine();
 std::vector<int> shuffles(const std::vector<int>& in, int src, unsigned delta, int width, block_shape block,
                           unsigned blocks);
 engine_choice shuffles_engine();
+// Shuffles the pass lowers to the lane arrays (constant masks): each kind of a
+// value of each size, every lane with its own operand (in: value, operand per
+// thread), out: each result flattened to an integer, 4 per thread. `quad`, of
+// 16 bytes in two registers, keeps the checked path.
+enum class shuffled_type { i8, i16, i32, f32, f64, i64, pair, quad };
+std::vector<long long> typed_shuffles(shuffled_type type, const std::vector<int>& in, int width, block_shape block,
+                                      unsigned blocks);
+engine_choice typed_shuffles_engine();  // the 8-byte pair's
+// `rounds` rounds of a double's __shfl_xor_sync and an int's __shfl_down_sync (out: both, per thread).
+std::vector<long long> looped_shuffles(const std::vector<int>& in, int rounds, block_shape block, unsigned blocks);
+engine_choice looped_shuffles_engine();
+// Blocks of 8 threads shuffling with the mask 0xff, which names every lane they have.
+std::vector<int> short_warp(const std::vector<int>& in, unsigned blocks);
+engine_choice short_warp_engine();
 // Per thread: __ballot_sync, __any_sync, __all_sync, __reduce_add_sync, __reduce_max_sync, __match_any_sync.
 std::vector<int> votes(const std::vector<int>& in, block_shape block, unsigned blocks);
 engine_choice votes_engine();

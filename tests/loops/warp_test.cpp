@@ -62,6 +62,40 @@ TEST_F(WarpOnLoops, ShufflesIdxUpDownXorWithWidths) {
       }
 }
 
+// The lane arrays (constant masks): every kind and size, per-lane operands
+// (any lane, beyond the segment and the warp), partial last warps, 2-D and 3-D blocks.
+TEST_F(WarpOnLoops, ShufflesOnTheLaneArraysOfEveryKindAndSize) {
+  using warp_tests::shuffled_type;
+  EXPECT_EQ(warp_tests::typed_shuffles_engine().chosen, engine::loops) << warp_tests::typed_shuffles_engine().reason;
+  unsigned seed = 11;
+  for (const block_shape& shape : shapes)
+    for (int width : {32, 8, 4})
+      for (shuffled_type type : {shuffled_type::i8, shuffled_type::i16, shuffled_type::i32, shuffled_type::f32,
+                                 shuffled_type::f64, shuffled_type::i64, shuffled_type::pair, shuffled_type::quad}) {
+        auto in = random_ints(2 * 2 * shape.threads(), ++seed);
+        for (std::size_t k = 1; k < in.size(); k += 2) in[k] %= 40;  // operands past the segment and the warp
+        expect_same_on_both<long long>([&] { return warp_tests::typed_shuffles(type, in, width, shape, 2); },
+                                       engine::loops);
+      }
+}
+
+TEST_F(WarpOnLoops, ShufflesInALoopReadOneRoundAndWriteTheNext) {
+  EXPECT_EQ(warp_tests::looped_shuffles_engine().chosen, engine::loops) << warp_tests::looped_shuffles_engine().reason;
+  for (const block_shape& shape : shapes) {
+    const auto in = random_ints(3 * shape.threads(), shape.threads() + 7);
+    expect_same_on_both<long long>([&] { return warp_tests::looped_shuffles(in, 9, shape, 3); }, engine::loops);
+  }
+}
+
+TEST_F(WarpOnLoops, AMaskNamingEveryLaneOfAShortBlockIsTheWholeWarp) {
+  EXPECT_EQ(warp_tests::short_warp_engine().chosen, engine::loops) << warp_tests::short_warp_engine().reason;
+  const auto in = random_ints(8 * 3, 8);
+  expect_same_on_both<int>([&] { return warp_tests::short_warp(in, 3); }, engine::loops);
+  const std::vector<int> out = warp_tests::short_warp(in, 3);
+  for (unsigned t = 0; t < in.size(); ++t)  // lane 7's down neighbour is absent: its own value
+    ASSERT_EQ(out[t], (t % 8 == 7 ? in[t] : in[t + 1]) + 100 * in[t / 8 * 8 + 7]) << t;
+}
+
 TEST_F(WarpOnLoops, VotesBallotReductionsAndMatch) {
   EXPECT_EQ(warp_tests::votes_engine().chosen, engine::loops) << warp_tests::votes_engine().reason;
   for (const block_shape& shape : shapes) {

@@ -52,6 +52,9 @@ struct block_record_fields {
   Value* dim_z;
   Value* count;
   Value* order;  // null, or the order of the block's threads drawn for a shuffled schedule
+  Value* lane_in;  // the lane arrays of shuffles lowered to them (lane_exchange.hpp)
+  Value* lane_arg;
+  Value* lane_out;
 };
 
 // The fields of the record at `ctx`.
@@ -72,6 +75,9 @@ block_record_fields read_block_record(IRBuilder<>& b, Value* ctx) {
   f.dim_z = field(dim_z_offset, i32, "dim_z");
   f.count = field(count_offset, i32, "count");
   f.order = field(order_offset, ptr, "order");
+  f.lane_in = field(lane_in_offset, ptr, "lane_in");
+  f.lane_arg = field(lane_arg_offset, ptr, "lane_arg");
+  f.lane_out = field(lane_out_offset, ptr, "lane_out");
   return f;
 }
 
@@ -89,13 +95,29 @@ void store_position(IRBuilder<>& b, Value* position, Value* x, Value* y, Value* 
   b.CreateStore(row, b.CreateConstInBoundsGEP1_64(i8, position, 12));
 }
 
-CallInst* call_step(IRBuilder<>& b, Function& kernel, Function& block, const step_function& step, Value* resume,
-                    Value* frame, Value* x, Value* y, Value* z, Value* row, Value* kept = nullptr,
+// Where every thread stopped at collective `point`: its groups completed
+// through their records (cohort_loops_exchange), or a shuffle lowered to the
+// lane arrays exchanged between them (cohort_loops_lane_exchange).
+void complete_collective(IRBuilder<>& b, Module& module, const step_function& step, const block_record_fields& f,
+                         unsigned point) {
+  Type* void_type = b.getVoidTy();
+  if (step.collective[point]) {
+    b.CreateCall(module.getOrInsertFunction(exchange_symbol, void_type, b.getPtrTy()), {f.ctx});
+  } else if (const std::optional<lane_point>& lanes = step.lane_points[point]) {
+    FunctionCallee exchange = module.getOrInsertFunction(lane_exchange_symbol, void_type, b.getPtrTy(), b.getInt32Ty(),
+                                                         b.getInt32Ty(), b.getInt64Ty(), b.getPtrTy(), b.getInt1Ty());
+    b.CreateCall(exchange, {f.ctx, b.getInt32(lanes->kind), b.getInt32(lanes->size), b.getInt64(lanes->mask),
+                            lanes->where, b.getInt1(lanes->uniform_arg)});
+  }
+}
+
+CallInst* call_step(IRBuilder<>& b, Function& kernel, Function& block, const step_function& step,
+                    const block_record_fields& f, Value* resume, Value* frame, Value* x, Value* y, Value* z, Value* row, Value* kept = nullptr,
                     Value* keep = nullptr) {
   SmallVector<Value*, 12> args;
   for (unsigned i = 0; i < kernel.arg_size(); ++i) args.push_back(block.getArg(i));
   Value* none = ConstantPointerNull::get(b.getPtrTy());
-  args.append({resume, frame, x, y, z, row, kept ? kept : none, keep ? keep : none});
+  args.append({resume, frame, x, y, z, row, kept ? kept : none, keep ? keep : none, f.lane_in, f.lane_arg, f.lane_out});
   CallInst* call = b.CreateCall(step.function, args, "stopped_at");
   for (unsigned i = 0; i < kernel.arg_size(); ++i)
     for (Attribute attribute : kernel.getAttributes().getParamAttrs(i)) call->addParamAttr(i, attribute);
@@ -143,7 +165,7 @@ CallInst* build_thread_nest(Function& kernel, Function& block, const step_functi
 
   b.SetInsertPoint(body);
   if (step.position_read) store_position(b, f.position, x, y, z, row);
-  CallInst* call = call_step(b, kernel, block, step, b.getInt32(0), f.frames, x, y, z, row);
+  CallInst* call = call_step(b, kernel, block, step, f, b.getInt32(0), f.frames, x, y, z, row);
   x_loop = x_head;
   dim_x = f.dim_x;
   x->addIncoming(b.CreateAdd(x, b.getInt32(1)), body);
@@ -229,7 +251,7 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
   b.SetInsertPoint(run);
   if (step.position_read) store_position(b, f.position, x, y, z, row);
   Value* frame = b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(rank64, b.getInt64(step.frame_bytes)), "frame");
-  CallInst* call = call_step(b, kernel, block, step, resume, frame, x, y, z, row);
+  CallInst* call = call_step(b, kernel, block, step, f, resume, frame, x, y, z, row);
   b.CreateStore(call, resume_slot);
   b.CreateCondBr(b.CreateICmpEQ(call, none), next, stopped);
 
@@ -340,7 +362,6 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   auto* done = BasicBlock::Create(context, "done", &block);
   IRBuilder<> b(entry);
   const block_record_fields f = begin_block(b, module, step.frame_bytes);
-  FunctionCallee exchange = module.getOrInsertFunction(exchange_symbol, Type::getVoidTy(context), b.getPtrTy());
   // The uniform values kept across barriers (step_function.cpp): as the
   // region started, as the next will start, and where threads but the first write them.
   auto slots = [&](const char* name) {
@@ -364,16 +385,16 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
     to->addCase(b.getInt32(point), first);
     b.SetInsertPoint(first);
     // After a collective, its groups' exchange (every thread stopped there), then the region.
-    if (point > 0 && step.collective[point - 1]) b.CreateCall(exchange, {f.ctx});
+    if (point > 0) complete_collective(b, module, step, f, point - 1);
     Value* zero = b.getInt32(0);
     if (step.position_read) store_position(b, f.position, zero, zero, zero, zero);
-    CallInst* next = call_step(b, kernel, block, step, b.getInt32(point), f.frames, zero, zero, zero, zero, kept, keep);
+    CallInst* next = call_step(b, kernel, block, step, f, b.getInt32(point), f.frames, zero, zero, zero, zero, kept, keep);
     calls.push_back(next);
     BasicBlock* after = rest_of_threads(b, block, f, [&](Value* x, Value* y, Value* z, Value* row) {
       if (step.position_read) store_position(b, f.position, x, y, z, row);
       Value* rank = b.CreateZExt(b.CreateAdd(row, x, "rank"), i64);
       Value* frame = b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(rank, b.getInt64(step.frame_bytes)), "frame");
-      calls.push_back(call_step(b, kernel, block, step, b.getInt32(point), frame, x, y, z, row, kept, ignored));
+      calls.push_back(call_step(b, kernel, block, step, f, b.getInt32(point), frame, x, y, z, row, kept, ignored));
     });
     if (step.uniform_bytes) b.CreateMemCpy(kept, Align(16), keep, Align(16), step.uniform_bytes);
     resume->addIncoming(next, after);
@@ -459,7 +480,7 @@ SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& sh
   SmallVector<CallInst*, 16> calls;
   auto thread_step = [&](const thread_coordinates& at, Value* resume, Value* frame, Value* kept, Value* keep) {
     if (step.position_read) store_position(b, f.position, at.x, at.y, at.z, at.row);
-    CallInst* call = call_step(b, kernel, shuffled, step, resume, frame, at.x, at.y, at.z, at.row, kept, keep);
+    CallInst* call = call_step(b, kernel, shuffled, step, f, resume, frame, at.x, at.y, at.z, at.row, kept, keep);
     calls.push_back(call);
     return call;
   };
@@ -472,7 +493,6 @@ SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& sh
   }
   if (step.uniform) {
     // As build_uniform_regions, the first thread of the order deciding where the block goes.
-    FunctionCallee exchange = module.getOrInsertFunction(exchange_symbol, Type::getVoidTy(context), ptr);
     auto slots = [&](const char* name) {
       AllocaInst* slots = b.CreateAlloca(ArrayType::get(b.getInt8Ty(), step.uniform_bytes), nullptr, name);
       slots->setAlignment(Align(16));
@@ -493,7 +513,7 @@ SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& sh
       auto* first = BasicBlock::Create(context, "region" + Twine(point), &shuffled);
       to->addCase(b.getInt32(point), first);
       b.SetInsertPoint(first);
-      if (point > 0 && step.collective[point - 1]) b.CreateCall(exchange, {f.ctx});
+      if (point > 0) complete_collective(b, module, step, f, point - 1);
       CallInst* next =
           thread_step(coordinates_of(b, f, first_rank), b.getInt32(point), frame_of(b, f, step, first_rank), kept, keep);
       threads_in_order(b, shuffled, f, 1, [&](const thread_coordinates& at, Value* rank) {

@@ -1,4 +1,5 @@
 #include "eligibility.hpp"
+#include "lane_exchange.hpp"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
@@ -143,6 +144,10 @@ class checker {
           found.collectives.push_back(call);
           continue;
         }
+        if (in_kernel && lowerable_shuffle(*call)) {  // a shuffle on the lane arrays (lane_exchange.hpp)
+          found.collectives.push_back(call);
+          continue;
+        }
         if (name == spin_yield_symbol) {
           // An atomic's, fence's or sleep's yield: dropped from the kernel's
           // own body, which has no polling loop (checked above, per instruction).
@@ -199,7 +204,8 @@ bool inline_collective_helpers(Function& kernel) {
     for (Instruction& inst : instructions(kernel))
       if (auto* call = dyn_cast<CallInst>(&inst))
         if (Function* callee = call->getCalledFunction();
-            callee && callee != &kernel && !callee->isDeclaration() && !callee->isInterposable()) {
+            callee && callee != &kernel && !callee->isDeclaration() && !callee->isInterposable() &&
+          !lowerable_shuffle(*call)) {
           SmallPtrSet<const Function*, 8> seen;
           if (reaches_collective(*callee, seen)) calls.push_back(call);
         }

@@ -31,6 +31,12 @@ inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host
 inline constexpr llvm::StringLiteral rendezvous_symbol =
     "_ZN6cohort6detail4host10rendezvousERKNS1_15collective_callE";
 
+// template <class T> T cohort::detail::host::lane_exchange(shuffle_kind, collective_op const&,
+//     unsigned long long mask, T var, uint64_t arg, std::source_location)
+// (detail/host/language/warp_intrinsics.hpp): a shuffle, its kind a constant (idx, up, down, xor
+// as 0..3), `arg` the lane operand and width packed as the shuffle's slot holds them.
+inline constexpr llvm::StringLiteral lane_exchange_prefix = "_ZN6cohort6detail4host13lane_exchangeI";
+
 // Marks, between the step and the block function, an instruction whose value is
 // the same for every thread of the block: the block function computes it once.
 inline constexpr llvm::StringLiteral uniform_metadata = "cohort.uniform";
@@ -52,6 +58,11 @@ inline constexpr llvm::StringLiteral check_site_symbol = "cohort_loops_check_sit
 // void cohort_loops_exchange(loops_block*): every thread stopped at a warp or tile collective, the
 // address of its collective_call in its frame's first slot; checks each group and runs its combine.
 inline constexpr llvm::StringLiteral exchange_symbol = "cohort_loops_exchange";
+// void cohort_loops_lane_exchange(loops_block*, unsigned kind, unsigned size, uint64_t mask, std::source_location,
+// bool uniform_arg): every thread stopped at a shuffle lowered to the lane arrays, its value in lane_in and
+// argument in lane_arg (only at lane_arg[0] where uniform_arg); checks the mask and leaves each lane's result
+// in lane_out.
+inline constexpr llvm::StringLiteral lane_exchange_symbol = "cohort_loops_lane_exchange";
 // void cohort_loops_enter_thread(uint32_t x, uint32_t y, uint32_t z, uint32_t row): the thread
 // about to call a runtime function that fails the launch, so that the message names it.
 inline constexpr llvm::StringLiteral enter_thread_symbol = "cohort_loops_enter_thread";
@@ -70,6 +81,9 @@ inline constexpr unsigned dim_z_offset = 32;    // uint32_t blockDim.z
 inline constexpr unsigned count_offset = 36;    // uint32_t threads in the block
 // (uint64_t frame_bytes at 40, for the runtime)
 inline constexpr unsigned order_offset = 48;    // uint32_t*: a shuffled schedule's order of the ranks, or null
+inline constexpr unsigned lane_in_offset = 56;   // byte*: each rank's value at a lowered shuffle, `size` bytes apart
+inline constexpr unsigned lane_arg_offset = 64;  // uint64_t*: each rank's packed operand and width
+inline constexpr unsigned lane_out_offset = 72;  // byte*: each rank's result, `size` bytes apart
 
 // A thread's resume point: 0 the kernel's start, i the code after barrier i, exited.
 inline constexpr std::uint32_t exited = 0xffffffffu;

@@ -27,6 +27,7 @@ struct clone_result {
   Argument* position[4];  // x, y, z, row
   Argument* kept;         // the block's uniform values kept across barriers, as the region started
   Argument* keep;         // where a thread writes them for the next region
+  Argument* lanes[3];     // lane_in, lane_arg, lane_out: shuffles lowered to the lane arrays
   ValueToValueMapTy map;
 };
 
@@ -39,7 +40,7 @@ void clone_kernel(Function& kernel, clone_result& out) {
   params.push_back(Type::getInt32Ty(context));
   params.push_back(PointerType::getUnqual(context));
   params.append(4, Type::getInt32Ty(context));
-  params.append(2, PointerType::getUnqual(context));
+  params.append(5, PointerType::getUnqual(context));
   auto* type = FunctionType::get(Type::getInt32Ty(context), params, false);
   out.step = Function::Create(type, GlobalValue::InternalLinkage, kernel.getName() + ".cohort.step", module);
   auto arg = out.step->arg_begin();
@@ -58,8 +59,13 @@ void clone_kernel(Function& kernel, clone_result& out) {
   }
   out.kept = &*arg++;
   out.kept->setName("kept");
-  out.keep = &*arg;
+  out.keep = &*arg++;
   out.keep->setName("keep");
+  field = 0;
+  for (const char* name : {"lane_in", "lane_arg", "lane_out"}) {
+    arg->setName(name);
+    out.lanes[field++] = &*arg++;
+  }
   SmallVector<ReturnInst*, 4> returns;
   CloneFunctionInto(out.step, &kernel, out.map, CloneFunctionChangeType::GlobalChanges, returns);
   out.step->setLinkage(GlobalValue::InternalLinkage);
@@ -235,13 +241,25 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
                                          "control flow",
                                where}};
     }
-  const bool any_collective = !collectives.empty();
-
   keep_memory_parameters(step, kernel.arg_size());
 
   // The code after each barrier starts a block of its own: a resume point.
   SmallVector<BasicBlock*, 8> resumes;
   for (CallInst* call : calls) resumes.push_back(SplitBlock(call->getParent(), call->getNextNode()));
+  // Shuffles with a constant mask exchange through the lane arrays, not their records.
+  // Their results, new to the divergence analysis, differ between threads.
+  SmallVector<std::optional<lane_point>, 8> lane_points;
+  SmallPtrSet<const Instruction*, 8> shuffled;
+  for (unsigned i = 0; i < calls.size(); ++i) {
+    lane_points.push_back(is_collective[i] ? lowerable_shuffle(*calls[i]) : std::nullopt);
+    if (lane_points.back()) {
+      lane_points.back()->uniform_arg = !divergent.divergent(shuffle_argument(*calls[i]));
+      shuffled.insert(lower_shuffle(*calls[i], *lane_points.back(), *resumes[i], clone.position[0], clone.position[3],
+                                    clone.lanes[0], clone.lanes[1], clone.lanes[2]));
+      is_collective[i] = false;
+    }
+  }
+  const bool any_collective = any_of(is_collective, [](bool collective) { return collective; });
   // A new entry, which will dispatch on the resume point; what every call can
   // recompute there needs no frame slot.
   LLVMContext& context = step.getContext();
@@ -256,7 +274,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   SmallVector<Instruction*, 8> per_thread, per_block;
   for (Instruction* value : live)
     if (!isa<AllocaInst>(value) && value->getParent() != dispatch)
-      (uniform && !divergent.divergent(value) ? per_block : per_thread).push_back(value);
+      (uniform && !divergent.divergent(value) && !shuffled.contains(value) ? per_block : per_thread).push_back(value);
   for (Instruction* value : per_thread) DemoteRegToStack(*value);
   const std::uint64_t uniform_bytes = keep_uniform_values(step, per_block, resumes, *clone.kept, *clone.keep);
 
@@ -283,6 +301,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   step_function result{&step,   frame_bytes, unsigned(per_thread.size()), position_read, recomputed,
                        unsigned(calls.size()), uniform, unsigned(per_block.size()), uniform_bytes};
   result.collective = is_collective;
+  result.lane_points = lane_points;
   result.collectives = collectives.size();
   return {result, std::nullopt};
 }

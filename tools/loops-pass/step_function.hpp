@@ -3,7 +3,7 @@
 //
 //   uint32_t K.cohort.step(<K's parameters>, uint32_t resume, ptr frame,
 //                          uint32_t x, uint32_t y, uint32_t z, uint32_t row,
-//                          ptr kept, ptr keep)
+//                          ptr kept, ptr keep, ptr lane_in, ptr lane_arg, ptr lane_out)
 //
 // returns the barrier it stopped at (1..n, after storing the barrier's
 // source_location in the frame's first slot) or `exited`. Everything of the
@@ -28,6 +28,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "lane_exchange.hpp"
 
 namespace llvm {
 class CallInst;
@@ -53,6 +54,9 @@ struct step_function {
   // Which points are warp or tile collectives (by point - 1): the block
   // function completes each group's collective before the region after it.
   llvm::SmallVector<bool, 8> collective = {};
+  // Which points are shuffles lowered to the lane arrays (lane_exchange.hpp):
+  // the block function exchanges the lanes' values before the region after.
+  llvm::SmallVector<std::optional<lane_point>, 8> lane_points = {};
   unsigned collectives = 0;
 };
 

@@ -1,5 +1,6 @@
 #include "thread_position.hpp"
 
+#include "lane_exchange.hpp"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -24,7 +25,8 @@ bool forward_thread_position(Function& step, Argument* const (&position)[4]) {
     auto* call = dyn_cast<CallInst>(&inst);
     if (!call) continue;
     Function* callee = call->getCalledFunction();
-    if (callee && !callee->isIntrinsic() && !callee->isDeclaration()) read_elsewhere = true;
+    // (A shuffle the step lowers to the lane arrays is no call by then.)
+    if (callee && !callee->isIntrinsic() && !callee->isDeclaration() && !lowerable_shuffle(*call)) read_elsewhere = true;
     auto* tls = dyn_cast<IntrinsicInst>(call);
     if (!tls || tls->getIntrinsicID() != Intrinsic::threadlocal_address) continue;
     const StringRef name = tls->getArgOperand(0)->getName();

@@ -30,13 +30,16 @@ namespace cohort::detail::host {
 // runtime's thread-locals (runtime_tls.hpp).
 struct loops_storage {
   struct free_memory {
-    void operator()(unsigned char* p) const { std::free(p); }
+    void operator()(void* p) const { std::free(p); }
   };
   std::unique_ptr<unsigned char[], free_memory> frames;
   std::size_t frame_capacity = 0;
   std::unique_ptr<std::uint32_t[]> resumes;
   std::size_t resume_capacity = 0;
   std::vector<std::uint32_t> order;
+  // The lane arrays (loops_block::lane_in, lane_arg, lane_out), grown to the largest block.
+  std::unique_ptr<std::byte[], free_memory> lanes;
+  std::size_t lane_capacity = 0;
   loops_block block{};
 };
 
@@ -81,10 +84,18 @@ loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
     s.resume_capacity = count;
   }
   std::fill_n(s.resumes.get(), count, 0u);
+  if (count > s.lane_capacity) {
+    // Per rank: its value and result (max_exchange_bytes each) and its argument; 64-byte aligned.
+    s.lanes.reset(static_cast<std::byte*>(std::aligned_alloc(64, (count + 63) / 64 * 64 * (2 * max_exchange_bytes + 8))));
+    if (!s.lanes) throw std::bad_alloc();
+    s.lane_capacity = (count + 63) / 64 * 64;
+  }
   current_position = &streak_position;
   current_thread = b.threads;
   s.block = {&streak_position, s.frames.get(), s.resumes.get(), b.block_dim.x, b.block_dim.y, b.block_dim.z,
-             b.thread_count, frame_bytes, nullptr};
+             b.thread_count, frame_bytes, nullptr, s.lanes.get(),
+             reinterpret_cast<std::uint64_t*>(s.lanes.get() + s.lane_capacity * max_exchange_bytes),
+             s.lanes.get() + s.lane_capacity * (max_exchange_bytes + 8)};
   // COHORT_SCHEDULE=shuffle: the threads of each region in an order drawn
   // from the block's generator (seeded from the schedule's seed and the block).
   if (auto& rt = static_cast<block_runtime&>(b); rt.shuffling) {

@@ -17,10 +17,17 @@ struct loops_block {
   std::uint32_t dim_x, dim_y, dim_z, count;
   std::uint64_t frame_bytes;
   std::uint32_t* order;  // a shuffled schedule's order of the block's ranks, drawn per block; null otherwise
+  // The lane arrays of shuffles the pass lowered (loops_lane_exchange.cpp): each
+  // thread's value (max_exchange_bytes a rank at most) and packed argument, and
+  // the results the exchange leaves for the region after.
+  std::byte* lane_in;
+  std::uint64_t* lane_arg;
+  std::byte* lane_out;
 };
 static_assert(offsetof(loops_block, position) == 0 && offsetof(loops_block, frames) == 8 &&
               offsetof(loops_block, resumes) == 16 && offsetof(loops_block, dim_x) == 24 &&
               offsetof(loops_block, dim_y) == 28 && offsetof(loops_block, count) == 36 &&
-              offsetof(loops_block, order) == 48);
+              offsetof(loops_block, order) == 48 && offsetof(loops_block, lane_in) == 56 &&
+              offsetof(loops_block, lane_arg) == 64 && offsetof(loops_block, lane_out) == 72);
 
 }  // namespace cohort::detail::host

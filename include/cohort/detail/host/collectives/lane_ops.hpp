@@ -58,30 +58,37 @@ void shuffle(const combine_context& c, Source source) {
     each_lane([who, warp_base](unsigned r) { return who[r] - warp_base; });
 }
 
-template <std::size_t Size>
-void shfl(const combine_context& c) {
-  shuffle<Size>(c, [](unsigned, unsigned src, unsigned width, unsigned first) { return first + (src & (width - 1)); });
+// The lane each shuffle reads (PTX's shfl.sync modes), from the caller's lane,
+// its operand, its width and the first lane of its segment.
+inline unsigned idx_source(unsigned, unsigned src, unsigned width, unsigned first) { return first + (src & (width - 1)); }
+inline unsigned up_source(unsigned lane, unsigned delta, unsigned, unsigned first) {
+  return delta <= lane - first ? lane - delta : lane;
 }
-template <std::size_t Size>
-void shfl_up(const combine_context& c) {
-  shuffle<Size>(c, [](unsigned lane, unsigned delta, unsigned, unsigned first) {
-    return delta <= lane - first ? lane - delta : lane;
-  });
-}
-template <std::size_t Size>
-void shfl_down(const combine_context& c) {
-  shuffle<Size>(c, [](unsigned lane, unsigned delta, unsigned width, unsigned first) {
-    return lane + delta < first + width ? lane + delta : lane;
-  });
+inline unsigned down_source(unsigned lane, unsigned delta, unsigned width, unsigned first) {
+  return lane + delta < first + width ? lane + delta : lane;
 }
 // As in PTX, only the top of the segment bounds the source, so a lane mask
 // wider than the width may reach into a lower segment.
+inline unsigned xor_source(unsigned lane, unsigned mask, unsigned width, unsigned first) {
+  const unsigned j = lane ^ mask;
+  return j < first + width ? j : lane;
+}
+
+template <std::size_t Size>
+void shfl(const combine_context& c) {
+  shuffle<Size>(c, idx_source);
+}
+template <std::size_t Size>
+void shfl_up(const combine_context& c) {
+  shuffle<Size>(c, up_source);
+}
+template <std::size_t Size>
+void shfl_down(const combine_context& c) {
+  shuffle<Size>(c, down_source);
+}
 template <std::size_t Size>
 void shfl_xor(const combine_context& c) {
-  shuffle<Size>(c, [](unsigned lane, unsigned mask, unsigned width, unsigned first) {
-    const unsigned j = lane ^ mask;
-    return j < first + width ? j : lane;
-  });
+  shuffle<Size>(c, xor_source);
 }
 
 template <class R>

@@ -54,16 +54,32 @@ R warp_collective(const collective_op& op, unsigned long long mask, const T& val
   return collective<R>(mask_call(op, mask, where), value, arg);
 }
 
+// The shuffles, as the loops pass knows them (tools/loops-pass/lane_exchange.cpp
+// and runtime_abi.hpp, which spell the kinds and this function's name): under
+// clang a function of its own, so that where its mask is a constant the pass
+// can lower it to the block's lane arrays; elsewhere, and on fibers, the
+// rendezvous every collective takes.
+enum class shuffle_kind : unsigned { idx, up, down, xor_lanes };
+
+template <class T>
+#if defined(__clang__)
+__attribute__((noinline))
+#endif
+T lane_exchange(shuffle_kind, const collective_op& op, unsigned long long mask, T var, std::uint64_t arg,
+                std::source_location where) {
+  return warp_collective<T>(op, mask, var, arg, where);
+}
+
 // shfl.sync reads only the low bits of its lane operand, as many as name a
 // lane of the warp (b[4:0] at 32 lanes): a delta of 33 is a delta of 1, and a
 // negative source lane counts from the top of its segment.
 template <class T>
-T warp_shuffle(const collective_op& op, unsigned long long mask, const T& var, unsigned operand, int width,
-               std::source_location where) {
+T warp_shuffle(shuffle_kind kind, const collective_op& op, unsigned long long mask, const T& var, unsigned operand,
+               int width, std::source_location where) {
   if (width < 1 || width > static_cast<int>(warp_size()) || (width & (width - 1)) != 0)
     fail_shuffle_width(op.name, width, where);
-  return warp_collective<T>(op, mask, var, lane_ops::pack(operand & (warp_size() - 1), static_cast<unsigned>(width)),
-                            where);
+  return lane_exchange<T>(kind, op, mask, var,
+                          lane_ops::pack(operand & (warp_size() - 1), static_cast<unsigned>(width)), where);
 }
 
 }  // namespace cohort::detail::host
@@ -73,28 +89,28 @@ T __shfl_sync(unsigned long long mask, T var, int src_lane,
               int width = static_cast<int>(::cohort::detail::host::warp_size()),
               std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_shuffle(d::lane_ops::shfl_op<sizeof(T)>, mask, var, static_cast<unsigned>(src_lane), width, where);
+  return d::warp_shuffle(d::shuffle_kind::idx, d::lane_ops::shfl_op<sizeof(T)>, mask, var, static_cast<unsigned>(src_lane), width, where);
 }
 template <class T>
 T __shfl_up_sync(unsigned long long mask, T var, unsigned delta,
                  int width = static_cast<int>(::cohort::detail::host::warp_size()),
                  std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_shuffle(d::lane_ops::shfl_up_op<sizeof(T)>, mask, var, delta, width, where);
+  return d::warp_shuffle(d::shuffle_kind::up, d::lane_ops::shfl_up_op<sizeof(T)>, mask, var, delta, width, where);
 }
 template <class T>
 T __shfl_down_sync(unsigned long long mask, T var, unsigned delta,
                    int width = static_cast<int>(::cohort::detail::host::warp_size()),
                    std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_shuffle(d::lane_ops::shfl_down_op<sizeof(T)>, mask, var, delta, width, where);
+  return d::warp_shuffle(d::shuffle_kind::down, d::lane_ops::shfl_down_op<sizeof(T)>, mask, var, delta, width, where);
 }
 template <class T>
 T __shfl_xor_sync(unsigned long long mask, T var, int lane_mask,
                   int width = static_cast<int>(::cohort::detail::host::warp_size()),
                   std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_shuffle(d::lane_ops::shfl_xor_op<sizeof(T)>, mask, var, static_cast<unsigned>(lane_mask), width,
+  return d::warp_shuffle(d::shuffle_kind::xor_lanes, d::lane_ops::shfl_xor_op<sizeof(T)>, mask, var, static_cast<unsigned>(lane_mask), width,
                          where);
 }
 

@@ -1,0 +1,101 @@
+// Shuffles the loops pass lowered to the block's lane arrays (docs/loops-engine.md,
+// "Warp-level operations"): every thread of the block stopped at one shuffle
+// whose mask is a constant, each thread's value in lane_in and its packed
+// argument (operand and width) in lane_arg. Here the mask is checked once per
+// block, as every lane would check it on fibers, and each lane's result is
+// copied from its source lane, by PTX's rules as lane_ops gives them, into
+// lane_out, which the region after reads.
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <source_location>
+
+#include "cohort/detail/host/collectives/lane_ops.hpp"
+#include "cohort/detail/host/language/warp_intrinsics.hpp"
+#include "launch/loops_block.hpp"
+
+extern "C" void cohort_loops_enter_thread(std::uint32_t x, std::uint32_t y, std::uint32_t z, std::uint32_t row);
+
+namespace cohort::detail::host {
+
+namespace {
+
+constexpr const char* shuffle_names[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync"};
+
+// Each lane of each warp reads its source lane's value; a source the block
+// does not have (a partial last warp) leaves the lane its own, as on fibers.
+// Where every lane passed the same operand and width (`uniform`, only
+// lane_arg[0] written), a whole warp's sources are computed once.
+template <std::size_t Size, class Source>
+void exchange(const loops_block& b, unsigned warp, bool uniform, Source source) {
+  auto source_of = [&](unsigned lane, std::uint64_t arg, unsigned present) {
+    const unsigned operand = static_cast<unsigned>(arg), width = static_cast<unsigned>(arg >> 32);
+    const unsigned j = source(lane, operand, width, lane & ~(width - 1));
+    return j < present ? j : lane;
+  };
+  unsigned sources[64];  // a warp's, at most 64 lanes
+  if (uniform)
+    for (unsigned lane = 0; lane < warp; ++lane) sources[lane] = source_of(lane, b.lane_arg[0], warp);
+  for (unsigned base = 0; base < b.count; base += warp) {
+    const unsigned present = b.count - base < warp ? b.count - base : warp;
+    const std::byte* in = b.lane_in + std::size_t{base} * Size;
+    std::byte* out = b.lane_out + std::size_t{base} * Size;
+    if (uniform && present == warp) {
+      for (unsigned lane = 0; lane < warp; ++lane)
+        std::memcpy(out + std::size_t{lane} * Size, in + std::size_t{sources[lane]} * Size, Size);
+      continue;
+    }
+    for (unsigned lane = 0; lane < present; ++lane) {
+      const std::uint64_t arg = b.lane_arg[uniform ? 0 : base + lane];
+      std::memcpy(out + std::size_t{lane} * Size, in + std::size_t{source_of(lane, arg, present)} * Size, Size);
+    }
+  }
+}
+
+template <std::size_t Size>
+void exchange(const loops_block& b, unsigned warp, bool uniform, shuffle_kind kind) {
+  // Each source a type of its own, so that every instantiation inlines its own.
+  switch (kind) {
+    case shuffle_kind::idx: return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::idx_source(a...); });
+    case shuffle_kind::up: return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::up_source(a...); });
+    case shuffle_kind::down:
+      return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::down_source(a...); });
+    case shuffle_kind::xor_lanes:
+      return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::xor_source(a...); });
+  }
+}
+
+// The first lane (of the first warp, the widest) outside the mask fails the
+// launch, as the first such thread to call the intrinsic does on fibers.
+void check_mask(const loops_block& b, unsigned warp, shuffle_kind kind, std::uint64_t mask,
+                std::source_location where) {
+  const unsigned lanes = b.count < warp ? b.count : warp;
+  if ((mask & low_lanes(lanes)) == low_lanes(lanes)) [[likely]] return;
+  const unsigned lane = static_cast<unsigned>(std::countr_one(mask));
+  const unsigned x = lane % b.dim_x, y = lane / b.dim_x % b.dim_y, z = lane / (b.dim_x * b.dim_y);
+  cohort_loops_enter_thread(x, y, z, lane - x);
+  fail_lane_outside_mask(shuffle_names[static_cast<unsigned>(kind)], mask, where);
+}
+
+}  // namespace
+
+}  // namespace cohort::detail::host
+
+using namespace cohort::detail::host;
+
+extern "C" void cohort_loops_lane_exchange(loops_block* block, unsigned kind, unsigned size, std::uint64_t mask,
+                                           std::source_location where, bool uniform_arg) {
+  const loops_block& b = *block;
+  const unsigned warp = current_block->warp_size;
+  const auto k = static_cast<shuffle_kind>(kind);
+  check_mask(b, warp, k, mask, where);
+  switch (size) {
+    case 1: return exchange<1>(b, warp, uniform_arg, k);
+    case 2: return exchange<2>(b, warp, uniform_arg, k);
+    case 4: return exchange<4>(b, warp, uniform_arg, k);
+    case 8: return exchange<8>(b, warp, uniform_arg, k);
+    case 16: return exchange<16>(b, warp, uniform_arg, k);
+    case 32: return exchange<32>(b, warp, uniform_arg, k);
+  }
+}

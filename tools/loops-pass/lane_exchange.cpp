@@ -1,0 +1,61 @@
+#include "lane_exchange.hpp"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
+#include "runtime_abi.hpp"
+
+using namespace llvm;
+
+namespace cohort_loops {
+
+namespace {
+// lane_exchange's parameters: kind, operation, mask, value, argument, site.
+enum : unsigned { kind_arg, mask_arg = 2, value_arg, packed_arg, where_arg, arg_count };
+}  // namespace
+
+Value* shuffle_argument(const CallInst& call) { return call.getArgOperand(packed_arg); }
+
+bool is_lane_exchange(const Function& f) { return f.getName().starts_with(lane_exchange_prefix); }
+
+std::optional<lane_point> lowerable_shuffle(const CallInst& call) {
+  const Function* callee = call.getCalledFunction();
+  if (!callee || !is_lane_exchange(*callee) || call.arg_size() != arg_count) return std::nullopt;
+  const auto* kind = dyn_cast<ConstantInt>(call.getArgOperand(kind_arg));
+  const auto* mask = dyn_cast<ConstantInt>(call.getArgOperand(mask_arg));
+  auto* where = dyn_cast<Constant>(call.getArgOperand(where_arg));
+  Type* value = call.getArgOperand(value_arg)->getType();
+  if (!kind || kind->getZExtValue() > 3 || !mask || !where || !where->getType()->isPointerTy() ||
+      call.getType() != value || !value->isSized())
+    return std::nullopt;
+  const std::uint64_t size = call.getModule()->getDataLayout().getTypeAllocSize(value).getFixedValue();
+  if (size == 0 || size > 32 || !isPowerOf2_64(size)) return std::nullopt;
+  return lane_point{unsigned(kind->getZExtValue()), unsigned(size), mask->getZExtValue(), where};
+}
+
+LoadInst* lower_shuffle(CallInst& call, const lane_point& point, BasicBlock& resume, Value* x, Value* row,
+                   Value* lane_in, Value* lane_arg, Value* lane_out) {
+  // The rank's offsets on each side, each recomputed where the region starts.
+  auto offsets = [&](IRBuilder<>& b) {
+    Value* rank = b.CreateZExt(b.CreateAdd(row, x, "lane_rank"), b.getInt64Ty());
+    return std::pair(rank, b.CreateMul(rank, b.getInt64(point.size), "lane_offset", true, true));
+  };
+  // Each lane's bytes lie `size` apart in 64-byte aligned arrays.
+  const Align aligned(point.size);
+  IRBuilder<> before(&call);
+  Type* i8 = before.getInt8Ty();
+  const auto [rank, offset] = offsets(before);
+  before.CreateAlignedStore(call.getArgOperand(value_arg), before.CreateInBoundsGEP(i8, lane_in, offset), aligned);
+  before.CreateAlignedStore(
+      call.getArgOperand(packed_arg),
+      point.uniform_arg ? lane_arg : before.CreateInBoundsGEP(before.getInt64Ty(), lane_arg, rank), Align(8));
+  IRBuilder<> after(&*resume.getFirstInsertionPt());
+  LoadInst* result = after.CreateAlignedLoad(call.getType(), after.CreateInBoundsGEP(i8, lane_out, offsets(after).second),
+                                          aligned, "shuffled");
+  call.replaceAllUsesWith(result);
+  return result;
+}
+
+}  // namespace cohort_loops

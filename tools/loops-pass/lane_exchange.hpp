@@ -1,0 +1,46 @@
+// Shuffles lowered to the block's lane arrays (docs/loops-engine.md, "Warp-level
+// operations"): a `__shfl*_sync` whose mask is a constant needs none of the
+// fiber engine's records. Its group is the caller's whole warp (the runtime
+// checks once per block that the mask names every lane, failing the launch as
+// the first lane outside it does on fibers), so the region before stores each
+// lane's value and argument into the lane arrays at its rank, the block
+// function copies each lane's source into lane_out (cohort_loops_lane_exchange),
+// and the region after loads its result from there: plain loads and stores in
+// the thread loops, which the vectorizer can take.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#include "llvm/IR/Constant.h"
+#include "llvm/IR/Instructions.h"
+
+namespace cohort_loops {
+
+struct lane_point {
+  unsigned kind;    // shuffle_kind: idx, up, down, xor (detail/host/language/warp_intrinsics.hpp)
+  unsigned size;    // bytes a lane's value takes in the arrays: 1 to 32, a power of two
+  std::uint64_t mask;
+  llvm::Constant* where;  // the call's std::source_location, one pointer
+  // Every thread passes the same operand and width (uniformity.hpp): stored
+  // once, at lane_arg[0], and the sources computed once per warp.
+  bool uniform_arg = false;
+};
+
+// Whether `f` is cohort's shuffle exchange (lane_exchange<T>, runtime_abi.hpp).
+bool is_lane_exchange(const llvm::Function& f);
+// The shuffle `call` lowers to, where its kind, mask and site are constants and
+// its value passes in one register of the type it returns; otherwise it stays a
+// rendezvous (its function inlined, checked through cohort_loops_exchange).
+std::optional<lane_point> lowerable_shuffle(const llvm::CallInst& call);
+// The shuffle's packed operand and width.
+llvm::Value* shuffle_argument(const llvm::CallInst& call);
+// `call`, which ends its block (a point just split; `resume` starts the region
+// after), stores its lane's value and argument at its rank (row + x) in the
+// arrays; its result becomes a load from lane_out at the start of `resume`,
+// which is returned.
+llvm::LoadInst* lower_shuffle(llvm::CallInst& call, const lane_point& point, llvm::BasicBlock& resume, llvm::Value* x,
+                   llvm::Value* row, llvm::Value* lane_in, llvm::Value* lane_arg, llvm::Value* lane_out);
+
+}  // namespace cohort_loops
