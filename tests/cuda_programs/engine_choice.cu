@@ -1,7 +1,8 @@
 // Two kernels, one for each of the host backend's engines: a shared-memory
 // tree reduction (barriers only: the loops pass lowers it where the program is
-// compiled by its clang with the plugin) and a warp-shuffle reduction (kept on
-// fibers by the pass, for now). Both results are checked; which engine ran
+// compiled by its clang with the plugin) and a warp-shuffle reduction over
+// __activemask()'s lanes (kept on fibers by the pass: which lanes are
+// converged is not defined by thread loops). Both results are checked; which engine ran
 // each is what engine_choice_test.cmake and the cuda_program test assert.
 #include <cstdio>
 #include <cstdlib>
@@ -31,7 +32,7 @@ __global__ void tree_sum(const int* in, int* block_sums) {
 
 __global__ void shuffle_sum(const int* in, int* warp_sums) {
   int v = in[blockIdx.x * blockDim.x + threadIdx.x];
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(__activemask(), v, offset);
   if (threadIdx.x % 32 == 0) warp_sums[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = v;
 }
 

@@ -1,6 +1,6 @@
 # cohort-cxx's choice of compiler, and the engine that then runs each kernel
 # (engine_choice.cu: a barrier-only kernel the loops pass lowers and a shuffle
-# it keeps on fibers). LOOPS_CLANG: the clang the build's pass plugin is for,
+# over __activemask() it keeps on fibers). LOOPS_CLANG: the clang the build's pass plugin is for,
 # empty where none was built. Run in WORK, a scratch directory.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -50,7 +50,7 @@ if(LOOPS_CLANG)
   expect_compiler(default "${command}" ${LOOPS_CLANG})
   expect(default "${command}" "-fpass-plugin=[^ ]*cohort-loops-pass")
   expect(default "${report}" "${tree} loops\n")
-  expect(default "${report}" "${shuffle}: a warp or tile collective")
+  expect(default "${report}" "${shuffle}: coalesced_threads\\(\\) or __activemask\\(\\)")
 else()
   expect_compiler(default "${command}" g++)
   expect(default "${report}" "${tree} ${not_lowered}")
@@ -74,7 +74,7 @@ if(LOOPS_CLANG)
                 --compiler ${LOOPS_CLANG} -Rpass-missed=cohort-loops)
   expect_compiler(option_over_environment "${command}" ${LOOPS_CLANG})
   expect(option_over_environment "${command}"
-         "remark: kernel `shuffle_sum\\(int const\\*, int\\*\\)` stays on the fiber engine: a warp or tile collective")
+         "remark: kernel `shuffle_sum\\(int const\\*, int\\*\\)` stays on the fiber engine: coalesced_threads\\(\\) or __activemask\\(\\)")
   expect(option_over_environment "${report}" "${tree} loops\n")
   # -G (nvcc's device debug, -O0): the plugin leaves every kernel on fibers, whose threads a debugger sees.
   build_and_run(device_debug "" command report -G)
