@@ -45,3 +45,12 @@ if (($# == 0)) && [ "${COHORT_SKIP_LOOPS_DEPS:-0}" != 1 ] && ! ls /usr/lib/llvm-
   done
   [ -n "$found" ] || echo "no clang/llvm-dev 15-19 in apt: kernels will run on fibers only"
 fi
+
+# The code's format (scripts/format.py, the docs.format test): clang-format 19,
+# whose output the tree follows. Optional: without it the test is skipped.
+if (($# == 0)) && ! command -v clang-format-19 >/dev/null; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang-format-19 ||
+    echo "clang-format-19 not installed: the docs.format test will be skipped"
+fi

@@ -73,12 +73,13 @@ check_result memory_check(int device) {
   int* probe = cohort::malloc_device<int>(1);
   const int owner = cohort::device_of(probe);
   cohort::free_device(probe);
-  std::string detail = std::to_string(usage.free_bytes) + " of " + std::to_string(usage.total_bytes) +
-                       " bytes free; allocations made while it is current are its (device_of: " +
-                       std::to_string(owner) + ")";
+  std::string detail =
+      std::to_string(usage.free_bytes) + " of " + std::to_string(usage.total_bytes) +
+      " bytes free; allocations made while it is current are its (device_of: " + std::to_string(owner) + ")";
   if (cohort::this_backend == cohort::backend::host)
-    detail += "; each virtual device has its own capacity (COHORT_DEVICE_MEMORY); a kernel's access to another "
-              "device's memory is not checked";
+    detail +=
+        "; each virtual device has its own capacity (COHORT_DEVICE_MEMORY); a kernel's access to another "
+        "device's memory is not checked";
   return {"device memory", owner == device, detail};
 }
 
@@ -112,18 +113,18 @@ check_result multi_device_check(int count) {
         if (count <= listed_devices) peers += (peers.empty() ? "" : ", ") + pair + (can ? " yes" : " no");
         if (!can) missing += (missing.empty() ? "" : ", ") + pair;
       }
-  const std::string access =
-      count == 1                ? std::string("n/a, one device")
-      : count <= listed_devices ? peers
-      : all_peers               ? "every one of the " + std::to_string(count * (count - 1)) + " pairs"
-                                : "every pair but " + missing;
+  const std::string access = count == 1                ? std::string("n/a, one device")
+                             : count <= listed_devices ? peers
+                             : all_peers ? "every one of the " + std::to_string(count * (count - 1)) + " pairs"
+                                         : "every pair but " + missing;
   return {"multi-device", true,
-          std::to_string(count) + " device(s) for launch_cooperative_multi_device (one grid each, every grid "
-          "co-resident, one compute capability); peer access: " + access +
-          "; a launch over every device puts its barrier (multi_grid_memory::automatic) in " +
-          (all_reach_first ? "device 0's memory" : "pinned host memory (not every device reaches device 0's)") +
-          (all_peers ? "" : "; kernels reading other devices' buffers need peer access") +
-          "; copy_peer copies between devices' memories"};
+          std::to_string(count) +
+              " device(s) for launch_cooperative_multi_device (one grid each, every grid "
+              "co-resident, one compute capability); peer access: " +
+              access + "; a launch over every device puts its barrier (multi_grid_memory::automatic) in " +
+              (all_reach_first ? "device 0's memory" : "pinned host memory (not every device reaches device 0's)") +
+              (all_peers ? "" : "; kernels reading other devices' buffers need peer access") +
+              "; copy_peer copies between devices' memories"};
 }
 
 int run_doctor() {

@@ -45,8 +45,8 @@ void print_device(int device) {
         bytes_text(p.shared_memory_per_block) + " (opt-in up to " + bytes_text(p.shared_memory_per_block_optin) + ")");
   field("shared memory per SM", bytes_text(p.shared_memory_per_multiprocessor));
   field("shared memory reserved per block", bytes_text(p.reserved_shared_memory_per_block));
-  field("global memory", bytes_text(p.total_global_memory) +
-                             (host ? " (the virtual device's own; COHORT_DEVICE_MEMORY sets it)" : ""));
+  field("global memory",
+        bytes_text(p.total_global_memory) + (host ? " (the virtual device's own; COHORT_DEVICE_MEMORY sets it)" : ""));
   field("cooperative launch", p.cooperative_launch ? "yes" : "no");
   if (host)
     std::printf(

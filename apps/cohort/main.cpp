@@ -45,7 +45,8 @@ struct bench_command {
 
 constexpr bench_command bench_commands[] = {
     {"reduce",
-     "float sums: five classic reductions, cohort's grid reduce (cohort-cuda: also CUB, NVIDIA CG); bandwidth against a copy",
+     "float sums: five classic reductions, cohort's grid reduce (cohort-cuda: also CUB, NVIDIA CG); bandwidth against "
+     "a copy",
      "1K..16M:4", &run_reduce_bench},
     {"scan",
      "int scans over the grid: three kernels, one cooperative, cohort's grid scan (cohort-cuda: also CUB); "
@@ -108,8 +109,7 @@ void add_bench_options(CLI::App& command, bench_arguments& args, const char* def
       ->check(seed_syntax<std::uint64_t>())
       ->capture_default_str();
   const auto named = [](const std::string& path) { return path.empty() ? std::string("needs a file name") : ""; };
-  command.add_option("--json", args.options.json_path, "write the results as JSON (schema: docs/cli.md)")
-      ->check(named);
+  command.add_option("--json", args.options.json_path, "write the results as JSON (schema: docs/cli.md)")->check(named);
   command.add_option("--plot", args.options.plot_path, "write a chart of the results as SVG")->check(named);
 }
 
@@ -215,8 +215,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\nRun with --help for more information.\n", e.what());
     return exit_usage;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "cohort: error: out of host memory: the run's inputs, outputs and reference copies do not "
-                         "fit in this machine's memory; ask for smaller --sizes\n");
+    std::fprintf(stderr,
+                 "cohort: error: out of host memory: the run's inputs, outputs and reference copies do not "
+                 "fit in this machine's memory; ask for smaller --sizes\n");
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cohort: error: %s\n", e.what());

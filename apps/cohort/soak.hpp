@@ -10,7 +10,7 @@ namespace cohort_cli {
 struct soak_options {
   long long phases = 10000;  // per launch, two grid barriers each
   int launches = 1;
-  int threads = 256;           // per block; the grid is the largest cooperative one
+  int threads = 256;  // per block; the grid is the largest cooperative one
   std::uint32_t seed = 1;
 };
 

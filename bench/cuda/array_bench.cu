@@ -88,9 +88,10 @@ void time_all(std::vector<variant>& variants, int repetitions) {
 }
 
 void print_table(const char* what, const std::vector<size_result>& sizes) {
-  std::printf("\n%s (median us; GB/s counts the bytes the operation must move; %% peak: of the faster copy; "
-              "x CUB: CUB's time over this one's)\n",
-              what);
+  std::printf(
+      "\n%s (median us; GB/s counts the bytes the operation must move; %% peak: of the faster copy; "
+      "x CUB: CUB's time over this one's)\n",
+      what);
   std::printf("%-12s %-24s %-14s %10s %9s %7s %7s  %s\n", "n", "variant", "launch", "us", "GB/s", "% peak", "x CUB",
               "check");
   for (const size_result& s : sizes) {
@@ -138,14 +139,15 @@ std::vector<T> to_host(const T* d, std::size_t n) {
 template <class T>
 void add_copies(std::vector<variant>& v, const T* in, T* out, std::size_t n) {
   const double bytes = 2.0 * n * sizeof(T);
-  v.push_back({"copy cudaMemcpy", "d2d", [=] { check(cudaMemcpy(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice), "memcpy"); },
+  v.push_back({"copy cudaMemcpy", "d2d",
+               [=] { check(cudaMemcpy(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice), "memcpy"); },
                [] { return std::string(); }, bytes});
   const unsigned blocks = resident(vector_copy_kernel);
   const std::size_t vectors = n * sizeof(T) / 16;  // sizes here are multiples of 16 bytes
   v.push_back({"copy 16-byte kernel", launch_text(blocks),
                [=] {
                  vector_copy_kernel<<<blocks, block_threads>>>(reinterpret_cast<uint4*>(out),
-                                                                reinterpret_cast<const uint4*>(in), vectors);
+                                                               reinterpret_cast<const uint4*>(in), vectors);
                },
                [] { return std::string(); }, bytes});
 }
@@ -163,8 +165,9 @@ size_result reduce_at(std::size_t n, std::mt19937& rng) {
     return [=] {
       const float got = to_host(out + slot, 1)[0];
       const double tolerance = 1e-5 * std::sqrt(static_cast<double>(n)) + 1e-3;
-      return std::fabs(got - reference) <= tolerance ? std::string()
-                                                     : "sum " + std::to_string(got) + ", expected " + std::to_string(reference);
+      return std::fabs(got - reference) <= tolerance
+                 ? std::string()
+                 : "sum " + std::to_string(got) + ", expected " + std::to_string(reference);
     };
   };
   size_result r{n, {}};
@@ -172,8 +175,8 @@ size_result reduce_at(std::size_t n, std::mt19937& rng) {
   const double bytes = 4.0 * n;
   const nvidia_rivals::cub_call<float, nvidia_rivals::cub_sum> cub_sum(n, {});
   check(cub_sum.prepared(), "cub scratch");
-  r.variants.push_back({"cub DeviceReduce::Sum", "2 kernels", [=] { check(cub_sum(in, out + 0), "cub"); }, judge(0),
-                        bytes});
+  r.variants.push_back(
+      {"cub DeviceReduce::Sum", "2 kernels", [=] { check(cub_sum(in, out + 0), "cub"); }, judge(0), bytes});
   r.variants.push_back({"cohort device_reduce", "1 kernel",
                         [=] { cg::device_reduce(in, n, out + 1, cg::plus<float>()); }, judge(1), bytes});
   const unsigned grid_blocks = resident(cohort_grid_reduce_kernel);
@@ -210,12 +213,12 @@ size_result scan_at(std::size_t n, std::mt19937& rng) {
   int* cub_out = device_array<int>(n);
   const nvidia_rivals::cub_call<int, nvidia_rivals::cub_inclusive_sum> cub_scan(n, {});
   check(cub_scan.prepared(), "cub scratch");
-  r.variants.push_back({"cub DeviceScan::InclSum", "2 kernels", [=] { check(cub_scan(in, cub_out), "cub"); },
-                        judge(cub_out), bytes});
+  r.variants.push_back(
+      {"cub DeviceScan::InclSum", "2 kernels", [=] { check(cub_scan(in, cub_out), "cub"); }, judge(cub_out), bytes});
   int* look_back_out = device_array<int>(n);
   r.variants.push_back({"cohort device_incl_scan", "1 kernel",
-                        [=] { cg::device_inclusive_scan(in, look_back_out, n, cg::plus<int>()); },
-                        judge(look_back_out), bytes});
+                        [=] { cg::device_inclusive_scan(in, look_back_out, n, cg::plus<int>()); }, judge(look_back_out),
+                        bytes});
   int* grid_out = device_array<int>(n);
   const unsigned grid_blocks = resident(cohort_grid_scan_kernel);
   r.variants.push_back({"cohort grid_incl_scan", launch_text(grid_blocks) + " coop",

@@ -76,9 +76,8 @@ struct csr {
 // x = A^-1 b approximately, from x = 0: `iterations` of CG. dots holds,
 // zeroed before the launch, r.r of iteration k at 2k and p.Ap at 2k + 1.
 template <class Api>
-__global__ void __launch_bounds__(solver_threads) conjugate_gradient(csr a, const float* b, float* x, float* r,
-                                                                      float* p, float* ap, double* dots,
-                                                                      int iterations) {
+__global__ void __launch_bounds__(solver_threads)
+    conjugate_gradient(csr a, const float* b, float* x, float* r, float* p, float* ap, double* dots, int iterations) {
   const auto grid = Api::grid();
   const unsigned first = static_cast<unsigned>(grid.thread_rank());
   const unsigned stride = static_cast<unsigned>(grid.num_threads());
@@ -126,8 +125,8 @@ constexpr unsigned reduce_threads = 256;
 // sums[k] (zeroed before the launch) receives the sum of the n4 float4s of
 // `in`, for each of `repetitions`.
 template <class Api>
-__global__ void __launch_bounds__(reduce_threads) repeated_sum(const float4* in, unsigned n4, double* sums,
-                                                                int repetitions) {
+__global__ void __launch_bounds__(reduce_threads)
+    repeated_sum(const float4* in, unsigned n4, double* sums, int repetitions) {
   const auto grid = Api::grid();
   const unsigned first = static_cast<unsigned>(grid.thread_rank());
   const unsigned stride = static_cast<unsigned>(grid.num_threads());

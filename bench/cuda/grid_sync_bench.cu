@@ -62,15 +62,15 @@ void grid_row(std::vector<row>& rows, const std::string& name, int per_sm, unsig
                            cg::max_cooperative_grid(grid_sync_loop<impl::nvidia>, static_cast<int>(threads)));
   const int wanted = per_sm > 0 ? per_sm * sms : fit;
   if (wanted > fit) {
-    std::printf("skipped %s: %d blocks of %u threads are not co-resident (at most %d)\n", name.c_str(), wanted,
-                threads, fit);
+    std::printf("skipped %s: %d blocks of %u threads are not co-resident (at most %d)\n", name.c_str(), wanted, threads,
+                fit);
     return;
   }
   const cg::launch_config cfg{dim3(static_cast<unsigned>(wanted)), dim3(threads)};
   const int iterations = 2000;
-  const auto [ours, theirs] = race([&] { cg::launch_cooperative(grid_sync_loop<Ours>, cfg, iterations); },
-                                   [&] { cg::launch_cooperative(grid_sync_loop<impl::nvidia>, cfg, iterations); },
-                                   iterations, 1000.0);
+  const auto [ours, theirs] =
+      race([&] { cg::launch_cooperative(grid_sync_loop<Ours>, cfg, iterations); },
+           [&] { cg::launch_cooperative(grid_sync_loop<impl::nvidia>, cfg, iterations); }, iterations, 1000.0);
   rows.push_back({name, static_cast<unsigned>(wanted), threads, ours, theirs, "us"});
   print_row(rows.back());
 }

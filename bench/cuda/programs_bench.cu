@@ -94,8 +94,9 @@ template <class Ours, class Theirs>
 unsigned common_grid(const char* kernel, Ours ours, Theirs theirs, unsigned threads) {
   const int sms = cg::get_device_properties().multiprocessor_count;
   const occupancy a = occupancy_of(ours, threads), b = occupancy_of(theirs, threads);
-  std::printf("%s, %u threads: cohort %d registers, largest cooperative grid %d blocks; NVIDIA %d registers, %d blocks\n",
-              kernel, threads, a.registers, a.blocks_per_sm * sms, b.registers, b.blocks_per_sm * sms);
+  std::printf(
+      "%s, %u threads: cohort %d registers, largest cooperative grid %d blocks; NVIDIA %d registers, %d blocks\n",
+      kernel, threads, a.registers, a.blocks_per_sm * sms, b.registers, b.blocks_per_sm * sms);
   const int blocks = std::min(a.blocks_per_sm, b.blocks_per_sm) * sms;
   if (blocks == 0) {
     std::fprintf(stderr, "%s: no block of %u threads fits an SM\n", kernel, threads);
@@ -123,8 +124,8 @@ void solver_row(std::vector<row>& rows) {
   cg::device_buffer<double> dots(2 * solver_iterations + 1);
   const csr a{row_start.data(), column.data(), value.data(), n};
 
-  const unsigned blocks = common_grid("conjugate_gradient", conjugate_gradient<cohort_api>,
-                                      conjugate_gradient<nvidia_api>, solver_threads);
+  const unsigned blocks =
+      common_grid("conjugate_gradient", conjugate_gradient<cohort_api>, conjugate_gradient<nvidia_api>, solver_threads);
   const cg::launch_config cfg{dim3(blocks), dim3(solver_threads)};
   const auto solve = [&](auto kernel) {
     return [&, kernel] {
@@ -149,9 +150,10 @@ void solver_row(std::vector<row>& rows) {
     norm += static_cast<double>(x_theirs[i]) * x_theirs[i];
   }
   const double disagreement = std::sqrt(diff / norm);
-  std::printf("conjugate gradient, %d rows, %d iterations: ||b - Ax|| / ||b|| cohort %.3e, NVIDIA %.3e; "
-              "||x_cohort - x_NVIDIA|| / ||x_NVIDIA|| %.2e\n",
-              n, solver_iterations, res_ours, res_theirs, disagreement);
+  std::printf(
+      "conjugate gradient, %d rows, %d iterations: ||b - Ax|| / ||b|| cohort %.3e, NVIDIA %.3e; "
+      "||x_cohort - x_NVIDIA|| / ||x_NVIDIA|| %.2e\n",
+      n, solver_iterations, res_ours, res_theirs, disagreement);
   // From x = 0 the residual is 1; float CG on this matrix brings it well below 0.1 in 200 iterations.
   if (!(res_ours < 0.1) || !(res_theirs < 0.1)) fail("the solver's residual did not drop below 0.1");
   // The dot products sum in double, so the versions differ only by the atomics' order, which

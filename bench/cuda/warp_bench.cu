@@ -31,66 +31,56 @@ namespace {
 
 using namespace rival_timing;
 
-enum class op {
-  tile_sync,
-  shfl,
-  shfl_up,
-  shfl_down,
-  shfl_xor,
-  reduce_int,
-  reduce_float,
-  scan_int,
-  block_reduce
-};
+enum class op { tile_sync, shfl, shfl_up, shfl_down, shfl_xor, reduce_int, reduce_float, scan_int, block_reduce };
 
 constexpr unsigned block_threads = 256;
 
 // The two implementations behind one interface, so that one step serves both.
 struct cohort_api {
   __device__ static cg::thread_block block() { return cg::this_thread_block(); }
-  __device__ static auto warp(const cg::thread_block &b) {
-    return cg::tiled_partition<32>(b);
-  }
-  template <class G, class T> __device__ static T sum(const G &g, T v) {
+  __device__ static auto warp(const cg::thread_block& b) { return cg::tiled_partition<32>(b); }
+  template <class G, class T>
+  __device__ static T sum(const G& g, T v) {
     return cg::reduce(g, v, cg::plus<T>());
   }
-  template <class G, class T> __device__ static T scan(const G &g, T v) {
+  template <class G, class T>
+  __device__ static T scan(const G& g, T v) {
     return cg::inclusive_scan(g, v, cg::plus<T>());
   }
-  template <class T> __device__ static T block_sum(T v) {
+  template <class T>
+  __device__ static T block_sum(T v) {
     return sum(block(), v);
   }
 };
 
 // NVIDIA's cooperative_groups, and CUB for the block reduce.
 struct nvidia_api {
-  __device__ static ncg::thread_block block() {
-    return ncg::this_thread_block();
-  }
-  __device__ static auto warp(const ncg::thread_block &b) {
-    return ncg::tiled_partition<32>(b);
-  }
-  template <class G, class T> __device__ static T sum(const G &g, T v) {
+  __device__ static ncg::thread_block block() { return ncg::this_thread_block(); }
+  __device__ static auto warp(const ncg::thread_block& b) { return ncg::tiled_partition<32>(b); }
+  template <class G, class T>
+  __device__ static T sum(const G& g, T v) {
     return ncg::reduce(g, v, ncg::plus<T>());
   }
-  template <class G, class T> __device__ static T scan(const G &g, T v) {
+  template <class G, class T>
+  __device__ static T scan(const G& g, T v) {
     return ncg::inclusive_scan(g, v, ncg::plus<T>());
   }
-  template <class T> __device__ static T block_sum(T v) {
+  template <class T>
+  __device__ static T block_sum(T v) {
     using reducer = cub::BlockReduce<T, block_threads>;
     __shared__ typename reducer::TempStorage storage;
     __shared__ T total;
     const T sum = reducer(storage).Sum(v);
-    if (threadIdx.x == 0)
-      total = sum;
-    __syncthreads(); // the total reaches every thread, and the storage may be
-                     // reused
+    if (threadIdx.x == 0) total = sum;
+    __syncthreads();  // the total reaches every thread, and the storage may be
+                      // reused
     return total;
   }
 };
 
 // One operation of kind O on `v`, through Api (a tile of 32, or the block).
-template <class Api, op O, class T> __device__ T step(T v, int i) {
+template <class Api, op O, class T>
+__device__ T step(T v, int i) {
   const auto tile = Api::warp(Api::block());
   if constexpr (O == op::tile_sync) {
     tile.sync();
@@ -113,32 +103,24 @@ template <class Api, op O, class T> __device__ T step(T v, int i) {
 }
 
 template <class Api, op O, class T>
-__global__ void loop(int iterations, T *sink) {
+__global__ void loop(int iterations, T* sink) {
   T v = static_cast<T>(threadIdx.x % 7 + 1);
-  for (int i = 0; i < iterations; ++i)
-    v = step<Api, O>(v, i);
-  if (v == static_cast<T>(0x1234567))
-    *sink = v; // keeps the loop; never true in practice
+  for (int i = 0; i < iterations; ++i) v = step<Api, O>(v, i);
+  if (v == static_cast<T>(0x1234567)) *sink = v;  // keeps the loop; never true in practice
 }
 
 constexpr int iterations = 20000;
 
 template <op O, class T>
-void measure(std::vector<row> &rows, const char *name) {
+void measure(std::vector<row>& rows, const char* name) {
   const cg::device_properties p = cg::get_device_properties();
-  const int per_sm = std::min(
-      cg::max_active_blocks_per_sm(loop<cohort_api, O, T>, block_threads),
-      cg::max_active_blocks_per_sm(loop<nvidia_api, O, T>, block_threads));
-  const unsigned blocks =
-      static_cast<unsigned>(per_sm * p.multiprocessor_count);
+  const int per_sm = std::min(cg::max_active_blocks_per_sm(loop<cohort_api, O, T>, block_threads),
+                              cg::max_active_blocks_per_sm(loop<nvidia_api, O, T>, block_threads));
+  const unsigned blocks = static_cast<unsigned>(per_sm * p.multiprocessor_count);
   cg::device_buffer<T> sink(1);
   const cg::launch_config cfg{dim3(blocks), dim3(block_threads)};
-  const auto ours = [&] {
-    cg::launch(loop<cohort_api, O, T>, cfg, iterations, sink.data());
-  };
-  const auto theirs = [&] {
-    cg::launch(loop<nvidia_api, O, T>, cfg, iterations, sink.data());
-  };
+  const auto ours = [&] { cg::launch(loop<cohort_api, O, T>, cfg, iterations, sink.data()); };
+  const auto theirs = [&] { cg::launch(loop<nvidia_api, O, T>, cfg, iterations, sink.data()); };
   const auto [per_ours, per_theirs] = race(ours, theirs, iterations, 1e6);
   rows.push_back({name, blocks, block_threads, per_ours, per_theirs, "ns"});
   print_row(rows.back());
@@ -163,6 +145,6 @@ void run() {
   print_table(p, "per operation", rows);
 }
 
-} // namespace
+}  // namespace
 
 int main() { return rival_timing::main_of("cohort_bench_cuda_warp", run); }

@@ -25,8 +25,9 @@ void BM_BlockBarrierPerThread(benchmark::State& state) {
   cg::device_buffer<int> sink(1);
   for (auto _ : state) cg::launch(barriers, {dim3(1), dim3(threads)}, rounds, sink.data());
   state.SetItemsProcessed(state.iterations() * threads * rounds);
-  state.counters["ns_per_thread_barrier"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * threads * rounds, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_thread_barrier"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * threads * rounds,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_BlockBarrierPerThread)->Arg(32)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond);
 

@@ -9,10 +9,10 @@
 
 namespace cg = cohort;
 
-#define RACE_BENCH_DECLARE(ns)                                                  \
-  namespace ns {                                                                \
-  void run_reduce(unsigned blocks, const float* in, float* out);                \
-  void run_matmul(unsigned side, const float* a, const float* b, float* c);     \
+#define RACE_BENCH_DECLARE(ns)                                              \
+  namespace ns {                                                            \
+  void run_reduce(unsigned blocks, const float* in, float* out);            \
+  void run_matmul(unsigned side, const float* a, const float* b, float* c); \
   }
 RACE_BENCH_DECLARE(race_bench_plain)
 RACE_BENCH_DECLARE(race_bench_instrumented)
@@ -47,7 +47,11 @@ void BM_RaceCheckReduction(benchmark::State& state) {
   if (out.to_host()[0] != static_cast<float>(threads)) state.SkipWithError("wrong sum");
   per_thread(state, 1ull * blocks * threads);
 }
-BENCHMARK(BM_RaceCheckReduction)->Arg(0)->Arg(1)->Arg(2)->ArgName("plain0_instrumented1_checked2")
+BENCHMARK(BM_RaceCheckReduction)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->ArgName("plain0_instrumented1_checked2")
     ->Unit(benchmark::kMillisecond);
 
 void BM_RaceCheckMatmul(benchmark::State& state) {
@@ -62,7 +66,11 @@ void BM_RaceCheckMatmul(benchmark::State& state) {
   if (c.to_host()[0] != static_cast<float>(side)) state.SkipWithError("wrong product");
   per_thread(state, 1ull * side * side);
 }
-BENCHMARK(BM_RaceCheckMatmul)->Arg(0)->Arg(1)->Arg(2)->ArgName("plain0_instrumented1_checked2")
+BENCHMARK(BM_RaceCheckMatmul)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->ArgName("plain0_instrumented1_checked2")
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -80,8 +80,9 @@ __global__ void shuffle_rounds(int* sink) {
 void per_lane(benchmark::State& state, void (*kernel)(int*)) {
   int sink = 0;
   for (auto _ : state) cohort::launch(kernel, {dim3(blocks), dim3(threads)}, &sink);
-  state.counters["ns_per_lane"] = benchmark::Counter(static_cast<double>(state.iterations()) * blocks * threads * rounds,
-                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_lane"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * blocks * threads * rounds,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void BM_WarpExchangeFloor(benchmark::State& state) {

@@ -33,7 +33,9 @@ double fastest_seconds(int repetitions, const std::function<void()>& run) {
   return *std::min_element(t.begin(), t.end());
 }
 
-void row(const std::string& name, double value, const char* unit) { std::printf("%s\t%.4g\t%s\n", name.c_str(), value, unit); }
+void row(const std::string& name, double value, const char* unit) {
+  std::printf("%s\t%.4g\t%s\n", name.c_str(), value, unit);
+}
 
 // The plain loop saxpy is measured against: what a CPU programmer writes.
 [[gnu::noinline]] void plain_saxpy(float a, const float* x, float* y, unsigned n) {
@@ -55,7 +57,8 @@ int main(int argc, char** argv) {
   for (const unsigned threads : {256u, 1024u}) {
     if (!wanted("block barrier")) break;
     const int rounds = 100;
-    const double s = fastest_seconds(5, [&] { side::launch<barrier_rounds>(dim3(blocks), dim3(threads), rounds, sink); });
+    const double s =
+        fastest_seconds(5, [&] { side::launch<barrier_rounds>(dim3(blocks), dim3(threads), rounds, sink); });
     row("block barrier " + std::to_string(threads) + suffix, s * 1e9 / (double(blocks) * threads * rounds),
         "ns/thread");
   }
@@ -70,13 +73,15 @@ int main(int argc, char** argv) {
   if (wanted("shuffle")) {
     const int rounds = 64;
     const unsigned threads = 1024;
-    const double s = fastest_seconds(5, [&] { side::launch<shuffle_rounds>(dim3(blocks), dim3(threads), rounds, sink); });
+    const double s =
+        fastest_seconds(5, [&] { side::launch<shuffle_rounds>(dim3(blocks), dim3(threads), rounds, sink); });
     row("shuffle xor" + suffix, s * 1e9 / (double(blocks) * threads * rounds), "ns/lane");
   }
   if (wanted("tree reduction")) {
     const unsigned n = 1u << 24;
     std::vector<float> in(n, 1.0f), sums(n / 256);
-    const double s = fastest_seconds(1, [&] { side::launch<tree_reduce>(dim3(n / 256), dim3(256), in.data(), sums.data()); });
+    const double s =
+        fastest_seconds(1, [&] { side::launch<tree_reduce>(dim3(n / 256), dim3(256), in.data(), sums.data()); });
     double total = 0;
     for (float v : sums) total += v;
     if (total != n) std::fprintf(stderr, "tree reduction: wrong sum %g\n", total), std::exit(1);
@@ -85,7 +90,8 @@ int main(int argc, char** argv) {
   if (wanted("saxpy")) {
     const unsigned n = 1u << 22;
     std::vector<float> x(n, 1.0f), y(n, 2.0f);
-    const double s = fastest_seconds(9, [&] { side::launch<saxpy>(dim3(n / 256), dim3(256), 0.5f, x.data(), y.data(), n); });
+    const double s =
+        fastest_seconds(9, [&] { side::launch<saxpy>(dim3(n / 256), dim3(256), 0.5f, x.data(), y.data(), n); });
     row("saxpy 4M" + suffix, s * 1e3, "ms");
     const double p = fastest_seconds(9, [&] { plain_saxpy(0.5f, x.data(), y.data(), n); });
     row("saxpy 4M plain loop", p * 1e3, "ms");

@@ -12,22 +12,29 @@ inline cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, c
 namespace cohort::compat {
 template <class Scalar>
 constexpr cudaChannelFormatKind channel_kind() {
-  if constexpr (Scalar(-1) > Scalar(0)) return cudaChannelFormatKindUnsigned;
-  else if constexpr (Scalar(1) / Scalar(2) != Scalar(0)) return cudaChannelFormatKindFloat;
-  else return cudaChannelFormatKindSigned;
+  if constexpr (Scalar(-1) > Scalar(0))
+    return cudaChannelFormatKindUnsigned;
+  else if constexpr (Scalar(1) / Scalar(2) != Scalar(0))
+    return cudaChannelFormatKindFloat;
+  else
+    return cudaChannelFormatKindSigned;
 }
 template <class Scalar>
 cudaChannelFormatDesc channels(int count) {
   const int bits = static_cast<int>(sizeof(Scalar) * 8);
   return {bits, count > 1 ? bits : 0, count > 2 ? bits : 0, count > 3 ? bits : 0, channel_kind<Scalar>()};
 }
-template <class T> struct channel_layout;
-#define COHORT_COMPAT_CHANNELS(T, Scalar, count) \
-  template <> struct channel_layout<T> { static cudaChannelFormatDesc get() { return channels<Scalar>(count); } };
-#define COHORT_COMPAT_CHANNEL_FAMILY(Scalar, name)   \
-  COHORT_COMPAT_CHANNELS(Scalar, Scalar, 1)          \
-  COHORT_COMPAT_CHANNELS(name##1, Scalar, 1)         \
-  COHORT_COMPAT_CHANNELS(name##2, Scalar, 2)         \
+template <class T>
+struct channel_layout;
+#define COHORT_COMPAT_CHANNELS(T, Scalar, count)                           \
+  template <>                                                              \
+  struct channel_layout<T> {                                               \
+    static cudaChannelFormatDesc get() { return channels<Scalar>(count); } \
+  };
+#define COHORT_COMPAT_CHANNEL_FAMILY(Scalar, name) \
+  COHORT_COMPAT_CHANNELS(Scalar, Scalar, 1)        \
+  COHORT_COMPAT_CHANNELS(name##1, Scalar, 1)       \
+  COHORT_COMPAT_CHANNELS(name##2, Scalar, 2)       \
   COHORT_COMPAT_CHANNELS(name##4, Scalar, 4)
 COHORT_COMPAT_CHANNEL_FAMILY(signed char, char)
 COHORT_COMPAT_CHANNEL_FAMILY(unsigned char, uchar)

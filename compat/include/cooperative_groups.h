@@ -28,12 +28,12 @@ using cohort::coalesced_threads;
 using cohort::group_size;
 using cohort::labeled_partition;
 using cohort::sync;
+using cohort::this_cluster;
 using cohort::this_grid;
 using cohort::this_multi_grid;
 using cohort::this_thread;
 using cohort::this_thread_block;
 using cohort::thread_rank;
-using cohort::this_cluster;
 using cohort::tiled_partition;
 
 using cohort::bit_and;

@@ -69,12 +69,14 @@ inline __nv_bfloat16 __float2bfloat16(float a) { return cohort::compat::fp16::ro
 inline __nv_bfloat16 __double2bfloat16(double a) {
   if (a != a) {
     const auto bits = std::bit_cast<std::uint64_t>(a);
-    return cohort::compat::fp16::make_bfloat16(static_cast<std::uint16_t>(((bits >> 48) & 0x8000) | 0x7fc0 |
-                                                                          ((bits >> 45) & 0x7f)));
+    return cohort::compat::fp16::make_bfloat16(
+        static_cast<std::uint16_t>(((bits >> 48) & 0x8000) | 0x7fc0 | ((bits >> 45) & 0x7f)));
   }
   return cohort::compat::fp16::rounded_bfloat16(a);
 }
-inline float __bfloat162float(__nv_bfloat16 a) { return std::bit_cast<float>(static_cast<std::uint32_t>(a.bits) << 16); }
+inline float __bfloat162float(__nv_bfloat16 a) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(a.bits) << 16);
+}
 inline __nv_bfloat16 __float2bfloat16_rn(float a) { return cohort::compat::fp16::rounded_bfloat16(a); }
 inline __nv_bfloat16 __float2bfloat16_rz(float a) {
   return cohort::compat::fp16::rounded_bfloat16(a, cohort::compat::fp16::rounding::toward_zero);

@@ -79,7 +79,7 @@ I to_integer(__half h, rounding mode) {
   // NaN: 0, except in 64 bits, where the GPU's conversion gives the smallest value.
   if (isnan(h)) return sizeof(I) == 8 ? static_cast<I>(1ull << 63) : 0;
   const double v = value(h);
-  double r = mode == rounding::nearest_even ? std::nearbyint(v)
+  double r = mode == rounding::nearest_even  ? std::nearbyint(v)
              : mode == rounding::toward_zero ? std::trunc(v)
              : mode == rounding::down        ? std::floor(v)
                                              : std::ceil(v);
@@ -95,8 +95,8 @@ inline __half __float2half(float a) { return cohort::compat::fp16::rounded(a); }
 inline __half __double2half(double a) {
   if (a != a) {
     const auto bits = std::bit_cast<std::uint64_t>(a);
-    return cohort::compat::fp16::make_half(static_cast<std::uint16_t>(((bits >> 48) & 0x8000) | 0x7e00 |
-                                                                      ((bits >> 42) & 0x3ff)));
+    return cohort::compat::fp16::make_half(
+        static_cast<std::uint16_t>(((bits >> 48) & 0x8000) | 0x7e00 | ((bits >> 42) & 0x3ff)));
   }
   return cohort::compat::fp16::rounded(a);
 }
@@ -106,45 +106,46 @@ inline float __half2float(__half a) {
 }
 
 // Conversions with a rounding suffix, to and from float and the integer types.
-#define COHORT_COMPAT_HALF_ROUNDINGS(X) \
-  X(rn, nearest_even) X(rz, toward_zero) X(rd, down) X(ru, up)
-#define COHORT_COMPAT_FROM(suffix, mode)                                                                             \
-  inline __half __float2half_##suffix(float a) {                                                                    \
-    return cohort::compat::fp16::rounded(a, cohort::compat::fp16::rounding::mode);                                  \
-  }                                                                                                                 \
-  inline __half __int2half_##suffix(int a) { return cohort::compat::fp16::rounded(a, cohort::compat::fp16::rounding::mode); } \
-  inline __half __uint2half_##suffix(unsigned a) {                                                                  \
-    return cohort::compat::fp16::rounded(a, cohort::compat::fp16::rounding::mode);                                  \
-  }                                                                                                                 \
-  inline __half __short2half_##suffix(short a) {                                                                    \
-    return cohort::compat::fp16::rounded(a, cohort::compat::fp16::rounding::mode);                                  \
-  }                                                                                                                 \
-  inline __half __ushort2half_##suffix(unsigned short a) {                                                          \
-    return cohort::compat::fp16::rounded(a, cohort::compat::fp16::rounding::mode);                                  \
-  }                                                                                                                 \
-  inline __half __ll2half_##suffix(long long a) {                                                                   \
-    return cohort::compat::fp16::rounded(static_cast<double>(a), cohort::compat::fp16::rounding::mode);             \
-  }                                                                                                                 \
-  inline __half __ull2half_##suffix(unsigned long long a) {                                                         \
-    return cohort::compat::fp16::rounded(static_cast<double>(a), cohort::compat::fp16::rounding::mode);             \
-  }                                                                                                                 \
-  inline int __half2int_##suffix(__half h) {                                                                        \
-    return cohort::compat::fp16::to_integer<int>(h, cohort::compat::fp16::rounding::mode);                          \
-  }                                                                                                                 \
-  inline unsigned __half2uint_##suffix(__half h) {                                                                  \
-    return cohort::compat::fp16::to_integer<unsigned>(h, cohort::compat::fp16::rounding::mode);                     \
-  }                                                                                                                 \
-  inline short __half2short_##suffix(__half h) {                                                                    \
-    return cohort::compat::fp16::to_integer<short>(h, cohort::compat::fp16::rounding::mode);                        \
-  }                                                                                                                 \
-  inline unsigned short __half2ushort_##suffix(__half h) {                                                          \
-    return cohort::compat::fp16::to_integer<unsigned short>(h, cohort::compat::fp16::rounding::mode);               \
-  }                                                                                                                 \
-  inline long long __half2ll_##suffix(__half h) {                                                                   \
-    return cohort::compat::fp16::to_integer<long long>(h, cohort::compat::fp16::rounding::mode);                    \
-  }                                                                                                                 \
-  inline unsigned long long __half2ull_##suffix(__half h) {                                                         \
-    return cohort::compat::fp16::to_integer<unsigned long long>(h, cohort::compat::fp16::rounding::mode);           \
+#define COHORT_COMPAT_HALF_ROUNDINGS(X) X(rn, nearest_even) X(rz, toward_zero) X(rd, down) X(ru, up)
+#define COHORT_COMPAT_FROM(suffix, mode)                                                                  \
+  inline __half __float2half_##suffix(float a) {                                                          \
+    return cohort::compat::fp16::rounded(a, cohort::compat::fp16::rounding::mode);                        \
+  }                                                                                                       \
+  inline __half __int2half_##suffix(int a) {                                                              \
+    return cohort::compat::fp16::rounded(a, cohort::compat::fp16::rounding::mode);                        \
+  }                                                                                                       \
+  inline __half __uint2half_##suffix(unsigned a) {                                                        \
+    return cohort::compat::fp16::rounded(a, cohort::compat::fp16::rounding::mode);                        \
+  }                                                                                                       \
+  inline __half __short2half_##suffix(short a) {                                                          \
+    return cohort::compat::fp16::rounded(a, cohort::compat::fp16::rounding::mode);                        \
+  }                                                                                                       \
+  inline __half __ushort2half_##suffix(unsigned short a) {                                                \
+    return cohort::compat::fp16::rounded(a, cohort::compat::fp16::rounding::mode);                        \
+  }                                                                                                       \
+  inline __half __ll2half_##suffix(long long a) {                                                         \
+    return cohort::compat::fp16::rounded(static_cast<double>(a), cohort::compat::fp16::rounding::mode);   \
+  }                                                                                                       \
+  inline __half __ull2half_##suffix(unsigned long long a) {                                               \
+    return cohort::compat::fp16::rounded(static_cast<double>(a), cohort::compat::fp16::rounding::mode);   \
+  }                                                                                                       \
+  inline int __half2int_##suffix(__half h) {                                                              \
+    return cohort::compat::fp16::to_integer<int>(h, cohort::compat::fp16::rounding::mode);                \
+  }                                                                                                       \
+  inline unsigned __half2uint_##suffix(__half h) {                                                        \
+    return cohort::compat::fp16::to_integer<unsigned>(h, cohort::compat::fp16::rounding::mode);           \
+  }                                                                                                       \
+  inline short __half2short_##suffix(__half h) {                                                          \
+    return cohort::compat::fp16::to_integer<short>(h, cohort::compat::fp16::rounding::mode);              \
+  }                                                                                                       \
+  inline unsigned short __half2ushort_##suffix(__half h) {                                                \
+    return cohort::compat::fp16::to_integer<unsigned short>(h, cohort::compat::fp16::rounding::mode);     \
+  }                                                                                                       \
+  inline long long __half2ll_##suffix(__half h) {                                                         \
+    return cohort::compat::fp16::to_integer<long long>(h, cohort::compat::fp16::rounding::mode);          \
+  }                                                                                                       \
+  inline unsigned long long __half2ull_##suffix(__half h) {                                               \
+    return cohort::compat::fp16::to_integer<unsigned long long>(h, cohort::compat::fp16::rounding::mode); \
   }
 COHORT_COMPAT_HALF_ROUNDINGS(COHORT_COMPAT_FROM)
 #undef COHORT_COMPAT_FROM

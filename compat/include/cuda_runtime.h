@@ -109,11 +109,10 @@ cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 grid, dim3 block, void** a
                                                         {grid, block, sharedMem, stream, false}, args);
 }
 template <class... P>
-cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 block, void** args,
-                                        size_t sharedMem = 0, cudaStream_t stream = 0) {
-  return cohort::compat::detail::launch_from_args<P...>("cudaLaunchCooperativeKernel",
-                                                        reinterpret_cast<const void*>(func),
-                                                        {grid, block, sharedMem, stream, true}, args);
+cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 block, void** args, size_t sharedMem = 0,
+                                        cudaStream_t stream = 0) {
+  return cohort::compat::detail::launch_from_args<P...>(
+      "cudaLaunchCooperativeKernel", reinterpret_cast<const void*>(func), {grid, block, sharedMem, stream, true}, args);
 }
 
 template <class... ExpTypes, class... ActTypes>

@@ -26,9 +26,12 @@ namespace cohort::compat::texturing {
 inline float half_to_float(std::uint16_t h) {
   const int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
   float magnitude;
-  if (exponent == 0) magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-  else if (exponent == 31) magnitude = mantissa ? NAN : INFINITY;
-  else magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
+  if (exponent == 0)
+    magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+  else if (exponent == 31)
+    magnitude = mantissa ? NAN : INFINITY;
+  else
+    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
   return (h & 0x8000) ? -magnitude : magnitude;
 }
 
@@ -44,7 +47,8 @@ inline void decode(const texture_object& t, const unsigned char* texel, float ou
     offset += bits[c] / 8;
     switch (t.format.f) {
       case cudaChannelFormatKindFloat:
-        if (bits[c] == 32) std::memcpy(&out[c], p, 4);
+        if (bits[c] == 32)
+          std::memcpy(&out[c], p, 4);
         else {
           std::uint16_t h;
           std::memcpy(&h, p, 2);
@@ -53,18 +57,34 @@ inline void decode(const texture_object& t, const unsigned char* texel, float ou
         break;
       case cudaChannelFormatKindSigned: {
         long long v = 0;
-        if (bits[c] == 8) v = *reinterpret_cast<const std::int8_t*>(p);
-        else if (bits[c] == 16) { std::int16_t s; std::memcpy(&s, p, 2); v = s; }
-        else { std::int32_t s; std::memcpy(&s, p, 4); v = s; }
+        if (bits[c] == 8)
+          v = *reinterpret_cast<const std::int8_t*>(p);
+        else if (bits[c] == 16) {
+          std::int16_t s;
+          std::memcpy(&s, p, 2);
+          v = s;
+        } else {
+          std::int32_t s;
+          std::memcpy(&s, p, 4);
+          v = s;
+        }
         const float scale = bits[c] == 8 ? 127.0f : 32767.0f;
         out[c] = normalize && bits[c] < 32 ? std::max(static_cast<float>(v) / scale, -1.0f) : static_cast<float>(v);
         break;
       }
       default: {
         unsigned long long v = 0;
-        if (bits[c] == 8) v = *p;
-        else if (bits[c] == 16) { std::uint16_t s; std::memcpy(&s, p, 2); v = s; }
-        else { std::uint32_t s; std::memcpy(&s, p, 4); v = s; }
+        if (bits[c] == 8)
+          v = *p;
+        else if (bits[c] == 16) {
+          std::uint16_t s;
+          std::memcpy(&s, p, 2);
+          v = s;
+        } else {
+          std::uint32_t s;
+          std::memcpy(&s, p, 4);
+          v = s;
+        }
         const float scale = bits[c] == 8 ? 255.0f : 65535.0f;
         out[c] = normalize && bits[c] < 32 ? static_cast<float>(v) / scale : static_cast<float>(v);
       }
@@ -85,8 +105,10 @@ inline int address(long long i, int n, cudaTextureAddressMode mode, bool normali
       if (m < 0) m += 2ll * n;
       return static_cast<int>(m < n ? m : 2ll * n - 1 - m);
     }
-    case cudaAddressModeBorder: return i < 0 || i >= n ? -1 : static_cast<int>(i);
-    default: return static_cast<int>(i < 0 ? 0 : (i >= n ? n - 1 : i));
+    case cudaAddressModeBorder:
+      return i < 0 || i >= n ? -1 : static_cast<int>(i);
+    default:
+      return static_cast<int>(i < 0 ? 0 : (i >= n ? n - 1 : i));
   }
 }
 
@@ -125,7 +147,8 @@ inline void bytes_at(const texture_object& t, const long long (&index)[3], int d
       const int bits[4] = {t.format.x, t.format.y, t.format.z, t.format.w};
       int offset = 0;
       for (int c = 0; c < 4 && bits[c] != 0; ++c) {
-        if (t.format.f == cudaChannelFormatKindFloat && bits[c] == 32) std::memcpy(out + offset, &t.border[c], 4);
+        if (t.format.f == cudaChannelFormatKindFloat && bits[c] == 32)
+          std::memcpy(out + offset, &t.border[c], 4);
         else {
           const long long v = static_cast<long long>(t.border[c]);
           std::memcpy(out + offset, &v, static_cast<std::size_t>(bits[c] / 8));  // little-endian low bytes
@@ -135,16 +158,21 @@ inline void bytes_at(const texture_object& t, const long long (&index)[3], int d
       return;
     }
   }
-  std::memcpy(out, t.base + at[2] * t.slice_pitch + at[1] * t.row_pitch + static_cast<std::size_t>(at[0]) * t.texel_bytes,
+  std::memcpy(out,
+              t.base + at[2] * t.slice_pitch + at[1] * t.row_pitch + static_cast<std::size_t>(at[0]) * t.texel_bytes,
               static_cast<std::size_t>(t.texel_bytes));
 }
 
 template <class T>
 T from_channels(const float (&c)[4]) {
-  if constexpr (std::is_same_v<T, float>) return c[0];
-  else if constexpr (std::is_same_v<T, float1>) return {c[0]};
-  else if constexpr (std::is_same_v<T, float2>) return {c[0], c[1]};
-  else if constexpr (std::is_same_v<T, float4>) return {c[0], c[1], c[2], c[3]};
+  if constexpr (std::is_same_v<T, float>)
+    return c[0];
+  else if constexpr (std::is_same_v<T, float1>)
+    return {c[0]};
+  else if constexpr (std::is_same_v<T, float2>)
+    return {c[0], c[1]};
+  else if constexpr (std::is_same_v<T, float4>)
+    return {c[0], c[1], c[2], c[3]};
   else {
     // Another type read through a float path: the channels' bits, as the GPU's registers hold them.
     T r{};

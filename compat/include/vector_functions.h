@@ -6,10 +6,10 @@
 
 #ifdef __cplusplus
 
-#define COHORT_COMPAT_MAKE_VECTORS(T, name)                                                           \
-  inline constexpr name##1 make_##name##1(T x) { return {x}; }                                      \
-  inline constexpr name##2 make_##name##2(T x, T y) { return {x, y}; }                              \
-  inline constexpr name##3 make_##name##3(T x, T y, T z) { return {x, y, z}; }                      \
+#define COHORT_COMPAT_MAKE_VECTORS(T, name)                                    \
+  inline constexpr name##1 make_##name##1(T x) { return {x}; }                 \
+  inline constexpr name##2 make_##name##2(T x, T y) { return {x, y}; }         \
+  inline constexpr name##3 make_##name##3(T x, T y, T z) { return {x, y, z}; } \
   inline constexpr name##4 make_##name##4(T x, T y, T z, T w) { return {x, y, z, w}; }
 
 COHORT_COMPAT_MAKE_VECTORS(signed char, char)

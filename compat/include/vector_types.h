@@ -9,16 +9,24 @@
 #else
 // C (a .c file that calls the runtime): dim3 and uint3 as plain structs, laid
 // out as cohort's.
-typedef struct uint3 { unsigned x, y, z; } uint3;
-typedef struct dim3 { unsigned x, y, z; } dim3;
+typedef struct uint3 {
+  unsigned x, y, z;
+} uint3;
+typedef struct dim3 {
+  unsigned x, y, z;
+} dim3;
 #endif
 
 // Each a typedef too, so that C names them as C++ does.
-#define COHORT_COMPAT_VECTOR_TYPES(T, name, a2, a4)                                   \
-  typedef struct name##1 { T x; } name##1;                                             \
-  typedef struct __attribute__((aligned(a2))) name##2 { T x, y; } name##2;             \
-  typedef struct name##3 { T x, y, z; } name##3;                                       \
-  typedef struct __attribute__((aligned(a4))) name##4 { T x, y, z, w; } name##4;
+#define COHORT_COMPAT_VECTOR_TYPES(T, name, a2, a4)                     \
+  typedef struct name##1 { T x; }                                       \
+  name##1;                                                              \
+  typedef struct __attribute__((aligned(a2))) name##2 { T x, y; }       \
+  name##2;                                                              \
+  typedef struct name##3 { T x, y, z; }                                 \
+  name##3;                                                              \
+  typedef struct __attribute__((aligned(a4))) name##4 { T x, y, z, w; } \
+  name##4;
 
 COHORT_COMPAT_VECTOR_TYPES(signed char, char, 2, 4)
 COHORT_COMPAT_VECTOR_TYPES(unsigned char, uchar, 2, 4)
@@ -34,6 +42,12 @@ COHORT_COMPAT_VECTOR_TYPES(double, double, 16, 16)
 #undef COHORT_COMPAT_VECTOR_TYPES
 
 // uint3 is cohort's (threadIdx and blockIdx have that type); the others of the family here.
-typedef struct uint1 { unsigned x; } uint1;
-typedef struct __attribute__((aligned(8))) uint2 { unsigned x, y; } uint2;
-typedef struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; } uint4;
+typedef struct uint1 {
+  unsigned x;
+} uint1;
+typedef struct __attribute__((aligned(8))) uint2 {
+  unsigned x, y;
+} uint2;
+typedef struct __attribute__((aligned(16))) uint4 {
+  unsigned x, y, z, w;
+} uint4;

@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
   return cohort_kernels::run_example(
       argc, argv,
       {"cluster_histogram: a histogram whose bins live in the distributed shared memory of a cluster",
-       "[values] [cluster blocks]  (defaults 1000003 4)", {1000003, 4}},
+       "[values] [cluster blocks]  (defaults 1000003 4)",
+       {1000003, 4}},
       [](const std::vector<unsigned>& args) {
         const unsigned long long n = args[0];
         const unsigned cluster_blocks = args[1];

@@ -61,14 +61,17 @@ int main(int argc, char** argv) {
   return cohort_kernels::run_example(
       argc, argv,
       {"multi_device_cg: conjugate gradient over every device in one multi-device cooperative launch (seed 002 §8)",
-       "[rows per device] [iterations]  (defaults 4096 200)", {4096, 200}},
+       "[rows per device] [iterations]  (defaults 4096 200)",
+       {4096, 200}},
       [](const std::vector<unsigned>& args) {
         const int devices = cg::device_count();
         for (int d = 1; d < devices; ++d)
           if (!cg::can_access_peer(d, 0)) {
-            std::printf("device %d cannot reach device 0's memory, where the vectors live; this example needs peer "
-                        "access between the devices (`cohort doctor` lists it), or one device: "
-                        "CUDA_VISIBLE_DEVICES=0\n", d);
+            std::printf(
+                "device %d cannot reach device 0's memory, where the vectors live; this example needs peer "
+                "access between the devices (`cohort doctor` lists it), or one device: "
+                "CUDA_VISIBLE_DEVICES=0\n",
+                d);
             return false;
           }
         const unsigned long long rows = args[0], n = rows * static_cast<unsigned long long>(devices);

@@ -56,9 +56,8 @@ bool run(const char* how, int blocks, int numThreads, const std::vector<int>& va
 }  // namespace
 
 int main(int argc, char** argv) {
-  const example_info info{"occupancy_grid: cooperative grids sized by SM count and occupancy",
-                          "[n]  (default 100003)",
-                          {100003}};
+  const example_info info{
+      "occupancy_grid: cooperative grids sized by SM count and occupancy", "[n]  (default 100003)", {100003}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {
     int dev = 0;
     const long long supportsCoopLaunch = cg::get_device_attribute(cg::device_attribute::cooperative_launch, dev);

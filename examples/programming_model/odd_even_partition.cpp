@@ -70,9 +70,8 @@ std::vector<place> expected_places(const std::vector<int>& elements, std::size_t
 }  // namespace
 
 int main(int argc, char** argv) {
-  const example_info info{"odd_even_partition: binary_partition of tiles of 32 by parity",
-                          "[blocks] [threads]  (defaults 3 75)",
-                          {3, 75}};
+  const example_info info{
+      "odd_even_partition: binary_partition of tiles of 32 by parity", "[blocks] [threads]  (defaults 3 75)", {3, 75}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {
     const unsigned blocks = args[0], threads = args[1];
     const std::vector<int> elements = random_ints(std::size_t{blocks} * threads);

@@ -58,9 +58,8 @@ double exact_std_dev(const int* x, int n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const example_info info{"std_dev: approximate standard deviation by a tile of 32",
-                          "[blocks] [threads]  (defaults 3 80)",
-                          {3, 80}};
+  const example_info info{
+      "std_dev: approximate standard deviation by a tile of 32", "[blocks] [threads]  (defaults 3 80)", {3, 80}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {
     const unsigned blocks = args[0], threads = args[1];
     const unsigned tiles_per_block = (threads + 31) / 32, tiles = blocks * tiles_per_block;

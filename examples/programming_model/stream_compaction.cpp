@@ -35,8 +35,8 @@ using model_functions::stream_compaction;
 __global__ void compact_chunks(int* input, int chunk, int* output, int* totals) {
   auto tile = cg::tiled_partition<32>(cg::this_thread_block());
   const std::size_t k = blockIdx.x * tile.meta_group_size() + tile.meta_group_rank();
-  totals[blockIdx.x * blockDim.x + threadIdx.x] = stream_compaction(
-      tile, input + k * chunk, chunk, [](int v) { return v % 3 == 0; }, output + k * chunk);
+  totals[blockIdx.x * blockDim.x + threadIdx.x] =
+      stream_compaction(tile, input + k * chunk, chunk, [](int v) { return v % 3 == 0; }, output + k * chunk);
 }
 
 int main(int argc, char** argv) {

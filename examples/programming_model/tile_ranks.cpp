@@ -80,9 +80,8 @@ bool check_place(result_check& check, const char* partition, unsigned b, unsigne
 }  // namespace
 
 int main(int argc, char** argv) {
-  const example_info info{"tile_ranks: tiles of 32 and of 4 and their thread ranks",
-                          "[blocks] [threads]  (defaults 2 42)",
-                          {2, 42}};
+  const example_info info{
+      "tile_ranks: tiles of 32 and of 4 and their thread ranks", "[blocks] [threads]  (defaults 2 42)", {2, 42}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {
     const unsigned blocks = args[0], threads = args[1];
     cg::device_buffer<places> out(std::size_t{blocks} * threads);

@@ -91,9 +91,8 @@ bool run(const char* name, const std::vector<int>& values, unsigned threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const example_info info{"warp_aggregated_increment: one atomic per coalesced group",
-                          "[n] [threads]  (defaults 4999 160)",
-                          {4999, 160}};
+  const example_info info{
+      "warp_aggregated_increment: one atomic per coalesced group", "[n] [threads]  (defaults 4999 160)", {4999, 160}};
   return run_example(argc, argv, info, [](const std::vector<unsigned>& args) {
     const std::vector<int> values = random_ints(args[0]);
     const bool coalesced = run<with_coalesced_threads>("coalesced_threads", values, args[1]);

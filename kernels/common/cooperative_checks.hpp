@@ -28,9 +28,8 @@ inline check_result check_compute_capability(const cohort::device_properties& p)
   const int cc = p.compute_capability_major * 10 + p.compute_capability_minor;
   const std::string found =
       std::to_string(p.compute_capability_major) + "." + std::to_string(p.compute_capability_minor);
-  return {
-      "compute capability >= 7.0", cc >= 70,
-      cc >= 70 ? found : found + ": cooperative launch needs 6.0, cohort's cuda backend needs 7.0 (sm_70)"};
+  return {"compute capability >= 7.0", cc >= 70,
+          cc >= 70 ? found : found + ": cooperative launch needs 6.0, cohort's cuda backend needs 7.0 (sm_70)"};
 }
 
 inline check_result check_driver_model(const cohort::device_properties& p) {

@@ -15,4 +15,4 @@ __host__ __device__ inline unsigned mix(unsigned x) {
   return x;
 }
 
-} // namespace cohort_kernels
+}  // namespace cohort_kernels

@@ -34,10 +34,11 @@ inline constexpr cohort_kernels::reduce_variant sum_grid_collective{
     "grid-reduce", "one cooperative kernel calling cohort::grid_reduce", &plan_sum_grid_collective};
 
 inline cohort_kernels::reduce_plan plan_device_reduce(std::size_t n) {
-  return {"cohort::device_reduce", [n](const float* in, float* out) { cohort::device_reduce(in, n, out, cohort::plus<float>()); }};
+  return {"cohort::device_reduce",
+          [n](const float* in, float* out) { cohort::device_reduce(in, n, out, cohort::plus<float>()); }};
 }
 
 inline constexpr cohort_kernels::reduce_variant device_reduce{"device-reduce", "cohort::device_reduce from the host",
-                                                               &plan_device_reduce};
+                                                              &plan_device_reduce};
 
 }  // namespace cohort_kernels

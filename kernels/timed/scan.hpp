@@ -121,7 +121,7 @@ template <class T>
 __global__ void scan_tile_sums_kernel(T* tile_sums, const T* __restrict__ in, std::size_t n) {
   const cg::thread_block block = cg::this_thread_block();
   const T sum = cohort_kernels::block_tree_sum(block, cg::dynamic_shared<T>() + scan_chunk,
-                                                tile_share(in, scan_tile(n, blockIdx.x, gridDim.x)));
+                                               tile_share(in, scan_tile(n, blockIdx.x, gridDim.x)));
   if (block.thread_rank() == 0) tile_sums[blockIdx.x] = sum;
 }
 
@@ -175,7 +175,7 @@ struct scan_variant {
 template <class... P>
 unsigned scan_grid(void (*kernel)(P...), std::size_t n, std::size_t shared_bytes = scan_shared_bytes<int>) {
   return cohort_kernels::resident_grid(kernel, scan_block_threads,
-                                        (n + scan_items_per_thread - 1) / scan_items_per_thread, shared_bytes);
+                                       (n + scan_items_per_thread - 1) / scan_items_per_thread, shared_bytes);
 }
 
 inline scan_plan plan_scan_three_kernels(std::size_t n) {
@@ -184,8 +184,8 @@ inline scan_plan plan_scan_three_kernels(std::size_t n) {
   auto tile_prefix = std::make_shared<cohort::device_buffer<int>>(grid);
   const cg::launch_config tiles{grid, scan_block_threads, scan_shared_bytes<int>};
   const cg::launch_config one{1, scan_block_threads, scan_shared_bytes<int>};
-  return {cohort_kernels::launch_text(grid, scan_block_threads) + " + 1x" + std::to_string(scan_block_threads) +
-              " + " + cohort_kernels::launch_text(grid, scan_block_threads),
+  return {cohort_kernels::launch_text(grid, scan_block_threads) + " + 1x" + std::to_string(scan_block_threads) + " + " +
+              cohort_kernels::launch_text(grid, scan_block_threads),
           [=](const int* in, int* out) {
             cg::launch<scan_tile_sums_kernel<int>>(tiles, tile_sums->data(), in, n);
             cg::launch<scan_tile_prefix_kernel<int>>(one, tile_prefix->data(), tile_sums->data(), std::size_t{grid});

@@ -77,7 +77,8 @@ template <class Groups>
 __global__ void cluster_sync_kernel(unsigned* mismatches, unsigned iterations) {
   const auto cluster = Groups::cluster();
   unsigned* stamps = cohort::dynamic_shared<unsigned>();
-  const unsigned* theirs = cluster.map_shared_rank(stamps, static_cast<int>((cluster.block_rank() + 1) % cluster.num_blocks()));
+  const unsigned* theirs =
+      cluster.map_shared_rank(stamps, static_cast<int>((cluster.block_rank() + 1) % cluster.num_blocks()));
   const bool leader = threadIdx.x == 0;
   unsigned wrong = 0;
   for (unsigned it = 1; it <= iterations; ++it) {
@@ -134,8 +135,7 @@ struct cohort_groups {
   static void launch_multi_device(const std::vector<cohort::device_launch>& grids, cohort::multi_grid_memory memory,
                                   ArgsOf args_of) {
     cohort::launch_cooperative_multi_device(
-        Kernel, grids, [&](unsigned i) { return std::tuple_cat(std::tuple{multi_grid_handle{}}, args_of(i)); },
-        memory);
+        Kernel, grids, [&](unsigned i) { return std::tuple_cat(std::tuple{multi_grid_handle{}}, args_of(i)); }, memory);
   }
 };
 
@@ -223,8 +223,8 @@ sync_plan plan_cluster_sync(unsigned threads) {
   config.cluster = dim3(Size);
   const unsigned clusters = static_cast<unsigned>(cohort::max_active_clusters(cluster_sync_kernel<Groups>, config));
   config.grid = dim3(clusters * Size);
-  sync_plan plan{cohort_kernels::launch_text(clusters * Size, threads) + " in clusters of " + std::to_string(Size),
-                 {}, {}};
+  sync_plan plan{
+      cohort_kernels::launch_text(clusters * Size, threads) + " in clusters of " + std::to_string(Size), {}, {}};
   if (clusters == 0) {
     plan.unavailable = "no cluster of " + std::to_string(Size) + " blocks of " + std::to_string(threads) +
                        " threads can be resident on this device (its blocks must be resident at once)";
@@ -258,7 +258,9 @@ sync_plan plan_multi_grid_sync(unsigned threads) {
   cohort::set_device(caller);
   sync_plan plan{cohort_kernels::launch_text(blocks, threads) + " on " + std::to_string(devices.size()) +
                      " device(s), barrier memory " + cohort::to_string(Memory),
-                 {}, {}, std::make_shared<stale_stamps>(devices)};
+                 {},
+                 {},
+                 std::make_shared<stale_stamps>(devices)};
   plan.run = [grids, stamps, stale = plan.stale, caller](unsigned iterations) {
     Groups::template launch_multi_device<multi_grid_sync_kernel<Groups>>(
         grids, Memory, [&](unsigned i) { return std::tuple{stamps[i]->data(), stale->on(i), iterations}; });

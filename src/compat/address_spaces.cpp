@@ -41,9 +41,12 @@ bool register_constant(const void* variable, std::size_t bytes) {
 state_space state_space_of(const void* p) {
   if (is_constant(p)) return state_space::constant;
   switch (cohort::host::kernel_address_space(p)) {
-    case cohort::host::address_space::shared: return state_space::shared;
-    case cohort::host::address_space::local: return state_space::local;
-    case cohort::host::address_space::global: break;
+    case cohort::host::address_space::shared:
+      return state_space::shared;
+    case cohort::host::address_space::local:
+      return state_space::local;
+    case cohort::host::address_space::global:
+      break;
   }
   return state_space::global;
 }

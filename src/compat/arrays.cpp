@@ -36,8 +36,9 @@ bool live_array(const cudaArray* a) {
 }
 
 cudaError_t bad_array(const char* call, const void* a) {
-  return fail(cudaErrorInvalidResourceHandle, std::string(call) + ": the array " + address(a) +
-                                                   " was not made by cudaMallocArray or cudaMalloc3DArray, or was freed");
+  return fail(cudaErrorInvalidResourceHandle,
+              std::string(call) + ": the array " + address(a) +
+                  " was not made by cudaMallocArray or cudaMalloc3DArray, or was freed");
 }
 
 cudaError_t allocate_array(const char* call, cudaArray_t* out, const cudaChannelFormatDesc* desc, cudaExtent extent,
@@ -131,8 +132,8 @@ cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent) {
   if (pitchedDevPtr == nullptr) return fail(cudaErrorInvalidValue, "cudaMalloc3D: a null pointer");
   void* p = nullptr;
   size_t pitch = 0;
-  if (const cudaError_t e = cudaMallocPitch(&p, &pitch, extent.width,
-                                            std::max<std::size_t>(extent.height, 1) * std::max<std::size_t>(extent.depth, 1)))
+  if (const cudaError_t e = cudaMallocPitch(
+          &p, &pitch, extent.width, std::max<std::size_t>(extent.height, 1) * std::max<std::size_t>(extent.depth, 1)))
     return e;
   *pitchedDevPtr = make_cudaPitchedPtr(p, pitch, extent.width, extent.height);
   return cudaSuccess;
@@ -171,9 +172,8 @@ cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t sr
                       src->row_bytes(), width, height, kind);
 }
 
-cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
-                                       size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind,
-                                       cudaStream_t stream) {
+cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                       size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
   if (!valid_stream(stream)) return bad_stream("cudaMemcpy2DFromArrayAsync", stream);
   if (cohort::compat::capturing(stream))
     return cohort::compat::capture_operation(stream, cudaGraphNodeTypeMemcpy, [=] {

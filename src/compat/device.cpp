@@ -4,6 +4,7 @@
 // `major >= 7` / `__CUDA_ARCH__ >= 700` guards take their real path). Every
 // device is a peer of every other; peer access is bookkeeping (a kernel's
 // access to another device's memory is not checked: docs/outer-levels.md).
+#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -12,7 +13,6 @@
 #include <mutex>
 #include <set>
 #include <utility>
-#include <unistd.h>
 
 #include "l2_residency.hpp"
 #include "runtime_state.hpp"
@@ -122,106 +122,306 @@ cudaDeviceProp properties(int device) {
 // The attribute's value read off the properties record, so that both answer alike.
 bool attribute(const cudaDeviceProp& p, cudaDeviceAttr attr, int* value) {
   switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; return true;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; return true;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; return true;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; return true;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; return true;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; return true;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; return true;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); return true;
-    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); return true;
-    case cudaDevAttrWarpSize: *value = p.warpSize; return true;
-    case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); return true;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; return true;
-    case cudaDevAttrClockRate: *value = p.clockRate; return true;
-    case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); return true;
-    case cudaDevAttrGpuOverlap: *value = p.deviceOverlap; return true;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; return true;
-    case cudaDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; return true;
-    case cudaDevAttrIntegrated: *value = p.integrated; return true;
-    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; return true;
-    case cudaDevAttrComputeMode: *value = p.computeMode; return true;
-    case cudaDevAttrMaxTexture1DWidth: *value = p.maxTexture1D; return true;
-    case cudaDevAttrMaxTexture2DWidth: *value = p.maxTexture2D[0]; return true;
-    case cudaDevAttrMaxTexture2DHeight: *value = p.maxTexture2D[1]; return true;
-    case cudaDevAttrMaxTexture3DWidth: *value = p.maxTexture3D[0]; return true;
-    case cudaDevAttrMaxTexture3DHeight: *value = p.maxTexture3D[1]; return true;
-    case cudaDevAttrMaxTexture3DDepth: *value = p.maxTexture3D[2]; return true;
-    case cudaDevAttrMaxTexture2DLayeredWidth: *value = p.maxTexture2DLayered[0]; return true;
-    case cudaDevAttrMaxTexture2DLayeredHeight: *value = p.maxTexture2DLayered[1]; return true;
-    case cudaDevAttrMaxTexture2DLayeredLayers: *value = p.maxTexture2DLayered[2]; return true;
-    case cudaDevAttrSurfaceAlignment: *value = static_cast<int>(p.surfaceAlignment); return true;
-    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; return true;
-    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; return true;
-    case cudaDevAttrPciBusId: *value = p.pciBusID; return true;
-    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; return true;
-    case cudaDevAttrTccDriver: *value = p.tccDriver; return true;
-    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; return true;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; return true;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; return true;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; return true;
-    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; return true;
-    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; return true;
-    case cudaDevAttrMaxTexture1DLayeredWidth: *value = p.maxTexture1DLayered[0]; return true;
-    case cudaDevAttrMaxTexture1DLayeredLayers: *value = p.maxTexture1DLayered[1]; return true;
-    case cudaDevAttrMaxTexture2DGatherWidth: *value = p.maxTexture2DGather[0]; return true;
-    case cudaDevAttrMaxTexture2DGatherHeight: *value = p.maxTexture2DGather[1]; return true;
-    case cudaDevAttrMaxTexture3DWidthAlt: *value = p.maxTexture3DAlt[0]; return true;
-    case cudaDevAttrMaxTexture3DHeightAlt: *value = p.maxTexture3DAlt[1]; return true;
-    case cudaDevAttrMaxTexture3DDepthAlt: *value = p.maxTexture3DAlt[2]; return true;
-    case cudaDevAttrPciDomainId: *value = p.pciDomainID; return true;
-    case cudaDevAttrTexturePitchAlignment: *value = static_cast<int>(p.texturePitchAlignment); return true;
-    case cudaDevAttrMaxTextureCubemapWidth: *value = p.maxTextureCubemap; return true;
-    case cudaDevAttrMaxTextureCubemapLayeredWidth: *value = p.maxTextureCubemapLayered[0]; return true;
-    case cudaDevAttrMaxTextureCubemapLayeredLayers: *value = p.maxTextureCubemapLayered[1]; return true;
-    case cudaDevAttrMaxSurface1DWidth: *value = p.maxSurface1D; return true;
-    case cudaDevAttrMaxSurface2DWidth: *value = p.maxSurface2D[0]; return true;
-    case cudaDevAttrMaxSurface2DHeight: *value = p.maxSurface2D[1]; return true;
-    case cudaDevAttrMaxSurface3DWidth: *value = p.maxSurface3D[0]; return true;
-    case cudaDevAttrMaxSurface3DHeight: *value = p.maxSurface3D[1]; return true;
-    case cudaDevAttrMaxSurface3DDepth: *value = p.maxSurface3D[2]; return true;
-    case cudaDevAttrMaxSurface1DLayeredWidth: *value = p.maxSurface1DLayered[0]; return true;
-    case cudaDevAttrMaxSurface1DLayeredLayers: *value = p.maxSurface1DLayered[1]; return true;
-    case cudaDevAttrMaxSurface2DLayeredWidth: *value = p.maxSurface2DLayered[0]; return true;
-    case cudaDevAttrMaxSurface2DLayeredHeight: *value = p.maxSurface2DLayered[1]; return true;
-    case cudaDevAttrMaxSurface2DLayeredLayers: *value = p.maxSurface2DLayered[2]; return true;
-    case cudaDevAttrMaxSurfaceCubemapWidth: *value = p.maxSurfaceCubemap; return true;
-    case cudaDevAttrMaxSurfaceCubemapLayeredWidth: *value = p.maxSurfaceCubemapLayered[0]; return true;
-    case cudaDevAttrMaxSurfaceCubemapLayeredLayers: *value = p.maxSurfaceCubemapLayered[1]; return true;
-    case cudaDevAttrMaxTexture1DLinearWidth: *value = p.maxTexture1DLinear; return true;
-    case cudaDevAttrMaxTexture2DLinearWidth: *value = p.maxTexture2DLinear[0]; return true;
-    case cudaDevAttrMaxTexture2DLinearHeight: *value = p.maxTexture2DLinear[1]; return true;
-    case cudaDevAttrMaxTexture2DLinearPitch: *value = p.maxTexture2DLinear[2]; return true;
-    case cudaDevAttrMaxTexture2DMipmappedWidth: *value = p.maxTexture2DMipmap[0]; return true;
-    case cudaDevAttrMaxTexture2DMipmappedHeight: *value = p.maxTexture2DMipmap[1]; return true;
-    case cudaDevAttrMaxTexture1DMipmappedWidth: *value = p.maxTexture1DMipmap; return true;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; return true;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; return true;
-    case cudaDevAttrStreamPrioritiesSupported: *value = p.streamPrioritiesSupported; return true;
-    case cudaDevAttrGlobalL1CacheSupported: *value = p.globalL1CacheSupported; return true;
-    case cudaDevAttrLocalL1CacheSupported: *value = p.localL1CacheSupported; return true;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); return true;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; return true;
-    case cudaDevAttrManagedMemory: *value = p.managedMemory; return true;
-    case cudaDevAttrIsMultiGpuBoard: *value = p.isMultiGpuBoard; return true;
-    case cudaDevAttrMultiGpuBoardGroupID: *value = p.multiGpuBoardGroupID; return true;
-    case cudaDevAttrHostNativeAtomicSupported: *value = p.hostNativeAtomicSupported; return true;
-    case cudaDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; return true;
-    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; return true;
-    case cudaDevAttrComputePreemptionSupported: *value = p.computePreemptionSupported; return true;
-    case cudaDevAttrCanUseHostPointerForRegisteredMem: *value = p.canUseHostPointerForRegisteredMem; return true;
-    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; return true;
-    case cudaDevAttrCooperativeMultiDeviceLaunch: *value = 0; return true;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); return true;
-    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *value = p.pageableMemoryAccessUsesHostPageTables; return true;
-    case cudaDevAttrDirectManagedMemAccessFromHost: *value = p.directManagedMemAccessFromHost; return true;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; return true;
-    case cudaDevAttrMaxPersistingL2CacheSize: *value = p.persistingL2CacheMaxSize; return true;
-    case cudaDevAttrMaxAccessPolicyWindowSize: *value = p.accessPolicyMaxWindowSize; return true;
-    case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); return true;
-    case cudaDevAttrMemoryPoolsSupported: *value = p.memoryPoolsSupported; return true;
-    case cudaDevAttrClusterLaunch: *value = p.clusterLaunch; return true;
+    case cudaDevAttrMaxThreadsPerBlock:
+      *value = p.maxThreadsPerBlock;
+      return true;
+    case cudaDevAttrMaxBlockDimX:
+      *value = p.maxThreadsDim[0];
+      return true;
+    case cudaDevAttrMaxBlockDimY:
+      *value = p.maxThreadsDim[1];
+      return true;
+    case cudaDevAttrMaxBlockDimZ:
+      *value = p.maxThreadsDim[2];
+      return true;
+    case cudaDevAttrMaxGridDimX:
+      *value = p.maxGridSize[0];
+      return true;
+    case cudaDevAttrMaxGridDimY:
+      *value = p.maxGridSize[1];
+      return true;
+    case cudaDevAttrMaxGridDimZ:
+      *value = p.maxGridSize[2];
+      return true;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+      *value = static_cast<int>(p.sharedMemPerBlock);
+      return true;
+    case cudaDevAttrTotalConstantMemory:
+      *value = static_cast<int>(p.totalConstMem);
+      return true;
+    case cudaDevAttrWarpSize:
+      *value = p.warpSize;
+      return true;
+    case cudaDevAttrMaxPitch:
+      *value = static_cast<int>(p.memPitch);
+      return true;
+    case cudaDevAttrMaxRegistersPerBlock:
+      *value = p.regsPerBlock;
+      return true;
+    case cudaDevAttrClockRate:
+      *value = p.clockRate;
+      return true;
+    case cudaDevAttrTextureAlignment:
+      *value = static_cast<int>(p.textureAlignment);
+      return true;
+    case cudaDevAttrGpuOverlap:
+      *value = p.deviceOverlap;
+      return true;
+    case cudaDevAttrMultiProcessorCount:
+      *value = p.multiProcessorCount;
+      return true;
+    case cudaDevAttrKernelExecTimeout:
+      *value = p.kernelExecTimeoutEnabled;
+      return true;
+    case cudaDevAttrIntegrated:
+      *value = p.integrated;
+      return true;
+    case cudaDevAttrCanMapHostMemory:
+      *value = p.canMapHostMemory;
+      return true;
+    case cudaDevAttrComputeMode:
+      *value = p.computeMode;
+      return true;
+    case cudaDevAttrMaxTexture1DWidth:
+      *value = p.maxTexture1D;
+      return true;
+    case cudaDevAttrMaxTexture2DWidth:
+      *value = p.maxTexture2D[0];
+      return true;
+    case cudaDevAttrMaxTexture2DHeight:
+      *value = p.maxTexture2D[1];
+      return true;
+    case cudaDevAttrMaxTexture3DWidth:
+      *value = p.maxTexture3D[0];
+      return true;
+    case cudaDevAttrMaxTexture3DHeight:
+      *value = p.maxTexture3D[1];
+      return true;
+    case cudaDevAttrMaxTexture3DDepth:
+      *value = p.maxTexture3D[2];
+      return true;
+    case cudaDevAttrMaxTexture2DLayeredWidth:
+      *value = p.maxTexture2DLayered[0];
+      return true;
+    case cudaDevAttrMaxTexture2DLayeredHeight:
+      *value = p.maxTexture2DLayered[1];
+      return true;
+    case cudaDevAttrMaxTexture2DLayeredLayers:
+      *value = p.maxTexture2DLayered[2];
+      return true;
+    case cudaDevAttrSurfaceAlignment:
+      *value = static_cast<int>(p.surfaceAlignment);
+      return true;
+    case cudaDevAttrConcurrentKernels:
+      *value = p.concurrentKernels;
+      return true;
+    case cudaDevAttrEccEnabled:
+      *value = p.ECCEnabled;
+      return true;
+    case cudaDevAttrPciBusId:
+      *value = p.pciBusID;
+      return true;
+    case cudaDevAttrPciDeviceId:
+      *value = p.pciDeviceID;
+      return true;
+    case cudaDevAttrTccDriver:
+      *value = p.tccDriver;
+      return true;
+    case cudaDevAttrMemoryClockRate:
+      *value = p.memoryClockRate;
+      return true;
+    case cudaDevAttrGlobalMemoryBusWidth:
+      *value = p.memoryBusWidth;
+      return true;
+    case cudaDevAttrL2CacheSize:
+      *value = p.l2CacheSize;
+      return true;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+      *value = p.maxThreadsPerMultiProcessor;
+      return true;
+    case cudaDevAttrAsyncEngineCount:
+      *value = p.asyncEngineCount;
+      return true;
+    case cudaDevAttrUnifiedAddressing:
+      *value = p.unifiedAddressing;
+      return true;
+    case cudaDevAttrMaxTexture1DLayeredWidth:
+      *value = p.maxTexture1DLayered[0];
+      return true;
+    case cudaDevAttrMaxTexture1DLayeredLayers:
+      *value = p.maxTexture1DLayered[1];
+      return true;
+    case cudaDevAttrMaxTexture2DGatherWidth:
+      *value = p.maxTexture2DGather[0];
+      return true;
+    case cudaDevAttrMaxTexture2DGatherHeight:
+      *value = p.maxTexture2DGather[1];
+      return true;
+    case cudaDevAttrMaxTexture3DWidthAlt:
+      *value = p.maxTexture3DAlt[0];
+      return true;
+    case cudaDevAttrMaxTexture3DHeightAlt:
+      *value = p.maxTexture3DAlt[1];
+      return true;
+    case cudaDevAttrMaxTexture3DDepthAlt:
+      *value = p.maxTexture3DAlt[2];
+      return true;
+    case cudaDevAttrPciDomainId:
+      *value = p.pciDomainID;
+      return true;
+    case cudaDevAttrTexturePitchAlignment:
+      *value = static_cast<int>(p.texturePitchAlignment);
+      return true;
+    case cudaDevAttrMaxTextureCubemapWidth:
+      *value = p.maxTextureCubemap;
+      return true;
+    case cudaDevAttrMaxTextureCubemapLayeredWidth:
+      *value = p.maxTextureCubemapLayered[0];
+      return true;
+    case cudaDevAttrMaxTextureCubemapLayeredLayers:
+      *value = p.maxTextureCubemapLayered[1];
+      return true;
+    case cudaDevAttrMaxSurface1DWidth:
+      *value = p.maxSurface1D;
+      return true;
+    case cudaDevAttrMaxSurface2DWidth:
+      *value = p.maxSurface2D[0];
+      return true;
+    case cudaDevAttrMaxSurface2DHeight:
+      *value = p.maxSurface2D[1];
+      return true;
+    case cudaDevAttrMaxSurface3DWidth:
+      *value = p.maxSurface3D[0];
+      return true;
+    case cudaDevAttrMaxSurface3DHeight:
+      *value = p.maxSurface3D[1];
+      return true;
+    case cudaDevAttrMaxSurface3DDepth:
+      *value = p.maxSurface3D[2];
+      return true;
+    case cudaDevAttrMaxSurface1DLayeredWidth:
+      *value = p.maxSurface1DLayered[0];
+      return true;
+    case cudaDevAttrMaxSurface1DLayeredLayers:
+      *value = p.maxSurface1DLayered[1];
+      return true;
+    case cudaDevAttrMaxSurface2DLayeredWidth:
+      *value = p.maxSurface2DLayered[0];
+      return true;
+    case cudaDevAttrMaxSurface2DLayeredHeight:
+      *value = p.maxSurface2DLayered[1];
+      return true;
+    case cudaDevAttrMaxSurface2DLayeredLayers:
+      *value = p.maxSurface2DLayered[2];
+      return true;
+    case cudaDevAttrMaxSurfaceCubemapWidth:
+      *value = p.maxSurfaceCubemap;
+      return true;
+    case cudaDevAttrMaxSurfaceCubemapLayeredWidth:
+      *value = p.maxSurfaceCubemapLayered[0];
+      return true;
+    case cudaDevAttrMaxSurfaceCubemapLayeredLayers:
+      *value = p.maxSurfaceCubemapLayered[1];
+      return true;
+    case cudaDevAttrMaxTexture1DLinearWidth:
+      *value = p.maxTexture1DLinear;
+      return true;
+    case cudaDevAttrMaxTexture2DLinearWidth:
+      *value = p.maxTexture2DLinear[0];
+      return true;
+    case cudaDevAttrMaxTexture2DLinearHeight:
+      *value = p.maxTexture2DLinear[1];
+      return true;
+    case cudaDevAttrMaxTexture2DLinearPitch:
+      *value = p.maxTexture2DLinear[2];
+      return true;
+    case cudaDevAttrMaxTexture2DMipmappedWidth:
+      *value = p.maxTexture2DMipmap[0];
+      return true;
+    case cudaDevAttrMaxTexture2DMipmappedHeight:
+      *value = p.maxTexture2DMipmap[1];
+      return true;
+    case cudaDevAttrMaxTexture1DMipmappedWidth:
+      *value = p.maxTexture1DMipmap;
+      return true;
+    case cudaDevAttrComputeCapabilityMajor:
+      *value = p.major;
+      return true;
+    case cudaDevAttrComputeCapabilityMinor:
+      *value = p.minor;
+      return true;
+    case cudaDevAttrStreamPrioritiesSupported:
+      *value = p.streamPrioritiesSupported;
+      return true;
+    case cudaDevAttrGlobalL1CacheSupported:
+      *value = p.globalL1CacheSupported;
+      return true;
+    case cudaDevAttrLocalL1CacheSupported:
+      *value = p.localL1CacheSupported;
+      return true;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+      *value = static_cast<int>(p.sharedMemPerMultiprocessor);
+      return true;
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+      *value = p.regsPerMultiprocessor;
+      return true;
+    case cudaDevAttrManagedMemory:
+      *value = p.managedMemory;
+      return true;
+    case cudaDevAttrIsMultiGpuBoard:
+      *value = p.isMultiGpuBoard;
+      return true;
+    case cudaDevAttrMultiGpuBoardGroupID:
+      *value = p.multiGpuBoardGroupID;
+      return true;
+    case cudaDevAttrHostNativeAtomicSupported:
+      *value = p.hostNativeAtomicSupported;
+      return true;
+    case cudaDevAttrPageableMemoryAccess:
+      *value = p.pageableMemoryAccess;
+      return true;
+    case cudaDevAttrConcurrentManagedAccess:
+      *value = p.concurrentManagedAccess;
+      return true;
+    case cudaDevAttrComputePreemptionSupported:
+      *value = p.computePreemptionSupported;
+      return true;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem:
+      *value = p.canUseHostPointerForRegisteredMem;
+      return true;
+    case cudaDevAttrCooperativeLaunch:
+      *value = p.cooperativeLaunch;
+      return true;
+    case cudaDevAttrCooperativeMultiDeviceLaunch:
+      *value = 0;
+      return true;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+      *value = static_cast<int>(p.sharedMemPerBlockOptin);
+      return true;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables:
+      *value = p.pageableMemoryAccessUsesHostPageTables;
+      return true;
+    case cudaDevAttrDirectManagedMemAccessFromHost:
+      *value = p.directManagedMemAccessFromHost;
+      return true;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+      *value = p.maxBlocksPerMultiProcessor;
+      return true;
+    case cudaDevAttrMaxPersistingL2CacheSize:
+      *value = p.persistingL2CacheMaxSize;
+      return true;
+    case cudaDevAttrMaxAccessPolicyWindowSize:
+      *value = p.accessPolicyMaxWindowSize;
+      return true;
+    case cudaDevAttrReservedSharedMemoryPerBlock:
+      *value = static_cast<int>(p.reservedSharedMemPerBlock);
+      return true;
+    case cudaDevAttrMemoryPoolsSupported:
+      *value = p.memoryPoolsSupported;
+      return true;
+    case cudaDevAttrClusterLaunch:
+      *value = p.clusterLaunch;
+      return true;
   }
   return false;
 }
@@ -247,8 +447,8 @@ cudaError_t check_limit(const char* call, cudaLimit limit) {
                                                " is a limit of dynamic parallelism (launches from kernels), which the "
                                                "host backend does not have");
   if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize)
-    return fail(cudaErrorUnsupportedLimit, std::string(call) + ": limit " + std::to_string(static_cast<int>(limit)) +
-                                               " is not a cudaLimit");
+    return fail(cudaErrorUnsupportedLimit,
+                std::string(call) + ": limit " + std::to_string(static_cast<int>(limit)) + " is not a cudaLimit");
   return cudaSuccess;
 }
 
@@ -281,12 +481,13 @@ cudaError_t check_l2_limit(cudaLimit limit, size_t value) {
   if (limit == cudaLimitPersistingL2CacheSize) {
     const int most = properties(cohort::get_device()).persistingL2CacheMaxSize;
     if (most == 0)
-      return fail(cudaErrorUnsupportedLimit, "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize): this host's L2 size "
-                                             "is unknown, so the device has no persisting L2 "
-                                             "(cudaDeviceProp::persistingL2CacheMaxSize is 0)");
+      return fail(cudaErrorUnsupportedLimit,
+                  "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize): this host's L2 size "
+                  "is unknown, so the device has no persisting L2 "
+                  "(cudaDeviceProp::persistingL2CacheMaxSize is 0)");
     if (value > static_cast<size_t>(most))
-      return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, " +
-                                             std::to_string(value) + "): more than the " + std::to_string(most) +
+      return fail(cudaErrorInvalidValue, "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, " + std::to_string(value) +
+                                             "): more than the " + std::to_string(most) +
                                              " bytes that may be set aside (cudaDeviceProp::persistingL2CacheMaxSize)");
   }
   return cudaSuccess;
@@ -307,9 +508,11 @@ int device_of_pci_bus_id(const char* text) {
   int used = 0;
   const std::size_t length = std::strlen(text);
   const bool parsed =
-      (std::sscanf(text, "%x:%x:%x.%x%n", &domain, &bus, &slot, &function, &used) == 4 && used == static_cast<int>(length)) ||
+      (std::sscanf(text, "%x:%x:%x.%x%n", &domain, &bus, &slot, &function, &used) == 4 &&
+       used == static_cast<int>(length)) ||
       (std::sscanf(text, "%x:%x:%x%n", &domain, &bus, &slot, &used) == 3 && used == static_cast<int>(length)) ||
-      (domain = 0, std::sscanf(text, "%x:%x.%x%n", &bus, &slot, &function, &used) == 3 && used == static_cast<int>(length));
+      (domain = 0,
+       std::sscanf(text, "%x:%x.%x%n", &bus, &slot, &function, &used) == 3 && used == static_cast<int>(length));
   if (!parsed) return -1;
   if (domain != 0 || slot != 0 || function != 0 || bus >= static_cast<unsigned>(cohort::device_count()))
     return cohort::device_count();  // well formed, no such device
@@ -319,11 +522,17 @@ int device_of_pci_bus_id(const char* text) {
 // Every device reaches every other's memory, atomics included (one process's memory).
 bool p2p_attribute(cudaDeviceP2PAttr attr, int* value) {
   switch (attr) {
-    case cudaDevP2PAttrPerformanceRank: *value = 0; return true;
+    case cudaDevP2PAttrPerformanceRank:
+      *value = 0;
+      return true;
     case cudaDevP2PAttrAccessSupported:
     case cudaDevP2PAttrNativeAtomicSupported:
-    case cudaDevP2PAttrCudaArrayAccessSupported: *value = 1; return true;
-    case cudaDevP2PAttrOnlyPartialNativeAtomicSupported: *value = 0; return true;
+    case cudaDevP2PAttrCudaArrayAccessSupported:
+      *value = 1;
+      return true;
+    case cudaDevP2PAttrOnlyPartialNativeAtomicSupported:
+      *value = 0;
+      return true;
   }
   return false;
 }
@@ -478,7 +687,8 @@ cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pciBusId) {
   if (found < 0)
     return fail(cudaErrorInvalidValue, std::string("cudaDeviceGetByPCIBusId: \"") + pciBusId +
                                            "\" is not a PCI address; write it domain:bus:device.function in hex, as "
-                                           "cudaDeviceGetPCIBusId gives it (\"" + pci_bus_id(0) + "\")");
+                                           "cudaDeviceGetPCIBusId gives it (\"" +
+                                           pci_bus_id(0) + "\")");
   if (found == cohort::device_count())
     return fail(cudaErrorInvalidDevice, std::string("cudaDeviceGetByPCIBusId: no device is at \"") + pciBusId +
                                             "\"; the host backend's devices are at " + pci_bus_id(0) + " to " +

@@ -59,13 +59,20 @@ struct mapped {
 
 mapped map_kind(cohort::errc kind) {
   switch (kind) {
-    case cohort::errc::invalid_configuration: return {cudaErrorInvalidConfiguration, false};
-    case cohort::errc::cooperative_too_large: return {cudaErrorCooperativeLaunchTooLarge, false};
-    case cohort::errc::cooperative_unsupported: return {cudaErrorNotSupported, false};
-    case cohort::errc::shared_memory_limit: return {cudaErrorInvalidValue, false};
-    case cohort::errc::invalid_argument: return {cudaErrorInvalidValue, false};
-    case cohort::errc::out_of_memory: return {cudaErrorMemoryAllocation, false};
-    case cohort::errc::runtime: return {cudaErrorUnknown, false};
+    case cohort::errc::invalid_configuration:
+      return {cudaErrorInvalidConfiguration, false};
+    case cohort::errc::cooperative_too_large:
+      return {cudaErrorCooperativeLaunchTooLarge, false};
+    case cohort::errc::cooperative_unsupported:
+      return {cudaErrorNotSupported, false};
+    case cohort::errc::shared_memory_limit:
+      return {cudaErrorInvalidValue, false};
+    case cohort::errc::invalid_argument:
+      return {cudaErrorInvalidValue, false};
+    case cohort::errc::out_of_memory:
+      return {cudaErrorMemoryAllocation, false};
+    case cohort::errc::runtime:
+      return {cudaErrorUnknown, false};
     case cohort::errc::not_cooperative:
     case cohort::errc::unreachable_barrier:
     case cohort::errc::barrier_mismatch:
@@ -75,9 +82,12 @@ mapped map_kind(cohort::errc kind) {
     case cohort::errc::copy_in_flight:
     case cohort::errc::stack_overflow:
     case cohort::errc::kernel_exception:
-    case cohort::errc::data_race: return {cudaErrorLaunchFailure, true};
-    case cohort::errc::memory_fault: return {cudaErrorIllegalAddress, true};
-    case cohort::errc::assertion_failed: return {cudaErrorAssert, true};
+    case cohort::errc::data_race:
+      return {cudaErrorLaunchFailure, true};
+    case cohort::errc::memory_fault:
+      return {cudaErrorIllegalAddress, true};
+    case cohort::errc::assertion_failed:
+      return {cudaErrorAssert, true};
   }
   return {cudaErrorUnknown, false};
 }
@@ -119,8 +129,8 @@ cudaError_t fail(cudaError_t code, const std::string& message, bool is_sticky) {
 // next synchronization, and the output is incomplete.
 cudaError_t fail(const cohort::error& e, const std::string& call) {
   mapped m = map_kind(e.kind());
-  if (!m.sticky && cohort::host::is_kernel_fault(e) &&
-      m.code != cudaErrorMemoryAllocation && m.code != cudaErrorUnknown)
+  if (!m.sticky && cohort::host::is_kernel_fault(e) && m.code != cudaErrorMemoryAllocation &&
+      m.code != cudaErrorUnknown)
     m = {cudaErrorLaunchFailure, true};
   return fail(m.code, call.empty() ? std::string(e.what()) : call + ": " + e.what(), m.sticky);
 }

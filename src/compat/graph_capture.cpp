@@ -134,7 +134,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   if (it->second.origin != stream)
     return fail(cudaErrorStreamCaptureUnmatched, "cudaStreamEndCapture: stream " + address(stream) +
                                                      " joined a capture begun on stream " + address(it->second.origin) +
-                                           ": end it there");
+                                                     ": end it there");
   *pGraph = it->second.graph;
   end_capture_of(*pGraph);
   captures_in_progress.fetch_sub(1);

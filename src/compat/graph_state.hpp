@@ -35,8 +35,8 @@ struct CUgraph_st {
 };
 
 struct CUgraphExec_st {
-  std::vector<CUgraphNode_st> steps;                // copies of the graph's nodes, in order
-  std::map<cudaGraphNode_t, std::size_t> step_of;   // the graph's node -> its step
+  std::vector<CUgraphNode_st> steps;               // copies of the graph's nodes, in order
+  std::map<cudaGraphNode_t, std::size_t> step_of;  // the graph's node -> its step
 };
 
 namespace cohort::compat::detail {

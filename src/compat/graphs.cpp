@@ -41,13 +41,14 @@ bool live_exec(cudaGraphExec_t e) {
   return execs().count(e) != 0;
 }
 cudaError_t bad_graph(const char* call, const void* g) {
-  return fail(cudaErrorInvalidValue,
-              std::string(call) + ": " + address(g) + " is not a graph made by cudaGraphCreate, cudaGraphClone or "
-                                                      "cudaStreamEndCapture, or it was destroyed");
+  return fail(cudaErrorInvalidValue, std::string(call) + ": " + address(g) +
+                                         " is not a graph made by cudaGraphCreate, cudaGraphClone or "
+                                         "cudaStreamEndCapture, or it was destroyed");
 }
 cudaError_t bad_exec(const char* call, const void* e) {
-  return fail(cudaErrorInvalidValue, std::string(call) + ": " + address(e) +
-                                         " is not an executable graph made by cudaGraphInstantiate, or it was destroyed");
+  return fail(cudaErrorInvalidValue,
+              std::string(call) + ": " + address(e) +
+                  " is not an executable graph made by cudaGraphInstantiate, or it was destroyed");
 }
 
 // Adds `node` to `graph` after `dependencies`, which must be nodes of it.
@@ -75,8 +76,9 @@ cudaError_t kernel_node_from(const char* call, const cudaKernelNodeParams* p, CU
   if (p == nullptr || p->func == nullptr)
     return fail(cudaErrorInvalidValue, std::string(call) + ": null kernel node parameters or function");
   if (p->extra != nullptr)
-    return fail(cudaErrorNotSupported, std::string(call) + ": kernel arguments through `extra` are not supported on "
-                                                           "the host backend: pass them in kernelParams");
+    return fail(cudaErrorNotSupported, std::string(call) +
+                                           ": kernel arguments through `extra` are not supported on "
+                                           "the host backend: pass them in kernelParams");
   kernel_call bound = bind_kernel_arguments(p->func, p->kernelParams);
   if (!bound)
     return fail(cudaErrorInvalidDeviceFunction,
@@ -93,8 +95,8 @@ cudaError_t kernel_node_from(const char* call, const cudaKernelNodeParams* p, CU
 // Fills width x height elements of elementSize bytes (1, 2 or 4) with value, rows pitch apart.
 cudaError_t fill_elements(const cudaMemsetParams& p) {
   if (p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4)
-    return fail(cudaErrorInvalidValue, "a memset node's elementSize is " + std::to_string(p.elementSize) +
-                                           " (1, 2 or 4 bytes)");
+    return fail(cudaErrorInvalidValue,
+                "a memset node's elementSize is " + std::to_string(p.elementSize) + " (1, 2 or 4 bytes)");
   const std::size_t row = p.width * p.elementSize;
   const std::size_t pitch = p.height > 1 ? p.pitch : row;
   if (p.height > 1 && pitch < row)
@@ -125,7 +127,8 @@ using namespace cohort::compat::detail;
 
 cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) {
   if (const cudaError_t e = sticky()) return e;
-  if (pGraph == nullptr || flags != 0) return fail(cudaErrorInvalidValue, "cudaGraphCreate: a null graph or flags not 0");
+  if (pGraph == nullptr || flags != 0)
+    return fail(cudaErrorInvalidValue, "cudaGraphCreate: a null graph or flags not 0");
   *pGraph = new_graph();
   return cudaSuccess;
 }
@@ -297,15 +300,17 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
   if (hGraph->nodes.size() != hGraphExec->steps.size()) info.result = cudaGraphExecUpdateErrorTopologyChanged;
   for (std::size_t i = 0; info.result == cudaGraphExecUpdateSuccess && i < hGraph->nodes.size(); ++i) {
     const CUgraphNode_st& n = *hGraph->nodes[i];
-    if (n.type != hGraphExec->steps[i].type) info.result = cudaGraphExecUpdateErrorNodeTypeChanged;
+    if (n.type != hGraphExec->steps[i].type)
+      info.result = cudaGraphExecUpdateErrorNodeTypeChanged;
     else if (n.type == cudaGraphNodeTypeKernel && n.kernel.func != hGraphExec->steps[i].kernel.func)
       info.result = cudaGraphExecUpdateErrorFunctionChanged;
     if (info.result != cudaGraphExecUpdateSuccess) info.errorNode = hGraph->nodes[i].get();
   }
   if (resultInfo != nullptr) *resultInfo = info;
   if (info.result != cudaGraphExecUpdateSuccess)
-    return fail(cudaErrorGraphExecUpdateFailure, "cudaGraphExecUpdate: the graph's nodes differ from the executable graph's "
-                                       "(their number, a type or a kernel): instantiate it instead");
+    return fail(cudaErrorGraphExecUpdateFailure,
+                "cudaGraphExecUpdate: the graph's nodes differ from the executable graph's "
+                "(their number, a type or a kernel): instantiate it instead");
   hGraphExec->step_of.clear();
   for (std::size_t i = 0; i < hGraph->nodes.size(); ++i) {
     hGraphExec->steps[i] = *hGraph->nodes[i];

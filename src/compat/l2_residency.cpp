@@ -34,14 +34,14 @@ cudaError_t check_access_policy_window(const std::string& call, const cudaAccess
     return fail(cudaErrorInvalidValue, call + ": the access policy window's hitRatio, " +
                                            std::to_string(window.hitRatio) + ", is not between 0 and 1");
   if (!access_property(window.hitProp) || !access_property(window.missProp))
-    return fail(cudaErrorInvalidValue, call + ": the access policy window's hitProp (" +
-                                           std::to_string(raw_value(window.hitProp)) + ") or missProp (" +
-                                           std::to_string(raw_value(window.missProp)) +
-                                           ") is not a cudaAccessProperty");
+    return fail(cudaErrorInvalidValue,
+                call + ": the access policy window's hitProp (" + std::to_string(raw_value(window.hitProp)) +
+                    ") or missProp (" + std::to_string(raw_value(window.missProp)) + ") is not a cudaAccessProperty");
   if (window.missProp == cudaAccessPropertyPersisting)
-    return fail(cudaErrorInvalidValue, call + ": the access policy window's missProp is cudaAccessPropertyPersisting; "
-                                              "CUDA takes cudaAccessPropertyNormal or cudaAccessPropertyStreaming "
-                                              "there");
+    return fail(cudaErrorInvalidValue, call +
+                                           ": the access policy window's missProp is cudaAccessPropertyPersisting; "
+                                           "CUDA takes cudaAccessPropertyNormal or cudaAccessPropertyStreaming "
+                                           "there");
   return cudaSuccess;
 }
 

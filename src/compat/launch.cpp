@@ -56,8 +56,9 @@ cudaError_t launch_by_address(const char* call, const void* func, const launch_r
 cudaError_t check_request(const launch_request& request) {
   if (const cudaError_t e = detail::sticky()) return detail::fail(e, cohort::compat::error_detail(e));
   if (!detail::valid_stream(request.stream))
-    return detail::fail(cudaErrorInvalidResourceHandle, "launch on stream " + detail::address(request.stream) +
-                                                            ", which was not created by cudaStreamCreate or was destroyed");
+    return detail::fail(cudaErrorInvalidResourceHandle,
+                        "launch on stream " + detail::address(request.stream) +
+                            ", which was not created by cudaStreamCreate or was destroyed");
   // CUDA 13's runtime reports a block over the device's thread limit as an invalid value, not
   // as an invalid configuration (seen on an H100); cohort's own check would say the latter.
   const unsigned long long block_threads =
@@ -74,10 +75,10 @@ cudaError_t check_request(const launch_request& request) {
 
 cudaError_t null_kernel_arguments(const char* call, const void* kernel, std::size_t parameters, long index) {
   const std::string what = index < 0 ? std::string("args is null") : "args[" + std::to_string(index) + "] is null";
-  return detail::fail(cudaErrorInvalidValue,
-                      std::string(call) + ": " + what + ", but the kernel at " + detail::address(kernel) +
-                          " takes " + std::to_string(parameters) + (parameters == 1 ? " parameter" : " parameters") +
-                          ": pass an array with a pointer to each argument");
+  return detail::fail(cudaErrorInvalidValue, std::string(call) + ": " + what + ", but the kernel at " +
+                                                 detail::address(kernel) + " takes " + std::to_string(parameters) +
+                                                 (parameters == 1 ? " parameter" : " parameters") +
+                                                 ": pass an array with a pointer to each argument");
 }
 
 std::atomic<bool> cluster_dims_registered{false};
@@ -169,8 +170,11 @@ cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const cudaLaunchAttribute& a = config->attrs[i];
     switch (a.id) {
-      case cudaLaunchAttributeIgnore: break;
-      case cudaLaunchAttributeCooperative: request->cooperative = a.val.cooperative != 0; break;
+      case cudaLaunchAttributeIgnore:
+        break;
+      case cudaLaunchAttributeCooperative:
+        request->cooperative = a.val.cooperative != 0;
+        break;
       case cudaLaunchAttributeClusterDimension:
         request->cluster = dim3(a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
         break;
@@ -179,7 +183,8 @@ cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request
         if (const cudaError_t e = detail::check_access_policy_window("cudaLaunchKernelEx", a.val.accessPolicyWindow))
           return e;
         break;
-      case cudaLaunchAttributePriority: break;
+      case cudaLaunchAttributePriority:
+        break;
       default:
         return detail::fail(cudaErrorNotSupported, "cudaLaunchKernelEx: launch attribute " +
                                                        std::to_string(static_cast<int>(a.id)) +
@@ -230,8 +235,8 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
   return launch_by_address("cudaLaunchKernel", func, {grid, block, sharedMem, stream, false}, args);
 }
 
-cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
-                                        size_t sharedMem, cudaStream_t stream) {
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem,
+                                        cudaStream_t stream) {
   return launch_by_address("cudaLaunchCooperativeKernel", func, {grid, block, sharedMem, stream, true}, args);
 }
 
@@ -267,8 +272,8 @@ cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, c
   launch_request request;
   if (const cudaError_t e = request_of(config, &request)) return e;
   cohort::launch_config cfg{request.grid, request.block, request.shared_bytes, {}};
-  cfg.cluster = request.cluster.x * request.cluster.y * request.cluster.z == 1 ? registered_cluster_dims(func)
-                                                                              : request.cluster;
+  cfg.cluster =
+      request.cluster.x * request.cluster.y * request.cluster.z == 1 ? registered_cluster_dims(func) : request.cluster;
   try {
     *numClusters = cohort::max_active_clusters(as_kernel(func), cfg);
   } catch (const cohort::error& e) {

@@ -14,7 +14,7 @@ namespace cohort::compat::detail {
 struct range_advice {
   bool read_mostly = false;
   cudaMemLocation preferred{cudaMemLocationTypeInvalid, 0};  // cudaMemAdviseSetPreferredLocation
-  std::set<int> accessed_by;                                  // devices, and cudaCpuDeviceId for the host
+  std::set<int> accessed_by;                                 // devices, and cudaCpuDeviceId for the host
   cudaMemLocation last_prefetch{cudaMemLocationTypeInvalid, 0};
 };
 

@@ -34,11 +34,16 @@ const char* bytes_of(const void* p) { return static_cast<const char*>(p); }
 
 const char* kind_name(cudaMemcpyKind kind) {
   switch (kind) {
-    case cudaMemcpyHostToHost: return "cudaMemcpyHostToHost";
-    case cudaMemcpyHostToDevice: return "cudaMemcpyHostToDevice";
-    case cudaMemcpyDeviceToHost: return "cudaMemcpyDeviceToHost";
-    case cudaMemcpyDeviceToDevice: return "cudaMemcpyDeviceToDevice";
-    case cudaMemcpyDefault: return "cudaMemcpyDefault";
+    case cudaMemcpyHostToHost:
+      return "cudaMemcpyHostToHost";
+    case cudaMemcpyHostToDevice:
+      return "cudaMemcpyHostToDevice";
+    case cudaMemcpyDeviceToHost:
+      return "cudaMemcpyDeviceToHost";
+    case cudaMemcpyDeviceToDevice:
+      return "cudaMemcpyDeviceToDevice";
+    case cudaMemcpyDefault:
+      return "cudaMemcpyDefault";
   }
   return "an unknown cudaMemcpyKind";
 }
@@ -66,8 +71,10 @@ std::string described(const region& r) {
     case memory_kind::device:
       return "device memory (device " + std::to_string(cohort::device_of(r.base)) + "'s allocation of " +
              std::to_string(r.bytes) + " bytes at " + address(r.base) + ")";
-    case memory_kind::symbol: return "a __device__ variable";
-    default: return "host memory";
+    case memory_kind::symbol:
+      return "a __device__ variable";
+    default:
+      return "host memory";
   }
 }
 
@@ -177,8 +184,7 @@ cudaError_t peer_copy(const char* call, void* dst, int dst_device, const void* s
     const int owner = cohort::device_of(p);
     if (owner != device)
       return fail(cudaErrorInvalidValue, std::string(call) + ": the " + side + " " + address(p) + " is device " +
-                                             std::to_string(owner) + "'s memory, not device " +
-                                             std::to_string(device) +
+                                             std::to_string(owner) + "'s memory, not device " + std::to_string(device) +
                                              "'s; pass the device it was allocated on (cudaPointerGetAttributes "
                                              "tells)");
     return cudaSuccess;
@@ -194,9 +200,8 @@ cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void*
                     std::size_t width, std::size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
   refuse_in_kernel(call);
   if (capturing(stream))
-    return capture_operation(stream, cudaGraphNodeTypeMemcpy, [=] {
-      return copy_2d(call, dst, dpitch, src, spitch, width, height, kind, nullptr);
-    });
+    return capture_operation(stream, cudaGraphNodeTypeMemcpy,
+                             [=] { return copy_2d(call, dst, dpitch, src, spitch, width, height, kind, nullptr); });
   if (const cudaError_t e = copy(call, dst, src, 0, kind, stream)) return e;  // sticky, stream and kind
   if (width > dpitch || width > spitch)
     return fail(cudaErrorInvalidPitchValue, std::string(call) + ": a row of " + std::to_string(width) +
@@ -209,8 +214,7 @@ cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void*
     if (const cudaError_t e = check_device_side(what.c_str(), "destination", dst, dpitch * (height - 1) + width))
       return e;
   if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice)
-    if (const cudaError_t e = check_device_side(what.c_str(), "source", src, spitch * (height - 1) + width))
-      return e;
+    if (const cudaError_t e = check_device_side(what.c_str(), "source", src, spitch * (height - 1) + width)) return e;
   const cudaError_t e = issue(call, stream, task_kind::work, [=](cudaError_t) {
     for (std::size_t row = 0; row < height; ++row)
       std::memmove(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width);
@@ -354,7 +358,8 @@ cudaError_t finish_synchronous(cudaError_t issued) {
 
 cudaError_t symbol_address(void** address_out, const void* symbol, std::size_t symbol_bytes) {
   if (const cudaError_t e = sticky()) return e;
-  if (address_out == nullptr) return fail(cudaErrorInvalidValue, "cudaGetSymbolAddress: the pointer to store into is null");
+  if (address_out == nullptr)
+    return fail(cudaErrorInvalidValue, "cudaGetSymbolAddress: the pointer to store into is null");
   add_region({symbol, symbol_bytes, memory_kind::symbol});
   *address_out = const_cast<void*>(symbol);
   return cudaSuccess;
@@ -422,8 +427,8 @@ cudaError_t cudaFreeHost(void* ptr) {
   if (ptr == nullptr) return cudaSuccess;
   region r;
   if (!remove_region(ptr, memory_kind::pinned_host, &r))
-    return fail(cudaErrorInvalidValue, "cudaFreeHost: " + address(ptr) +
-                                           " is not a live allocation made by cudaMallocHost or cudaHostAlloc");
+    return fail(cudaErrorInvalidValue,
+                "cudaFreeHost: " + address(ptr) + " is not a live allocation made by cudaMallocHost or cudaHostAlloc");
   std::free(ptr);
   return cudaSuccess;
 }
@@ -451,8 +456,8 @@ cudaError_t cudaHostGetDevicePointer(void** devPtr, void* hostPtr, unsigned int)
   if (const cudaError_t e = sticky()) return e;
   region r;
   if (devPtr == nullptr || !find_region(hostPtr, 1, &r))
-    return fail(cudaErrorInvalidValue, "cudaHostGetDevicePointer: " + address(hostPtr) +
-                                           " is not pinned or registered host memory");
+    return fail(cudaErrorInvalidValue,
+                "cudaHostGetDevicePointer: " + address(hostPtr) + " is not pinned or registered host memory");
   *devPtr = hostPtr;  // one address space
   return cudaSuccess;
 }
@@ -475,15 +480,21 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   if (known) {
     switch (r.kind) {
       case memory_kind::device:
-      case memory_kind::symbol: type = cudaMemoryTypeDevice; break;
-      case memory_kind::managed: type = cudaMemoryTypeManaged; break;
+      case memory_kind::symbol:
+        type = cudaMemoryTypeDevice;
+        break;
+      case memory_kind::managed:
+        type = cudaMemoryTypeManaged;
+        break;
       case memory_kind::pinned_host:
-      case memory_kind::registered_host: type = cudaMemoryTypeHost; break;
+      case memory_kind::registered_host:
+        type = cudaMemoryTypeHost;
+        break;
     }
   }
   attributes->type = type;
   // Device and managed memory belong to the device they were allocated on; the rest to the current one.
-  attributes->device = !known ? -2
+  attributes->device = !known                                                            ? -2
                        : r.kind == memory_kind::device || r.kind == memory_kind::managed ? cohort::device_of(r.base)
                                                                                          : cohort::get_device();
   attributes->devicePointer = known ? const_cast<void*>(ptr) : nullptr;
@@ -557,9 +568,8 @@ cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
   if (devPtr == nullptr) return cudaSuccess;
   if (const cudaError_t e = take_allocation("cudaFreeAsync", devPtr)) return e;
   // Released once the stream's earlier work, which may use it, is done.
-  return enqueue("cudaFreeAsync", stream, task_kind::always, stream_task([devPtr](cudaError_t) {
-                   cohort::host::release_device_checked(devPtr);
-                 }));
+  return enqueue("cudaFreeAsync", stream, task_kind::always,
+                 stream_task([devPtr](cudaError_t) { cohort::host::release_device_checked(devPtr); }));
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {

@@ -24,9 +24,10 @@ T in_mode(int mode, Op op) {
 
 }  // namespace cohort::compat::rounding
 
-#define COHORT_COMPAT_ROUNDED(type, name, mode, expression, ...)                                               \
-  type name(COHORT_COMPAT_PARAMS_##__VA_ARGS__) {                                                        \
-    return ::cohort::compat::rounding::in_mode<type>(mode, [=] { COHORT_COMPAT_VOLATILE_##__VA_ARGS__ return expression; }); \
+#define COHORT_COMPAT_ROUNDED(type, name, mode, expression, ...)                                                       \
+  type name(COHORT_COMPAT_PARAMS_##__VA_ARGS__) {                                                                      \
+    return ::cohort::compat::rounding::in_mode<type>(mode,                                                             \
+                                                     [=] { COHORT_COMPAT_VOLATILE_##__VA_ARGS__ return expression; }); \
   }
 #define COHORT_COMPAT_PARAMS_float1 float x
 #define COHORT_COMPAT_PARAMS_float2 float x, float y
@@ -42,21 +43,23 @@ T in_mode(int mode, Op op) {
 #define COHORT_COMPAT_VOLATILE_double3 volatile double a = x, b = y, c = z;
 
 // The arithmetic of one rounding suffix.
-#define COHORT_COMPAT_ROUNDED_ARITHMETIC(suffix, mode)                                  \
-  COHORT_COMPAT_ROUNDED(float, __fadd_##suffix, mode, a + b, float2)                    \
-  COHORT_COMPAT_ROUNDED(float, __fsub_##suffix, mode, a - b, float2)                    \
-  COHORT_COMPAT_ROUNDED(float, __fmul_##suffix, mode, a * b, float2)                    \
-  COHORT_COMPAT_ROUNDED(float, __fdiv_##suffix, mode, a / b, float2)                    \
-  COHORT_COMPAT_ROUNDED(float, __frcp_##suffix, mode, 1.0f / a, float1)                 \
-  COHORT_COMPAT_ROUNDED(float, __fsqrt_##suffix, mode, std::sqrt(static_cast<float>(a)), float1) \
-  COHORT_COMPAT_ROUNDED(float, __fmaf_##suffix, mode, std::fma(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c)), float3) \
-  COHORT_COMPAT_ROUNDED(double, __dadd_##suffix, mode, a + b, double2)                  \
-  COHORT_COMPAT_ROUNDED(double, __dsub_##suffix, mode, a - b, double2)                  \
-  COHORT_COMPAT_ROUNDED(double, __dmul_##suffix, mode, a * b, double2)                  \
-  COHORT_COMPAT_ROUNDED(double, __ddiv_##suffix, mode, a / b, double2)                  \
-  COHORT_COMPAT_ROUNDED(double, __drcp_##suffix, mode, 1.0 / a, double1)                \
-  COHORT_COMPAT_ROUNDED(double, __dsqrt_##suffix, mode, std::sqrt(static_cast<double>(a)), double1) \
-  COHORT_COMPAT_ROUNDED(double, __fma_##suffix, mode, std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c)), double3)
+#define COHORT_COMPAT_ROUNDED_ARITHMETIC(suffix, mode)                                                         \
+  COHORT_COMPAT_ROUNDED(float, __fadd_##suffix, mode, a + b, float2)                                           \
+  COHORT_COMPAT_ROUNDED(float, __fsub_##suffix, mode, a - b, float2)                                           \
+  COHORT_COMPAT_ROUNDED(float, __fmul_##suffix, mode, a* b, float2)                                            \
+  COHORT_COMPAT_ROUNDED(float, __fdiv_##suffix, mode, a / b, float2)                                           \
+  COHORT_COMPAT_ROUNDED(float, __frcp_##suffix, mode, 1.0f / a, float1)                                        \
+  COHORT_COMPAT_ROUNDED(float, __fsqrt_##suffix, mode, std::sqrt(static_cast<float>(a)), float1)               \
+  COHORT_COMPAT_ROUNDED(float, __fmaf_##suffix, mode,                                                          \
+                        std::fma(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c)), float3) \
+  COHORT_COMPAT_ROUNDED(double, __dadd_##suffix, mode, a + b, double2)                                         \
+  COHORT_COMPAT_ROUNDED(double, __dsub_##suffix, mode, a - b, double2)                                         \
+  COHORT_COMPAT_ROUNDED(double, __dmul_##suffix, mode, a* b, double2)                                          \
+  COHORT_COMPAT_ROUNDED(double, __ddiv_##suffix, mode, a / b, double2)                                         \
+  COHORT_COMPAT_ROUNDED(double, __drcp_##suffix, mode, 1.0 / a, double1)                                       \
+  COHORT_COMPAT_ROUNDED(double, __dsqrt_##suffix, mode, std::sqrt(static_cast<double>(a)), double1)            \
+  COHORT_COMPAT_ROUNDED(double, __fma_##suffix, mode,                                                          \
+                        std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c)), double3)
 
 COHORT_COMPAT_ROUNDED_ARITHMETIC(rz, FE_TOWARDZERO)
 COHORT_COMPAT_ROUNDED_ARITHMETIC(rd, FE_DOWNWARD)
@@ -68,8 +71,8 @@ COHORT_COMPAT_ROUNDED(double, __drcp_rn, FE_TONEAREST, 1.0 / a, double1)
 COHORT_COMPAT_ROUNDED(double, __dsqrt_rn, FE_TONEAREST, std::sqrt(static_cast<double>(a)), double1)
 
 // Conversions from floating point to integers: the rounding is the function's.
-#define COHORT_COMPAT_TO_INTEGER(from, short_from, to, short_to)                                      \
-  to __##short_from##2##short_to##_rd(from x) { return static_cast<to>(std::floor(x)); }       \
+#define COHORT_COMPAT_TO_INTEGER(from, short_from, to, short_to)                         \
+  to __##short_from##2##short_to##_rd(from x) { return static_cast<to>(std::floor(x)); } \
   to __##short_from##2##short_to##_ru(from x) { return static_cast<to>(std::ceil(x)); }
 COHORT_COMPAT_TO_INTEGER(float, float, unsigned, uint)
 COHORT_COMPAT_TO_INTEGER(float, float, long long, ll)
@@ -89,15 +92,24 @@ unsigned long long __double2ull_rz(double x) { return static_cast<unsigned long 
 
 // Conversions that round to a narrower floating-point type: the CPU's
 // conversion instruction, under the mode.
-#define COHORT_COMPAT_TO_FLOATING(from, short_from, to, short_to)                                           \
-  to __##short_from##2##short_to##_rz(from x) {                                                      \
-    return ::cohort::compat::rounding::in_mode<to>(FE_TOWARDZERO, [=] { volatile from v = x; return static_cast<to>(v); }); \
-  }                                                                                                         \
-  to __##short_from##2##short_to##_rd(from x) {                                                      \
-    return ::cohort::compat::rounding::in_mode<to>(FE_DOWNWARD, [=] { volatile from v = x; return static_cast<to>(v); });   \
-  }                                                                                                         \
-  to __##short_from##2##short_to##_ru(from x) {                                                      \
-    return ::cohort::compat::rounding::in_mode<to>(FE_UPWARD, [=] { volatile from v = x; return static_cast<to>(v); });     \
+#define COHORT_COMPAT_TO_FLOATING(from, short_from, to, short_to)       \
+  to __##short_from##2##short_to##_rz(from x) {                         \
+    return ::cohort::compat::rounding::in_mode<to>(FE_TOWARDZERO, [=] { \
+      volatile from v = x;                                              \
+      return static_cast<to>(v);                                        \
+    });                                                                 \
+  }                                                                     \
+  to __##short_from##2##short_to##_rd(from x) {                         \
+    return ::cohort::compat::rounding::in_mode<to>(FE_DOWNWARD, [=] {   \
+      volatile from v = x;                                              \
+      return static_cast<to>(v);                                        \
+    });                                                                 \
+  }                                                                     \
+  to __##short_from##2##short_to##_ru(from x) {                         \
+    return ::cohort::compat::rounding::in_mode<to>(FE_UPWARD, [=] {     \
+      volatile from v = x;                                              \
+      return static_cast<to>(v);                                        \
+    });                                                                 \
   }
 COHORT_COMPAT_TO_FLOATING(double, double, float, float)
 COHORT_COMPAT_TO_FLOATING(int, int, float, float)

@@ -49,8 +49,11 @@ cudaError_t set_attribute(const std::string& call, stream_attributes& a, cudaStr
                                                " is not a cudaSynchronizationPolicy (1 to 4)");
       a.synchronization_policy = value.syncPolicy;
       return cudaSuccess;
-    case cudaStreamAttributePriority: a.priority = clamped_priority(value.priority); return cudaSuccess;
-    default: break;
+    case cudaStreamAttributePriority:
+      a.priority = clamped_priority(value.priority);
+      return cudaSuccess;
+    default:
+      break;
   }
   return not_a_stream_attribute(call, attr);
 }
@@ -58,10 +61,17 @@ cudaError_t set_attribute(const std::string& call, stream_attributes& a, cudaStr
 cudaError_t get_attribute(const std::string& call, const stream_attributes& a, cudaStreamAttrID attr,
                           cudaStreamAttrValue* value) {
   switch (attr) {
-    case cudaStreamAttributeAccessPolicyWindow: value->accessPolicyWindow = a.access_policy_window; return cudaSuccess;
-    case cudaStreamAttributeSynchronizationPolicy: value->syncPolicy = a.synchronization_policy; return cudaSuccess;
-    case cudaStreamAttributePriority: value->priority = a.priority; return cudaSuccess;
-    default: break;
+    case cudaStreamAttributeAccessPolicyWindow:
+      value->accessPolicyWindow = a.access_policy_window;
+      return cudaSuccess;
+    case cudaStreamAttributeSynchronizationPolicy:
+      value->syncPolicy = a.synchronization_policy;
+      return cudaSuccess;
+    case cudaStreamAttributePriority:
+      value->priority = a.priority;
+      return cudaSuccess;
+    default:
+      break;
   }
   return not_a_stream_attribute(call, attr);
 }

@@ -24,9 +24,9 @@ inline bool default_stream(cudaStream_t stream) {
 
 // A priority in CUDA's range, where CUDA moves one outside it.
 inline int clamped_priority(int priority) {
-  return priority > least_stream_priority       ? least_stream_priority
+  return priority > least_stream_priority      ? least_stream_priority
          : priority < greatest_stream_priority ? greatest_stream_priority
-                                                : priority;
+                                               : priority;
 }
 
 }  // namespace cohort::compat::detail

@@ -14,7 +14,7 @@ namespace {
 // Guarded by order_mutex. Never destroyed: the exit drain joins the streams'
 // threads before static destructors run, and a queue outlives its thread.
 struct registry {
-  std::vector<std::shared_ptr<stream_queue>> queues;  // every queue, until its thread has ended
+  std::vector<std::shared_ptr<stream_queue>> queues;    // every queue, until its thread has ended
   std::map<int, std::shared_ptr<stream_queue>> legacy;  // by device
 };
 
@@ -84,9 +84,11 @@ std::vector<std::shared_ptr<stream_queue>> synchronized_with(const stream_queue&
       break;
     case stream_kind::per_thread:
     case stream_kind::blocking:
-      if (const auto it = streams().legacy.find(q.device()); it != streams().legacy.end()) related.push_back(it->second);
+      if (const auto it = streams().legacy.find(q.device()); it != streams().legacy.end())
+        related.push_back(it->second);
       break;
-    case stream_kind::non_blocking: break;
+    case stream_kind::non_blocking:
+      break;
   }
   return related;
 }
@@ -232,8 +234,8 @@ cudaError_t enqueue(const char* call, cudaStream_t stream, task_kind kind, strea
     queue->push(kind, std::move(task), implicit_waits(*queue));
   } catch (const std::system_error& e) {
     lock.unlock();
-    return fail(cudaErrorMemoryAllocation,
-                std::string(call) + ": cannot start the stream's thread (" + e.what() + "); the system's limit on threads is reached");
+    return fail(cudaErrorMemoryAllocation, std::string(call) + ": cannot start the stream's thread (" + e.what() +
+                                               "); the system's limit on threads is reached");
   }
   return cudaSuccess;
 }

@@ -79,7 +79,7 @@ void run_host_function(F call) {
 // An event's record: done once the work issued before it (as a
 // synchronization of its stream would wait for) is done.
 struct event_record {
-  std::optional<stream_position> position;  // none: done when recorded
+  std::optional<stream_position> position;     // none: done when recorded
   std::chrono::steady_clock::time_point time;  // when it was done
 };
 // cudaEventRecord.

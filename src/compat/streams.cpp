@@ -106,8 +106,8 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream("cudaStreamSynchronize", stream);
   if (capturing(stream))
-    return fail(cudaErrorStreamCaptureUnsupported, "cudaStreamSynchronize: stream " + address(stream) +
-                                                       " is being captured: end the capture first");
+    return fail(cudaErrorStreamCaptureUnsupported,
+                "cudaStreamSynchronize: stream " + address(stream) + " is being captured: end the capture first");
   if (const cudaError_t e = synchronize_stream(stream)) return e;
   return sticky();  // a fault of the work it waited for
 }
@@ -224,7 +224,8 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   if (!valid_event(start)) return bad_event("cudaEventElapsedTime", start);
   if (!valid_event(end)) return bad_event("cudaEventElapsedTime", end);
   if ((start->flags | end->flags) & cudaEventDisableTiming)
-    return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was created with cudaEventDisableTiming");
+    return fail(cudaErrorInvalidResourceHandle,
+                "cudaEventElapsedTime: an event was created with cudaEventDisableTiming");
   if (!start->recorded || !end->recorded)
     return fail(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event has not been recorded");
   const auto start_time = record_time(*start->recorded);

@@ -34,9 +34,7 @@ int texel_bytes_of(const cudaChannelFormatDesc& d) {
   return (d.x + d.y + d.z + d.w) / 8;
 }
 
-cudaError_t refuse(const std::string& why) {
-  return fail(cudaErrorInvalidValue, "cudaCreateTextureObject: " + why);
-}
+cudaError_t refuse(const std::string& why) { return fail(cudaErrorInvalidValue, "cudaCreateTextureObject: " + why); }
 
 // Where the resource's texels are, into `t`.
 cudaError_t describe_resource(const cudaResourceDesc& r, texture_object& t) {
@@ -45,8 +43,8 @@ cudaError_t describe_resource(const cudaResourceDesc& r, texture_object& t) {
       const void* data = nullptr;
       cudaExtent extent{};
       if (!array_storage(r.res.array.array, &data, &t.format, &extent))
-        return fail(cudaErrorInvalidResourceHandle, "cudaCreateTextureObject: the array " +
-                                                        address(r.res.array.array) + " is not a live cudaArray");
+        return fail(cudaErrorInvalidResourceHandle,
+                    "cudaCreateTextureObject: the array " + address(r.res.array.array) + " is not a live cudaArray");
       t.texel_bytes = texel_bytes_of(t.format);
       t.base = static_cast<const unsigned char*>(data);
       t.extent[0] = static_cast<int>(extent.width);
@@ -73,8 +71,8 @@ cudaError_t describe_resource(const cudaResourceDesc& r, texture_object& t) {
       t.texel_bytes = texel_bytes_of(t.format);
       if (t.texel_bytes == 0) return refuse("the channel descriptor has no valid channel (8, 16 or 32 bits)");
       if (r.res.pitch2D.width * static_cast<std::size_t>(t.texel_bytes) > r.res.pitch2D.pitchInBytes)
-        return refuse("a pitch2D row of " + std::to_string(r.res.pitch2D.width) + " texels is wider than its pitch of " +
-                      std::to_string(r.res.pitch2D.pitchInBytes) + " bytes");
+        return refuse("a pitch2D row of " + std::to_string(r.res.pitch2D.width) +
+                      " texels is wider than its pitch of " + std::to_string(r.res.pitch2D.pitchInBytes) + " bytes");
       t.base = static_cast<const unsigned char*>(r.res.pitch2D.devPtr);
       t.extent[0] = static_cast<int>(r.res.pitch2D.width);
       t.extent[1] = static_cast<int>(r.res.pitch2D.height);
@@ -125,8 +123,9 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
   if (texObject == 0) return cudaSuccess;
   std::lock_guard lock(textures_mutex);
   if (textures().erase(texObject) == 0)
-    return fail(cudaErrorInvalidValue, "cudaDestroyTextureObject: " + std::to_string(texObject) +
-                                           " is not a texture object made by cudaCreateTextureObject, or was destroyed");
+    return fail(cudaErrorInvalidValue,
+                "cudaDestroyTextureObject: " + std::to_string(texObject) +
+                    " is not a texture object made by cudaCreateTextureObject, or was destroyed");
   return cudaSuccess;
 }
 

@@ -28,16 +28,24 @@ struct advice_rule {
 
 bool advice_known(cudaMemoryAdvise advice, advice_rule* rule) {
   switch (advice) {
-    case cudaMemAdviseSetReadMostly: *rule = {"cudaMemAdviseSetReadMostly", location_use::ignored}; return true;
-    case cudaMemAdviseUnsetReadMostly: *rule = {"cudaMemAdviseUnsetReadMostly", location_use::ignored}; return true;
+    case cudaMemAdviseSetReadMostly:
+      *rule = {"cudaMemAdviseSetReadMostly", location_use::ignored};
+      return true;
+    case cudaMemAdviseUnsetReadMostly:
+      *rule = {"cudaMemAdviseUnsetReadMostly", location_use::ignored};
+      return true;
     case cudaMemAdviseSetPreferredLocation:
       *rule = {"cudaMemAdviseSetPreferredLocation", location_use::placement};
       return true;
     case cudaMemAdviseUnsetPreferredLocation:
       *rule = {"cudaMemAdviseUnsetPreferredLocation", location_use::ignored};
       return true;
-    case cudaMemAdviseSetAccessedBy: *rule = {"cudaMemAdviseSetAccessedBy", location_use::processor}; return true;
-    case cudaMemAdviseUnsetAccessedBy: *rule = {"cudaMemAdviseUnsetAccessedBy", location_use::processor}; return true;
+    case cudaMemAdviseSetAccessedBy:
+      *rule = {"cudaMemAdviseSetAccessedBy", location_use::processor};
+      return true;
+    case cudaMemAdviseUnsetAccessedBy:
+      *rule = {"cudaMemAdviseUnsetAccessedBy", location_use::processor};
+      return true;
   }
   return false;
 }
@@ -71,8 +79,8 @@ cudaError_t check_range(const std::string& call, const void* p, std::size_t coun
   if (const cudaError_t e = refuse_unmanaged(call, p, r)) return e;
   if (!find_region(p, count, &r))
     return fail(cudaErrorInvalidValue, call + ": the range " + address(p) + " + " + std::to_string(count) +
-                                           " bytes runs past the end of its allocation of " +
-                                           std::to_string(r.bytes) + " bytes at " + address(r.base));
+                                           " bytes runs past the end of its allocation of " + std::to_string(r.bytes) +
+                                           " bytes at " + address(r.base));
   return cudaSuccess;
 }
 
@@ -87,9 +95,10 @@ cudaError_t check_location(const std::string& call, const cudaMemLocation& l, lo
                                            "device number, or cudaMemLocationTypeHost");
   if (use == location_use::ignored) return cudaSuccess;
   if (numa && use == location_use::processor)
-    return fail(cudaErrorInvalidValue, call + ": a host NUMA node is not a processor; pass "
-                                              "cudaMemLocationTypeDevice and a device number, or "
-                                              "cudaMemLocationTypeHost");
+    return fail(cudaErrorInvalidValue, call +
+                                           ": a host NUMA node is not a processor; pass "
+                                           "cudaMemLocationTypeDevice and a device number, or "
+                                           "cudaMemLocationTypeHost");
   if (l.type == cudaMemLocationTypeDevice && (l.id < 0 || l.id >= cohort::device_count()))
     return fail(use == location_use::prefetch ? cudaErrorInvalidDevice : cudaErrorInvalidValue,
                 no_such_device(call, l.id));
@@ -103,22 +112,36 @@ cudaError_t check_location(const std::string& call, const cudaMemLocation& l, lo
 // A location as CUDA 12's device numbers name it: a device, the host as
 // cudaCpuDeviceId; anything else (none, a NUMA node) is cudaInvalidDeviceId.
 int device_number(const cudaMemLocation& l) {
-  return l.type == cudaMemLocationTypeDevice ? l.id : l.type == cudaMemLocationTypeHost ? cudaCpuDeviceId : cudaInvalidDeviceId;
+  return l.type == cudaMemLocationTypeDevice ? l.id
+         : l.type == cudaMemLocationTypeHost ? cudaCpuDeviceId
+                                             : cudaInvalidDeviceId;
 }
 
 void take_advice(range_advice& a, cudaMemoryAdvise advice, const cudaMemLocation& location) {
   switch (advice) {
-    case cudaMemAdviseSetReadMostly: a.read_mostly = true; break;
-    case cudaMemAdviseUnsetReadMostly: a.read_mostly = false; break;
-    case cudaMemAdviseSetPreferredLocation: a.preferred = location; break;
-    case cudaMemAdviseUnsetPreferredLocation: a.preferred = {cudaMemLocationTypeInvalid, 0}; break;
-    case cudaMemAdviseSetAccessedBy: a.accessed_by.insert(device_number(location)); break;
-    case cudaMemAdviseUnsetAccessedBy: a.accessed_by.erase(device_number(location)); break;
+    case cudaMemAdviseSetReadMostly:
+      a.read_mostly = true;
+      break;
+    case cudaMemAdviseUnsetReadMostly:
+      a.read_mostly = false;
+      break;
+    case cudaMemAdviseSetPreferredLocation:
+      a.preferred = location;
+      break;
+    case cudaMemAdviseUnsetPreferredLocation:
+      a.preferred = {cudaMemLocationTypeInvalid, 0};
+      break;
+    case cudaMemAdviseSetAccessedBy:
+      a.accessed_by.insert(device_number(location));
+      break;
+    case cudaMemAdviseUnsetAccessedBy:
+      a.accessed_by.erase(device_number(location));
+      break;
   }
 }
 
 // The location every byte of the range has in `field`, or none where they differ.
-cudaMemLocation common_location(const void* p, std::size_t count, cudaMemLocation range_advice::*field) {
+cudaMemLocation common_location(const void* p, std::size_t count, cudaMemLocation range_advice::* field) {
   std::optional<cudaMemLocation> common;
   bool uniform = true;
   visit_advice(p, count, [&](const range_advice& a) {
@@ -137,14 +160,20 @@ int range_answer(cudaMemRangeAttribute attribute, const void* p, std::size_t cou
       visit_advice(p, count, [&](const range_advice& a) { all = all && a.read_mostly; });
       return all ? 1 : 0;
     }
-    case cudaMemRangeAttributePreferredLocation: return device_number(common_location(p, count, &range_advice::preferred));
+    case cudaMemRangeAttributePreferredLocation:
+      return device_number(common_location(p, count, &range_advice::preferred));
     case cudaMemRangeAttributeLastPrefetchLocation:
       return device_number(common_location(p, count, &range_advice::last_prefetch));
-    case cudaMemRangeAttributePreferredLocationType: return common_location(p, count, &range_advice::preferred).type;
-    case cudaMemRangeAttributeLastPrefetchLocationType: return common_location(p, count, &range_advice::last_prefetch).type;
-    case cudaMemRangeAttributePreferredLocationId: return common_location(p, count, &range_advice::preferred).id;
-    case cudaMemRangeAttributeLastPrefetchLocationId: return common_location(p, count, &range_advice::last_prefetch).id;
-    default: return 0;  // cudaMemRangeAttributeAccessedBy: a list (accessed_by_answer)
+    case cudaMemRangeAttributePreferredLocationType:
+      return common_location(p, count, &range_advice::preferred).type;
+    case cudaMemRangeAttributeLastPrefetchLocationType:
+      return common_location(p, count, &range_advice::last_prefetch).type;
+    case cudaMemRangeAttributePreferredLocationId:
+      return common_location(p, count, &range_advice::preferred).id;
+    case cudaMemRangeAttributeLastPrefetchLocationId:
+      return common_location(p, count, &range_advice::last_prefetch).id;
+    default:
+      return 0;  // cudaMemRangeAttributeAccessedBy: a list (accessed_by_answer)
   }
 }
 
@@ -166,14 +195,22 @@ void accessed_by_answer(int* out, std::size_t slots, const void* p, std::size_t 
 
 const char* range_attribute_name(cudaMemRangeAttribute attribute) {
   switch (attribute) {
-    case cudaMemRangeAttributeReadMostly: return "cudaMemRangeAttributeReadMostly";
-    case cudaMemRangeAttributePreferredLocation: return "cudaMemRangeAttributePreferredLocation";
-    case cudaMemRangeAttributeAccessedBy: return "cudaMemRangeAttributeAccessedBy";
-    case cudaMemRangeAttributeLastPrefetchLocation: return "cudaMemRangeAttributeLastPrefetchLocation";
-    case cudaMemRangeAttributePreferredLocationType: return "cudaMemRangeAttributePreferredLocationType";
-    case cudaMemRangeAttributePreferredLocationId: return "cudaMemRangeAttributePreferredLocationId";
-    case cudaMemRangeAttributeLastPrefetchLocationType: return "cudaMemRangeAttributeLastPrefetchLocationType";
-    case cudaMemRangeAttributeLastPrefetchLocationId: return "cudaMemRangeAttributeLastPrefetchLocationId";
+    case cudaMemRangeAttributeReadMostly:
+      return "cudaMemRangeAttributeReadMostly";
+    case cudaMemRangeAttributePreferredLocation:
+      return "cudaMemRangeAttributePreferredLocation";
+    case cudaMemRangeAttributeAccessedBy:
+      return "cudaMemRangeAttributeAccessedBy";
+    case cudaMemRangeAttributeLastPrefetchLocation:
+      return "cudaMemRangeAttributeLastPrefetchLocation";
+    case cudaMemRangeAttributePreferredLocationType:
+      return "cudaMemRangeAttributePreferredLocationType";
+    case cudaMemRangeAttributePreferredLocationId:
+      return "cudaMemRangeAttributePreferredLocationId";
+    case cudaMemRangeAttributeLastPrefetchLocationType:
+      return "cudaMemRangeAttributeLastPrefetchLocationType";
+    case cudaMemRangeAttributeLastPrefetchLocationId:
+      return "cudaMemRangeAttributeLastPrefetchLocationId";
   }
   return nullptr;
 }
@@ -185,8 +222,9 @@ cudaError_t check_attachment(const std::string& call, const void* p, std::size_t
   region r;
   if (!find_region(p, 1, &r) || r.kind == memory_kind::registered_host) {
     if (length == 0)
-      return fail(cudaErrorInvalidValue, call + ": " + address(p) + " is system memory, which takes a length; "
-                                                "pass the length in bytes (0 means a whole managed allocation)");
+      return fail(cudaErrorInvalidValue, call + ": " + address(p) +
+                                             " is system memory, which takes a length; "
+                                             "pass the length in bytes (0 means a whole managed allocation)");
     return cudaSuccess;
   }
   if (const cudaError_t e = refuse_unmanaged(call, p, r)) return e;
@@ -274,8 +312,9 @@ cudaError_t cudaMemRangeGetAttributes(void** data, size_t* dataSizes, cudaMemRan
                                       size_t numAttributes, const void* devPtr, size_t count) {
   if (const cudaError_t e = sticky()) return e;
   if (data == nullptr || dataSizes == nullptr || attributes == nullptr || numAttributes == 0)
-    return fail(cudaErrorInvalidValue, "cudaMemRangeGetAttributes: null data, dataSizes or attributes, or "
-                                       "numAttributes 0; pass one entry per attribute in each array");
+    return fail(cudaErrorInvalidValue,
+                "cudaMemRangeGetAttributes: null data, dataSizes or attributes, or "
+                "numAttributes 0; pass one entry per attribute in each array");
   for (size_t i = 0; i < numAttributes; ++i)
     if (const cudaError_t e = cudaMemRangeGetAttribute(data[i], dataSizes[i], attributes[i], devPtr, count)) return e;
   return cudaSuccess;
@@ -293,8 +332,9 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t l
                                            " are not one of cudaMemAttachGlobal, cudaMemAttachHost or "
                                            "cudaMemAttachSingle");
   if (flags == cudaMemAttachSingle && (stream == nullptr || stream == cudaStreamLegacy))
-    return fail(cudaErrorInvalidValue, call + ": cudaMemAttachSingle to the NULL stream, which is not one stream "
-                                              "but every stream's; attach to a stream you created, or pass "
-                                              "cudaMemAttachGlobal");
+    return fail(cudaErrorInvalidValue, call +
+                                           ": cudaMemAttachSingle to the NULL stream, which is not one stream "
+                                           "but every stream's; attach to a stream you created, or pass "
+                                           "cudaMemAttachGlobal");
   return check_attachment(call, devPtr, length);
 }

@@ -75,7 +75,8 @@ __device__ void collectives(const Group& g, int* data, int* out) {
   cg::atomic_ref<int, cg::thread_scope_device> total(out[1]);
   static_assert(same<decltype(cg::reduce(g, v, cg::plus<int>())), int>);
   v += cg::reduce(g, v, cg::plus<int>()) + cg::reduce(g, v, cg::less<int>()) + cg::reduce(g, v, cg::greater<int>());
-  v += cg::reduce(g, v, cg::bit_and<int>()) + cg::reduce(g, v, cg::bit_or<int>()) + cg::reduce(g, v, cg::bit_xor<int>());
+  v +=
+      cg::reduce(g, v, cg::bit_and<int>()) + cg::reduce(g, v, cg::bit_or<int>()) + cg::reduce(g, v, cg::bit_xor<int>());
   cg::reduce_update_async(g, total, v, cg::plus<int>());
   cg::reduce_store_async(g, total, v, cg::plus<int>());
   cg::reduce_store_async(g, out + 2, v, cg::plus<int>());

@@ -51,47 +51,47 @@ TEST_P(BadArguments, ExitWithCode2AndSayWhatIsWrong) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cli, BadArguments,
-    ::testing::Values(bad_arguments{"NoCommand", "", "a command is required"},
-                      bad_arguments{"UnknownCommand", "frobnicate", "frobnicate"},
-                      bad_arguments{"BenchWithoutBenchmark", "bench", "reduce, scan or sync"},
-                      bad_arguments{"UnknownBenchmark", "bench sort", "sort"},
-                      bad_arguments{"UnknownOption", "info --verbose", "--verbose"},
-                      bad_arguments{"SizeSuffix", "bench reduce --sizes 12X", "12X"},
-                      bad_arguments{"SizeZero", "bench reduce --sizes 0", "bad size `0`"},
-                      bad_arguments{"SizeRangeBackwards", "bench reduce --sizes 16M..1K", "16M..1K"},
-                      bad_arguments{"SizeOfFourteenDigits", "bench reduce --sizes 99999999999999",
-                                    "sizes run from 1 to 2^40"},
-                      bad_arguments{"SizesMissing", "bench reduce --sizes", "--sizes"},
-                      bad_arguments{"RepeatZero", "bench reduce --repeat 0", "--repeat"},
-                      bad_arguments{"RepeatNotANumber", "bench reduce --repeat many", "--repeat"},
-                      bad_arguments{"BackendUnknown", "bench reduce --backend opencl", "--backend"},
-                      bad_arguments{"BackendNotBuiltIn", "bench reduce --backend cuda", "run cohort-cuda"},
-                      bad_arguments{"PlotNotSvg", "bench reduce --plot chart.png", "SVG"},
-                      bad_arguments{"JsonInMissingDirectory", "bench reduce --sizes 1K --json /no-such-dir/r.json",
-                                    "--json /no-such-dir/r.json: cannot write there (No such file"},
-                      // Found by opening it, as root too: /proc takes no new file whatever its mode says.
-                      bad_arguments{"JsonWhereNoFileCanBeMade", "bench reduce --sizes 1K --json /proc/cohort.json",
-                                    "--json /proc/cohort.json: cannot write there"},
-                      bad_arguments{"JsonWithoutAName", "bench reduce --sizes 1K --json ''", "needs a file name"},
-                      bad_arguments{"JsonAndPlotOneFile", "bench sync --json /tmp/cohort-both.svg --plot /tmp/cohort-both.svg",
-                                    "--json and --plot both name /tmp/cohort-both.svg"},
-                      bad_arguments{"JsonIsADirectory", "bench scan --json /tmp", "--json /tmp: is a directory"},
-                      bad_arguments{"PlotInMissingDirectory", "bench sync --plot /no-such-dir/c.svg",
-                                    "--plot /no-such-dir/c.svg: cannot write there"},
-                      bad_arguments{"BlockTooLarge", "bench sync --sizes 4096", "4096 threads per block"},
-                      // CLI11 alone wrapped -1 to 2^64 - 1 and clamped what is past the type's maximum to it.
-                      bad_arguments{"SeedNegative", "bench reduce --seed -1",
-                                    "bad seed `-1`: expected decimal digits from 0 to 18446744073709551615, "
-                                    "without a sign"},
-                      bad_arguments{"SeedPastTwoToThe64", "bench scan --seed 18446744073709551616",
-                                    "bad seed `18446744073709551616`: expected decimal digits from 0 to "
-                                    "18446744073709551615"},
-                      bad_arguments{"SeedWithPlus", "bench sync --seed +7", "bad seed `+7`"},
-                      bad_arguments{"SeedInHex", "bench reduce --seed 0x10", "bad seed `0x10`"},
-                      bad_arguments{"SoakSeedNegative", "soak --seed -1",
-                                    "bad seed `-1`: expected decimal digits from 0 to 4294967295, without a sign"},
-                      bad_arguments{"SoakSeedPastItsType", "soak --seed 4294967296",
-                                    "bad seed `4294967296`: expected decimal digits from 0 to 4294967295"}),
+    ::testing::Values(
+        bad_arguments{"NoCommand", "", "a command is required"},
+        bad_arguments{"UnknownCommand", "frobnicate", "frobnicate"},
+        bad_arguments{"BenchWithoutBenchmark", "bench", "reduce, scan or sync"},
+        bad_arguments{"UnknownBenchmark", "bench sort", "sort"},
+        bad_arguments{"UnknownOption", "info --verbose", "--verbose"},
+        bad_arguments{"SizeSuffix", "bench reduce --sizes 12X", "12X"},
+        bad_arguments{"SizeZero", "bench reduce --sizes 0", "bad size `0`"},
+        bad_arguments{"SizeRangeBackwards", "bench reduce --sizes 16M..1K", "16M..1K"},
+        bad_arguments{"SizeOfFourteenDigits", "bench reduce --sizes 99999999999999", "sizes run from 1 to 2^40"},
+        bad_arguments{"SizesMissing", "bench reduce --sizes", "--sizes"},
+        bad_arguments{"RepeatZero", "bench reduce --repeat 0", "--repeat"},
+        bad_arguments{"RepeatNotANumber", "bench reduce --repeat many", "--repeat"},
+        bad_arguments{"BackendUnknown", "bench reduce --backend opencl", "--backend"},
+        bad_arguments{"BackendNotBuiltIn", "bench reduce --backend cuda", "run cohort-cuda"},
+        bad_arguments{"PlotNotSvg", "bench reduce --plot chart.png", "SVG"},
+        bad_arguments{"JsonInMissingDirectory", "bench reduce --sizes 1K --json /no-such-dir/r.json",
+                      "--json /no-such-dir/r.json: cannot write there (No such file"},
+        // Found by opening it, as root too: /proc takes no new file whatever its mode says.
+        bad_arguments{"JsonWhereNoFileCanBeMade", "bench reduce --sizes 1K --json /proc/cohort.json",
+                      "--json /proc/cohort.json: cannot write there"},
+        bad_arguments{"JsonWithoutAName", "bench reduce --sizes 1K --json ''", "needs a file name"},
+        bad_arguments{"JsonAndPlotOneFile", "bench sync --json /tmp/cohort-both.svg --plot /tmp/cohort-both.svg",
+                      "--json and --plot both name /tmp/cohort-both.svg"},
+        bad_arguments{"JsonIsADirectory", "bench scan --json /tmp", "--json /tmp: is a directory"},
+        bad_arguments{"PlotInMissingDirectory", "bench sync --plot /no-such-dir/c.svg",
+                      "--plot /no-such-dir/c.svg: cannot write there"},
+        bad_arguments{"BlockTooLarge", "bench sync --sizes 4096", "4096 threads per block"},
+        // CLI11 alone wrapped -1 to 2^64 - 1 and clamped what is past the type's maximum to it.
+        bad_arguments{"SeedNegative", "bench reduce --seed -1",
+                      "bad seed `-1`: expected decimal digits from 0 to 18446744073709551615, "
+                      "without a sign"},
+        bad_arguments{"SeedPastTwoToThe64", "bench scan --seed 18446744073709551616",
+                      "bad seed `18446744073709551616`: expected decimal digits from 0 to "
+                      "18446744073709551615"},
+        bad_arguments{"SeedWithPlus", "bench sync --seed +7", "bad seed `+7`"},
+        bad_arguments{"SeedInHex", "bench reduce --seed 0x10", "bad seed `0x10`"},
+        bad_arguments{"SoakSeedNegative", "soak --seed -1",
+                      "bad seed `-1`: expected decimal digits from 0 to 4294967295, without a sign"},
+        bad_arguments{"SoakSeedPastItsType", "soak --seed 4294967296",
+                      "bad seed `4294967296`: expected decimal digits from 0 to 4294967295"}),
     [](const ::testing::TestParamInfo<bad_arguments>& info) { return std::string(info.param.name); });
 
 TEST(Info, ListsTheHostDevice) {
@@ -135,8 +135,9 @@ TEST(Doctor, ABadEnvironmentValueEndsTheDeviceChecksNamingIt) {
 TEST(Doctor, ReportsEachVirtualDevicesOwnMemory) {
   const auto r = run_cohort("doctor", "COHORT_DEVICE_COUNT=2 COHORT_DEVICE_MEMORY=64M");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, "67108864 of 67108864 bytes free; allocations made while it is current are its "
-                              "(device_of: 1)"))
+  EXPECT_TRUE(contains(r.out,
+                       "67108864 of 67108864 bytes free; allocations made while it is current are its "
+                       "(device_of: 1)"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "each virtual device has its own capacity (COHORT_DEVICE_MEMORY)")) << r.out;
   EXPECT_TRUE(contains(r.out, "copy_peer copies between devices' memories")) << r.out;
@@ -218,7 +219,8 @@ TEST(Soak, ABlockLargerThanTheDeviceRunsIsAUsageError) {
 TEST(BenchSync, ARowTheDeviceCannotRunIsLeftOutWithTheReason) {
   const auto r = run_cohort("bench sync --sizes 1024 --repeat 1", "COHORT_SM_COUNT=1");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_TRUE(contains(r.err, "cluster-sync-8 at 1024 threads left out: no cluster of 8 blocks of 1024 threads")) << r.err;
+  EXPECT_TRUE(contains(r.err, "cluster-sync-8 at 1024 threads left out: no cluster of 8 blocks of 1024 threads"))
+      << r.err;
   EXPECT_TRUE(contains(r.out, "grid-sync-full")) << r.out;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }

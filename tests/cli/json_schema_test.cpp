@@ -4,8 +4,8 @@
 // chart is checked to be an SVG with a line per variant.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <utility>
@@ -24,12 +24,18 @@ enum class type { string, integer, number, boolean, array, object };
 
 bool has_type(const json& v, type t) {
   switch (t) {
-    case type::string: return v.is_string();
-    case type::integer: return v.is_number_integer();
-    case type::number: return v.is_number();
-    case type::boolean: return v.is_boolean();
-    case type::array: return v.is_array();
-    case type::object: return v.is_object();
+    case type::string:
+      return v.is_string();
+    case type::integer:
+      return v.is_number_integer();
+    case type::number:
+      return v.is_number();
+    case type::boolean:
+      return v.is_boolean();
+    case type::array:
+      return v.is_array();
+    case type::object:
+      return v.is_object();
   }
   return false;
 }
@@ -146,8 +152,8 @@ TEST(JsonSchema, Scan) {
   const json doc = run_and_check("scan", "--sizes 4K", 1);
   EXPECT_EQ(doc["element"], "int32");
   std::set<std::pair<std::uint64_t, std::string>> expected{
-      {4096, "copy"},      {4096, "copy-vector"}, {4096, "memcpy"},      {4096, "three-kernel"},
-      {4096, "cooperative"}, {4096, "grid-scan"}, {4096, "device-scan"}, {4096, "host-array-scan"}};
+      {4096, "copy"},        {4096, "copy-vector"}, {4096, "memcpy"},      {4096, "three-kernel"},
+      {4096, "cooperative"}, {4096, "grid-scan"},   {4096, "device-scan"}, {4096, "host-array-scan"}};
   add_parallel_stl_rows(doc, "std-inclusive-scan-par-unseq", expected);
   EXPECT_EQ(rows_of(doc), expected);
   for (const json& r : doc["results"]) EXPECT_EQ(r["bytes"], 2 * 4 * 4096) << r["variant"];
@@ -159,9 +165,9 @@ TEST(JsonSchema, Sync) {
   EXPECT_EQ(doc["size_unit"], "threads_per_block");
   std::set<std::pair<std::uint64_t, std::string>> expected;
   for (const std::uint64_t size : {64u, 128u})
-    for (const char* v : {"block-sync", "tile-sync-32", "cluster-sync-2", "cluster-sync-8", "grid-sync-sm",
-                          "grid-sync-full", "multi-grid-sync-sm", "multi-grid-sync-full", "multi-grid-sync-sm-pinned",
-                          "multi-grid-sync-full-pinned"})
+    for (const char* v :
+         {"block-sync", "tile-sync-32", "cluster-sync-2", "cluster-sync-8", "grid-sync-sm", "grid-sync-full",
+          "multi-grid-sync-sm", "multi-grid-sync-full", "multi-grid-sync-sm-pinned", "multi-grid-sync-full-pinned"})
       expected.emplace(size, v);
   expected.emplace(128, "tile-sync-128");  // a tile runs only where it divides the block
   EXPECT_EQ(rows_of(doc), expected);

@@ -211,7 +211,8 @@ TEST_F(Cudart, SharedMemoryLimitsNameCudaFuncSetAttribute) {
   const std::string refused = cohort::compat::error_detail(cudaErrorInvalidValue);
   EXPECT_EQ(refused.rfind("cudaFuncSetAttribute: " + std::to_string(optin + 1) +
                               " bytes of dynamic shared memory plus the kernel's 0 bytes of static shared memory "
-                              "exceed the device's limit of " + std::to_string(optin) + " bytes per block",
+                              "exceed the device's limit of " +
+                              std::to_string(optin) + " bytes per block",
                           0),
             0u)
       << refused;
@@ -255,8 +256,11 @@ TEST_F(Cudart, CopyKindsMustMatchThePointers) {
   const std::string at = address_text(device);
   EXPECT_EQ(cudaMemcpy(back, device, sizeof host, cudaMemcpyHostToHost), cudaErrorInvalidMemcpyDirection);
   EXPECT_NE(text(cudaErrorInvalidMemcpyDirection)
-                .find("cudaMemcpy(cudaMemcpyHostToHost): the source " + at + " is device memory (device 0's "
-                      "allocation of 16 bytes at " + at + "), but cudaMemcpyHostToHost says host memory; pass the "
+                .find("cudaMemcpy(cudaMemcpyHostToHost): the source " + at +
+                      " is device memory (device 0's "
+                      "allocation of 16 bytes at " +
+                      at +
+                      "), but cudaMemcpyHostToHost says host memory; pass the "
                       "kind that matches the pointers, or cudaMemcpyDefault to have the runtime tell"),
             std::string::npos)
       << text(cudaErrorInvalidMemcpyDirection);
@@ -327,8 +331,9 @@ TEST_F(CudartDevices, EachDeviceHasItsOwnMemory) {
   EXPECT_EQ(cudaFree(on0), cudaErrorInvalidValue);
   EXPECT_EQ(cudaFree(on1), cudaSuccess);
   EXPECT_EQ(cudaSetDevice(3), cudaErrorInvalidDevice);
-  EXPECT_NE(text(cudaErrorInvalidDevice).find("cudaSetDevice: device 3 does not exist; the host backend has 3 "
-                                              "device(s), 0..2 (COHORT_DEVICE_COUNT sets how many)"),
+  EXPECT_NE(text(cudaErrorInvalidDevice)
+                .find("cudaSetDevice: device 3 does not exist; the host backend has 3 "
+                      "device(s), 0..2 (COHORT_DEVICE_COUNT sets how many)"),
             std::string::npos)
       << text(cudaErrorInvalidDevice);
 }
@@ -346,7 +351,8 @@ TEST_F(CudartDevices, PeerCopiesAndPeerAccess) {
   EXPECT_EQ(cudaMemcpyPeerAsync(on0, 0, on2, 2, sizeof host, 0), cudaSuccess);
   EXPECT_EQ(cudaMemcpyPeer(on2, 1, on0, 0, sizeof host), cudaErrorInvalidValue);
   EXPECT_NE(text(cudaErrorInvalidValue)
-                .find("cudaMemcpyPeer: the destination " + address_text(on2) + " is device 2's memory, not device "
+                .find("cudaMemcpyPeer: the destination " + address_text(on2) +
+                      " is device 2's memory, not device "
                       "1's; pass the device it was allocated on (cudaPointerGetAttributes tells)"),
             std::string::npos)
       << text(cudaErrorInvalidValue);
@@ -391,7 +397,8 @@ TEST_F(Cudart, PitchedCopies) {
   ASSERT_EQ(cudaMemcpy2D(device, pitch, host, sizeof host[0], sizeof host[0], 3, cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemcpy2D(back, sizeof back[0], device, pitch, sizeof back[0], 3, cudaMemcpyDeviceToHost), cudaSuccess);
   EXPECT_EQ(back[2][9], 29.0f);
-  EXPECT_EQ(cudaMemcpy2D(device, pitch, host, 8, sizeof host[0], 3, cudaMemcpyHostToDevice), cudaErrorInvalidPitchValue);
+  EXPECT_EQ(cudaMemcpy2D(device, pitch, host, 8, sizeof host[0], 3, cudaMemcpyHostToDevice),
+            cudaErrorInvalidPitchValue);
   EXPECT_NE(text(cudaErrorInvalidPitchValue).find("wider than its pitch"), std::string::npos);
   EXPECT_EQ(cudaMemcpy2D(device, pitch, host, sizeof host[0], sizeof host[0], 4, cudaMemcpyHostToDevice),
             cudaErrorInvalidValue);
@@ -476,8 +483,9 @@ TEST_F(Cudart, ClusterDimensionAttribute) {
   for (int b = 0; b < 4; ++b) EXPECT_EQ(sizes[b], 2);
   config.gridDim = dim3(3);
   EXPECT_EQ(cudaLaunchKernelEx(&config, cluster_sizes, sizes), cudaErrorInvalidConfiguration);
-  EXPECT_NE(text(cudaErrorInvalidConfiguration).find("grid dimension x = 3 is not a multiple of cluster dimension x = 2"),
-            std::string::npos);
+  EXPECT_NE(
+      text(cudaErrorInvalidConfiguration).find("grid dimension x = 3 is not a multiple of cluster dimension x = 2"),
+      std::string::npos);
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
   ASSERT_EQ(cudaFree(sizes), cudaSuccess);
 }

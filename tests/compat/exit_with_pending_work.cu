@@ -4,9 +4,9 @@
 // backend runs the work to its end before the process's static objects are
 // destroyed, and exits cleanly: the check below, made by a static object's
 // destructor, sees the host function's mark; the exit status is its verdict.
-#include <cuda/atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cuda/atomic>
 
 namespace {
 

@@ -79,8 +79,9 @@ TEST_F(KernelThreads, DeviceSideRuntimeCallsFailTheLaunchNamingTheCall) {
   allocates<<<1, 32>>>(a);
   testing::internal::GetCapturedStderr();
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
-  EXPECT_NE(detail_of(cudaErrorLaunchFailure).find("cudaMalloc called in a kernel: the host backend has no "
-                                                   "device-side runtime API (dynamic parallelism)"),
+  EXPECT_NE(detail_of(cudaErrorLaunchFailure)
+                .find("cudaMalloc called in a kernel: the host backend has no "
+                      "device-side runtime API (dynamic parallelism)"),
             std::string::npos)
       << detail_of(cudaErrorLaunchFailure);
   EXPECT_EQ(a[1], 0);
@@ -94,10 +95,9 @@ __global__ void takes_two(int* a, int b) { a[threadIdx.x] = b; }
 TEST_F(KernelThreads, ALaunchByAddressWithNullArgumentsIsAnInvalidValue) {
   EXPECT_EQ(cudaLaunchKernel(reinterpret_cast<const void*>(&takes_two), dim3(1), dim3(1), nullptr, 0, nullptr),
             cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue),
-            "cudaLaunchKernel: args is null, but the kernel at " +
-                address_text(reinterpret_cast<const void*>(&takes_two)) +
-                " takes 2 parameters: pass an array with a pointer to each argument");
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaLaunchKernel: args is null, but the kernel at " +
+                                                  address_text(reinterpret_cast<const void*>(&takes_two)) +
+                                                  " takes 2 parameters: pass an array with a pointer to each argument");
   int* a = nullptr;
   ASSERT_EQ(cudaMalloc(&a, sizeof(int)), cudaSuccess);
   void* args[] = {&a, nullptr};

@@ -31,8 +31,11 @@ TEST_F(MemoryFault, TheFreeThatFindsItReturnsAStickyIllegalAddress) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(cudaFree(a), cudaErrorIllegalAddress);
   const std::string printed = testing::internal::GetCapturedStderr();
-  const std::string damage = "cudaFree: free_device(" + at + "): the byte 0 past the end of the allocation of 4000 "
-                             "bytes at " + at + " was overwritten: a kernel or a copy wrote outside the allocation; "
+  const std::string damage = "cudaFree: free_device(" + at +
+                             "): the byte 0 past the end of the allocation of 4000 "
+                             "bytes at " +
+                             at +
+                             " was overwritten: a kernel or a copy wrote outside the allocation; "
                              "run with COHORT_CHECK=memory to have the launch that did it report it";
   EXPECT_EQ(detail_of(cudaErrorIllegalAddress), damage);
   EXPECT_EQ(printed, "cohort: kernel fault (cudaErrorIllegalAddress): " + damage + "\n");  // once, as a fault
@@ -65,10 +68,10 @@ TEST_F(MemoryFault, AnAllocationOverCapacityIsAnOutOfMemoryOfThatCallAlone) {
   ASSERT_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
   float* a = nullptr;
   EXPECT_EQ(cudaMalloc(&a, total + 1), cudaErrorMemoryAllocation);
-  EXPECT_EQ(detail_of(cudaErrorMemoryAllocation).rfind("cudaMalloc: malloc_device: cannot allocate " +
-                                                           std::to_string(total + 1) + " bytes on device 0",
-                                                       0),
-            0u)
+  EXPECT_EQ(
+      detail_of(cudaErrorMemoryAllocation)
+          .rfind("cudaMalloc: malloc_device: cannot allocate " + std::to_string(total + 1) + " bytes on device 0", 0),
+      0u)
       << detail_of(cudaErrorMemoryAllocation);
   EXPECT_EQ(cudaGetLastError(), cudaErrorMemoryAllocation);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);

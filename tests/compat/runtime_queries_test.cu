@@ -62,8 +62,9 @@ TEST_F(StreamAttributes, WindowsCudaRefusesAreRefused) {
   value.accessPolicyWindow.hitRatio = 1.0f;
   value.accessPolicyWindow.hitProp = static_cast<cudaAccessProperty>(7);
   EXPECT_EQ(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &value), cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaStreamSetAttribute: the access policy window's hitProp (7) or "
-                                              "missProp (0) is not a cudaAccessProperty");
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue),
+            "cudaStreamSetAttribute: the access policy window's hitProp (7) or "
+            "missProp (0) is not a cudaAccessProperty");
   value.accessPolicyWindow.hitProp = cudaAccessPropertyNormal;
   value.accessPolicyWindow.missProp = cudaAccessPropertyPersisting;
   EXPECT_EQ(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &value), cudaErrorInvalidValue);
@@ -76,16 +77,16 @@ TEST_F(StreamAttributes, WindowsCudaRefusesAreRefused) {
 
   value.syncPolicy = static_cast<cudaSynchronizationPolicy>(0);
   EXPECT_EQ(cudaStreamSetAttribute(stream, cudaStreamAttributeSynchronizationPolicy, &value), cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue),
-            "cudaStreamSetAttribute: 0 is not a cudaSynchronizationPolicy (1 to 4)");
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaStreamSetAttribute: 0 is not a cudaSynchronizationPolicy (1 to 4)");
   for (const char* call : {"cudaStreamSetAttribute", "cudaStreamGetAttribute"}) {
     const cudaError_t e = std::string(call) == "cudaStreamSetAttribute"
                               ? cudaStreamSetAttribute(stream, cudaLaunchAttributeCooperative, &value)
                               : cudaStreamGetAttribute(stream, cudaLaunchAttributeCooperative, &read);
     EXPECT_EQ(e, cudaErrorInvalidValue);
     EXPECT_EQ(detail_of(cudaErrorInvalidValue),
-              std::string(call) + ": attribute 2 is not a stream's; a stream has cudaStreamAttributeAccessPolicyWindow "
-                                  "(1), cudaStreamAttributeSynchronizationPolicy (3) and cudaStreamAttributePriority (8)");
+              std::string(call) +
+                  ": attribute 2 is not a stream's; a stream has cudaStreamAttributeAccessPolicyWindow "
+                  "(1), cudaStreamAttributeSynchronizationPolicy (3) and cudaStreamAttributePriority (8)");
   }
   EXPECT_EQ(cudaStreamSetAttribute(stream, cudaStreamAttributePriority, nullptr), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaStreamSetAttribute: null result");
@@ -138,9 +139,8 @@ TEST_F(StreamAttributes, PriorityFlagsAndDevice) {
   EXPECT_EQ(priority, 0);
   ASSERT_EQ(cudaStreamDestroy(urgent), cudaSuccess);
   EXPECT_EQ(cudaStreamGetPriority(urgent, &priority), cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(detail_of(cudaErrorInvalidResourceHandle),
-            "cudaStreamGetPriority: stream " + address_text(urgent) +
-                " was not created by cudaStreamCreate or was destroyed");
+  EXPECT_EQ(detail_of(cudaErrorInvalidResourceHandle), "cudaStreamGetPriority: stream " + address_text(urgent) +
+                                                           " was not created by cudaStreamCreate or was destroyed");
   EXPECT_EQ(cudaStreamGetFlags(stream, nullptr), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaStreamGetFlags: null result");
   EXPECT_EQ(cudaStreamGetDevice(stream, nullptr), cudaErrorInvalidValue);
@@ -338,7 +338,8 @@ TEST_F(Occupancy, AvailableDynamicSharedMemoryIsTheMostThatFits) {
   int blocks = 0;
   ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, uses_dynamic_shared, 128, bytes), cudaSuccess);
   EXPECT_GE(blocks, 8);
-  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, uses_dynamic_shared, 128, bytes + 1024), cudaSuccess);
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, uses_dynamic_shared, 128, bytes + 1024),
+            cudaSuccess);
   EXPECT_LT(blocks, 8);
   ASSERT_EQ(cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, uses_dynamic_shared, 1000, 1024), cudaSuccess);
   EXPECT_EQ(bytes, 0u) << "a thousand blocks of 1024 threads never fit";
@@ -356,7 +357,8 @@ class ManagedRanges : public FreshDevice {
   char* managed = nullptr;
   int read(cudaMemRangeAttribute attribute, const void* p, size_t count) {
     int value = -7;
-    EXPECT_EQ(cudaMemRangeGetAttribute(&value, 4, attribute, p, count), cudaSuccess) << detail_of(cudaErrorInvalidValue);
+    EXPECT_EQ(cudaMemRangeGetAttribute(&value, 4, attribute, p, count), cudaSuccess)
+        << detail_of(cudaErrorInvalidValue);
     return value;
   }
 };
@@ -427,10 +429,13 @@ TEST_F(ManagedRanges, FreedMemoryForgetsItsAdvice) {
 
 TEST_F(ManagedRanges, QueriesCudaRefusesAreRefused) {
   int value = 0;
-  EXPECT_EQ(cudaMemRangeGetAttribute(&value, 8, cudaMemRangeAttributeReadMostly, managed, bytes), cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue),
-            "cudaMemRangeGetAttribute(cudaMemRangeAttributeReadMostly): dataSize is 8; this attribute is 32 bits: pass 4");
-  EXPECT_EQ(cudaMemRangeGetAttribute(&value, 6, cudaMemRangeAttributeAccessedBy, managed, bytes), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemRangeGetAttribute(&value, 8, cudaMemRangeAttributeReadMostly, managed, bytes),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(
+      detail_of(cudaErrorInvalidValue),
+      "cudaMemRangeGetAttribute(cudaMemRangeAttributeReadMostly): dataSize is 8; this attribute is 32 bits: pass 4");
+  EXPECT_EQ(cudaMemRangeGetAttribute(&value, 6, cudaMemRangeAttributeAccessedBy, managed, bytes),
+            cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue),
             "cudaMemRangeGetAttribute(cudaMemRangeAttributeAccessedBy): dataSize is 6; this attribute is a list of "
             "32-bit device numbers: pass a non-zero multiple of 4");
@@ -467,17 +472,19 @@ TEST_F(ManagedRanges, AttachmentsCudaTakesAndRefuses) {
   EXPECT_EQ(cudaStreamAttachMemAsync(stream, pageable, sizeof pageable), cudaSuccess);
 
   EXPECT_EQ(cudaStreamAttachMemAsync(stream, managed, 0, 3), cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaStreamAttachMemAsync: flags 3 are not one of cudaMemAttachGlobal, "
-                                              "cudaMemAttachHost or cudaMemAttachSingle");
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue),
+            "cudaStreamAttachMemAsync: flags 3 are not one of cudaMemAttachGlobal, "
+            "cudaMemAttachHost or cudaMemAttachSingle");
   EXPECT_EQ(cudaStreamAttachMemAsync(0, managed), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue),
             "cudaStreamAttachMemAsync: cudaMemAttachSingle to the NULL stream, which is not one stream but every "
             "stream's; attach to a stream you created, or pass cudaMemAttachGlobal");
   EXPECT_EQ(cudaStreamAttachMemAsync(stream, managed + 64, 0), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue),
-            "cudaStreamAttachMemAsync: " + address_text(managed + 64) + " + 0 bytes is part of the managed allocation "
-            "of 4096 bytes at " + address_text(managed) +
-                "; attach the whole allocation (its start, and length 0 or its size)");
+            "cudaStreamAttachMemAsync: " + address_text(managed + 64) +
+                " + 0 bytes is part of the managed allocation "
+                "of 4096 bytes at " +
+                address_text(managed) + "; attach the whole allocation (its start, and length 0 or its size)");
   EXPECT_EQ(cudaStreamAttachMemAsync(stream, managed, 64), cudaErrorInvalidValue);
   EXPECT_EQ(cudaStreamAttachMemAsync(stream, pageable, 0), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue),

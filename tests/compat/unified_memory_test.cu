@@ -45,9 +45,9 @@ TEST_F(UnifiedMemory, HintsCudaTakesSucceed) {
   cudaStream_t stream;
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   std::vector<float> pageable(16);  // the device reaches pageable memory (cudaDevAttrPageableMemoryAccess)
-  for (const cudaMemLocation to : {device_0, host, cudaMemLocation{cudaMemLocationTypeHost, 77},
-                                   cudaMemLocation{cudaMemLocationTypeHostNuma, 0},
-                                   cudaMemLocation{cudaMemLocationTypeHostNumaCurrent, 0}}) {
+  for (const cudaMemLocation to :
+       {device_0, host, cudaMemLocation{cudaMemLocationTypeHost, 77}, cudaMemLocation{cudaMemLocationTypeHostNuma, 0},
+        cudaMemLocation{cudaMemLocationTypeHostNumaCurrent, 0}}) {
     EXPECT_EQ(cudaMemPrefetchAsync(managed, bytes, to, 0, stream), cudaSuccess) << to.type;
     EXPECT_EQ(cudaMemPrefetchAsync(managed + 1, 100, to, 0), cudaSuccess) << to.type;
     EXPECT_EQ(cudaMemPrefetchAsync(managed_counts, sizeof managed_counts, to, 0), cudaSuccess) << to.type;
@@ -75,38 +75,42 @@ TEST_F(UnifiedMemory, PrefetchRefusesWhatCudaRefuses) {
   ASSERT_EQ(cudaStreamCreate(&destroyed), cudaSuccess);
   ASSERT_EQ(cudaStreamDestroy(destroyed), cudaSuccess);
   EXPECT_EQ(cudaMemPrefetchAsync(managed, bytes, device_0, 0, destroyed), cudaErrorInvalidResourceHandle);
-  EXPECT_EQ(detail_of(cudaErrorInvalidResourceHandle),
-            "cudaMemPrefetchAsync: stream " + address_text(destroyed) +
-                " was not created by cudaStreamCreate or was destroyed");
+  EXPECT_EQ(detail_of(cudaErrorInvalidResourceHandle), "cudaMemPrefetchAsync: stream " + address_text(destroyed) +
+                                                           " was not created by cudaStreamCreate or was destroyed");
   EXPECT_EQ(cudaMemPrefetchAsync(managed, bytes, device_0, 1), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaMemPrefetchAsync: flags 1 are not 0; CUDA defines none yet, pass 0");
   EXPECT_EQ(cudaMemPrefetchAsync(managed, 0, device_0, 0), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaMemPrefetchAsync: the range " + at +
-                                                   " + 0 bytes is null or empty; pass managed memory and its size in "
-                                                   "bytes");
+                                                  " + 0 bytes is null or empty; pass managed memory and its size in "
+                                                  "bytes");
   EXPECT_EQ(cudaMemPrefetchAsync(nullptr, bytes, device_0, 0), cudaErrorInvalidValue);
   EXPECT_NE(detail_of(cudaErrorInvalidValue).find("+ 4096 bytes is null or empty"), std::string::npos);
   EXPECT_EQ(cudaMemPrefetchAsync(managed, bytes + 1, device_0, 0), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaMemPrefetchAsync: the range " + at +
-                                                   " + 4097 bytes runs past the end of its allocation of 4096 bytes "
-                                                   "at " + at);
+                                                  " + 4097 bytes runs past the end of its allocation of 4096 bytes "
+                                                  "at " +
+                                                  at);
   EXPECT_EQ(cudaMemPrefetchAsync(managed, bytes, cudaMemLocation{cudaMemLocationTypeDevice, 5}, 0),
             cudaErrorInvalidDevice);
-  EXPECT_EQ(detail_of(cudaErrorInvalidDevice).rfind("cudaMemPrefetchAsync: device 5 does not exist; the host backend "
-                                                    "has ", 0),
+  EXPECT_EQ(detail_of(cudaErrorInvalidDevice)
+                .rfind("cudaMemPrefetchAsync: device 5 does not exist; the host backend "
+                       "has ",
+                       0),
             0u)
       << detail_of(cudaErrorInvalidDevice);
   EXPECT_EQ(cudaMemPrefetchAsync(managed, bytes, cudaInvalidDeviceId), cudaErrorInvalidDevice);  // CUDA 12's form
   EXPECT_EQ(detail_of(cudaErrorInvalidDevice).rfind("cudaMemPrefetchAsync: device -2 does not exist", 0), 0u);
   EXPECT_EQ(cudaMemPrefetchAsync(managed, bytes, cudaMemLocation{cudaMemLocationTypeHostNuma, 999}, 0),
             cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaMemPrefetchAsync: host NUMA node 999 does not exist; pass one "
-                                              "that /sys/devices/system/node lists, or cudaMemLocationTypeHost");
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue),
+            "cudaMemPrefetchAsync: host NUMA node 999 does not exist; pass one "
+            "that /sys/devices/system/node lists, or cudaMemLocationTypeHost");
   EXPECT_EQ(cudaMemPrefetchAsync(managed, bytes, cudaMemLocation{cudaMemLocationTypeInvalid, 0}, 0),
             cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaMemPrefetchAsync: location type 0 is not a cudaMemLocationType; "
-                                              "pass cudaMemLocationTypeDevice and a device number, or "
-                                              "cudaMemLocationTypeHost");
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue),
+            "cudaMemPrefetchAsync: location type 0 is not a cudaMemLocationType; "
+            "pass cudaMemLocationTypeDevice and a device number, or "
+            "cudaMemLocationTypeHost");
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // refusals, not faults
 }
@@ -118,12 +122,12 @@ TEST_F(UnifiedMemory, HintsRefuseMemoryThatIsNotManaged) {
   ASSERT_EQ(cudaMallocHost(&pinned, bytes), cudaSuccess);
   EXPECT_EQ(cudaMemPrefetchAsync(device, bytes, device_0, 0), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaMemPrefetchAsync: " + address_text(device) +
-                                                   " is device memory from cudaMalloc, not managed memory; allocate "
-                                                   "it with cudaMallocManaged");
+                                                  " is device memory from cudaMalloc, not managed memory; allocate "
+                                                  "it with cudaMallocManaged");
   EXPECT_EQ(cudaMemAdvise(pinned, bytes, cudaMemAdviseSetReadMostly, device_0), cudaErrorInvalidValue);
   EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaMemAdvise(cudaMemAdviseSetReadMostly): " + address_text(pinned) +
-                                                   " is pinned host memory from cudaMallocHost, not managed memory; "
-                                                   "allocate it with cudaMallocManaged");
+                                                  " is pinned host memory from cudaMallocHost, not managed memory; "
+                                                  "allocate it with cudaMallocManaged");
   EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
 }
 
@@ -135,8 +139,7 @@ TEST_F(UnifiedMemory, HintsTakeSymbols) {
   EXPECT_EQ(cudaMemAdvise(symbol, sizeof managed_counts, cudaMemAdviseSetAccessedBy, host), cudaSuccess);
   EXPECT_EQ(cudaMemPrefetchAsync(symbol, sizeof managed_counts, device_0, 0), cudaSuccess);
   EXPECT_EQ(cudaMemPrefetchAsync(symbol, sizeof managed_counts + 1, device_0, 0), cudaErrorInvalidValue);
-  EXPECT_NE(detail_of(cudaErrorInvalidValue).find("runs past the end of its allocation of 16 bytes"),
-            std::string::npos)
+  EXPECT_NE(detail_of(cudaErrorInvalidValue).find("runs past the end of its allocation of 16 bytes"), std::string::npos)
       << detail_of(cudaErrorInvalidValue);
 }
 
@@ -150,34 +153,39 @@ TEST_F(UnifiedMemory, AdviceRefusesWhatCudaRefuses) {
   }
   EXPECT_EQ(cudaMemAdvise(managed, bytes, cudaMemAdviseSetReadMostly, cudaMemLocation{cudaMemLocationTypeInvalid, 0}),
             cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue).rfind("cudaMemAdvise(cudaMemAdviseSetReadMostly): location type 0 is not "
-                                                   "a cudaMemLocationType",
-                                                   0),
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue)
+                .rfind("cudaMemAdvise(cudaMemAdviseSetReadMostly): location type 0 is not "
+                       "a cudaMemLocationType",
+                       0),
             0u);
   // A device that does not exist is an invalid value here, not an invalid device.
   EXPECT_EQ(cudaMemAdvise(managed, bytes, cudaMemAdviseSetPreferredLocation, 5), cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue).rfind("cudaMemAdvise(cudaMemAdviseSetPreferredLocation): device 5 does "
-                                                   "not exist; the host backend has ",
-                                                   0),
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue)
+                .rfind("cudaMemAdvise(cudaMemAdviseSetPreferredLocation): device 5 does "
+                       "not exist; the host backend has ",
+                       0),
             0u)
       << detail_of(cudaErrorInvalidValue);
   EXPECT_EQ(cudaMemAdvise(managed, bytes, cudaMemAdviseUnsetAccessedBy, cudaMemLocation{cudaMemLocationTypeDevice, -1}),
             cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue).rfind("cudaMemAdvise(cudaMemAdviseUnsetAccessedBy): device -1 does not "
-                                                   "exist",
-                                                   0),
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue)
+                .rfind("cudaMemAdvise(cudaMemAdviseUnsetAccessedBy): device -1 does not "
+                       "exist",
+                       0),
             0u);
   EXPECT_EQ(cudaMemAdvise(managed, bytes, cudaMemAdviseSetAccessedBy, cudaMemLocation{cudaMemLocationTypeHostNuma, 0}),
             cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue), "cudaMemAdvise(cudaMemAdviseSetAccessedBy): a host NUMA node is not a "
-                                              "processor; pass cudaMemLocationTypeDevice and a device number, or "
-                                              "cudaMemLocationTypeHost");
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue),
+            "cudaMemAdvise(cudaMemAdviseSetAccessedBy): a host NUMA node is not a "
+            "processor; pass cudaMemLocationTypeDevice and a device number, or "
+            "cudaMemLocationTypeHost");
   EXPECT_EQ(cudaMemAdvise(managed, bytes, cudaMemAdviseSetPreferredLocation,
                           cudaMemLocation{cudaMemLocationTypeHostNuma, 999}),
             cudaErrorInvalidValue);
-  EXPECT_EQ(detail_of(cudaErrorInvalidValue).rfind("cudaMemAdvise(cudaMemAdviseSetPreferredLocation): host NUMA node "
-                                                   "999 does not exist",
-                                                   0),
+  EXPECT_EQ(detail_of(cudaErrorInvalidValue)
+                .rfind("cudaMemAdvise(cudaMemAdviseSetPreferredLocation): host NUMA node "
+                       "999 does not exist",
+                       0),
             0u);
   EXPECT_EQ(cudaMemAdvise(managed, 2 * bytes, cudaMemAdviseSetReadMostly, device_0), cudaErrorInvalidValue);
   EXPECT_NE(detail_of(cudaErrorInvalidValue).find("runs past the end of its allocation of 4096 bytes"),

@@ -75,7 +75,8 @@ expected_scans<T, Op> sequential(const std::vector<T>& in, T init, Op op) {
 }
 
 template <class T>
-void expect_elements(const std::vector<T>& got, const std::vector<T>& want, std::size_t offset, const std::string& what) {
+void expect_elements(const std::vector<T>& got, const std::vector<T>& want, std::size_t offset,
+                     const std::string& what) {
   for (std::size_t i = 0; i < want.size(); ++i)
     ASSERT_TRUE(got[offset + i] == want[i]) << what << " differs at element " << i << " of " << want.size();
   for (std::size_t i = 0; i < offset; ++i) ASSERT_TRUE(got[i] == poison<T>()) << what << " wrote before its start";
@@ -118,12 +119,14 @@ void check_grid_algorithms(std::size_t n, shape s, std::size_t offset = 0) {
 
   cg::device_buffer<T> in(padded), totals(threads), stored(1), inclusive(offset + n + 1), exclusive(offset + n + 1);
   for (auto* b : {&totals, &stored, &inclusive, &exclusive}) b->fill(poison<T>());
-  cg::launch_cooperative(grid_algorithms<T, Op>, {s.grid, s.block}, in.data() + offset, n, totals.data(),
-                         stored.data(), inclusive.data() + offset, exclusive.data() + offset, init);
+  cg::launch_cooperative(grid_algorithms<T, Op>, {s.grid, s.block}, in.data() + offset, n, totals.data(), stored.data(),
+                         inclusive.data() + offset, exclusive.data() + offset, init);
   const std::vector<T> all = totals.to_host();
   for (std::size_t t = 0; t < threads; ++t)
-    ASSERT_TRUE(all[t] == (e.has_total ? e.total : coll_test::identity<T, Op>())) << "grid_reduce's result in thread " << t;
-  EXPECT_TRUE(stored.to_host()[0] == (e.has_total ? e.total : coll_test::identity<T, Op>())) << "grid_reduce's stored result";
+    ASSERT_TRUE(all[t] == (e.has_total ? e.total : coll_test::identity<T, Op>()))
+        << "grid_reduce's result in thread " << t;
+  EXPECT_TRUE(stored.to_host()[0] == (e.has_total ? e.total : coll_test::identity<T, Op>()))
+      << "grid_reduce's stored result";
   std::vector<T> want_inclusive = e.inclusive, want_exclusive = e.exclusive;
   want_inclusive.push_back(poison<T>());  // nothing past n is written
   want_exclusive.push_back(poison<T>());

@@ -65,7 +65,7 @@ TEST(Atomics, ExactUnderContention) {
   EXPECT_EQ(got.exch_seen, 1);
   EXPECT_GE(got.cas_winners, 1);
   EXPECT_LE(got.cas_winners, static_cast<int>(n));
-  EXPECT_EQ(got.inc, n % 10);           // wraps to 0 after 9
+  EXPECT_EQ(got.inc, n % 10);                 // wraps to 0 after 9
   EXPECT_EQ(got.dec, (3 + 10 * n - n) % 10);  // from 3, wrapping to 9 below 0
   EXPECT_EQ(got.add64, static_cast<unsigned long long>(1000000 + sum));
   EXPECT_EQ(got.addf, static_cast<float>(n));

@@ -240,7 +240,8 @@ __global__ void grid_of_clusters(int* slots, int* out) {
     slots[grid.block_rank()] = static_cast<int>(grid.block_rank()) * 7;
   }
   cluster.sync();
-  const int neighbour = *cluster.map_shared_rank(&mine, static_cast<int>((cluster.block_rank() + 1) % cluster.num_blocks()));
+  const int neighbour =
+      *cluster.map_shared_rank(&mine, static_cast<int>((cluster.block_rank() + 1) % cluster.num_blocks()));
   grid.sync();
   const unsigned long long other = grid.num_blocks() - 1 - grid.block_rank();
   out[grid.thread_rank()] = neighbour * 100000 + slots[other];

@@ -49,8 +49,7 @@ TEST(ModelExampleCollectives, InclusiveScanOfRanksInTilesOfEight) {
 
 __global__ void seed_compaction_tile(int* input, int count, int* output, int* kept) {
   auto tile = cg::tiled_partition<32>(cg::this_thread_block());
-  kept[threadIdx.x] = model_functions::stream_compaction(
-      tile, input, count, [](int v) { return v % 3 == 0; }, output);
+  kept[threadIdx.x] = model_functions::stream_compaction(tile, input, count, [](int v) { return v % 3 == 0; }, output);
 }
 
 // The same on a block, which has no shfl: the total comes from a reduce.

@@ -42,8 +42,7 @@ void run_exchange(unsigned threads, int rounds, bool split, int blocks_wanted = 
   cg::device_buffer<unsigned long long> slots(2 * blocks);
   slots.fill(0);
   auto sums = cohort_test::poisoned<unsigned long long>(static_cast<std::size_t>(blocks) * threads, ~0ull);
-  cg::launch_cooperative(exchange_every_round, {dim3(blocks), dim3(threads)}, slots.data(), sums.data(), rounds,
-                         split);
+  cg::launch_cooperative(exchange_every_round, {dim3(blocks), dim3(threads)}, slots.data(), sums.data(), rounds, split);
   const auto got = sums.to_host();
   for (int b = 0; b < blocks; ++b)
     for (unsigned t = 0; t < threads; ++t) {

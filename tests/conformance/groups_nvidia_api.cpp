@@ -75,44 +75,44 @@ TEST(GroupsAsNvidias, AThreadGroupReferenceBindsToEveryGroupAndDispatchesToIt) {
   const auto got = out.to_host();
   const unsigned w = static_cast<unsigned>(cg::get_device_attribute(cg::device_attribute::warp_size));
   for (unsigned b = 0; b < blocks; ++b)
-  for (unsigned t = 0; t < threads; ++t) {
-    auto at = [&](unsigned k) { return &got[((b * 7ull + k) * threads + t) * fields]; };
-    SCOPED_TRACE(testing::Message() << "block " << b << ", thread " << t);
-    EXPECT_EQ(at(0)[0], t);
-    EXPECT_EQ(at(0)[1], threads);
-    EXPECT_EQ(at(0)[2], 4u);
-    EXPECT_EQ(at(1)[0], b * threads + t);
-    EXPECT_EQ(at(1)[1], threads * blocks);
-    EXPECT_EQ(at(1)[2], 3u);
-    EXPECT_EQ(at(2)[0], t % 32);
-    EXPECT_EQ(at(2)[1], 32u);
-    EXPECT_EQ(at(2)[2], 1u);
-    EXPECT_EQ(at(3)[0], t % 128);
-    EXPECT_EQ(at(3)[1], 128u);
-    EXPECT_EQ(at(3)[2], 5u);
-    if (t % 3 != 0) {
-      // The lanes of t's warp that are not multiples of 3, ranked in lane order.
-      const unsigned base = t / w * w;
-      unsigned rank = 0, count = 0;
-      for (unsigned l = base; l < base + w; ++l) {
-        if (l % 3 == 0) continue;
-        rank += l < t;
-        ++count;
+    for (unsigned t = 0; t < threads; ++t) {
+      auto at = [&](unsigned k) { return &got[((b * 7ull + k) * threads + t) * fields]; };
+      SCOPED_TRACE(testing::Message() << "block " << b << ", thread " << t);
+      EXPECT_EQ(at(0)[0], t);
+      EXPECT_EQ(at(0)[1], threads);
+      EXPECT_EQ(at(0)[2], 4u);
+      EXPECT_EQ(at(1)[0], b * threads + t);
+      EXPECT_EQ(at(1)[1], threads * blocks);
+      EXPECT_EQ(at(1)[2], 3u);
+      EXPECT_EQ(at(2)[0], t % 32);
+      EXPECT_EQ(at(2)[1], 32u);
+      EXPECT_EQ(at(2)[2], 1u);
+      EXPECT_EQ(at(3)[0], t % 128);
+      EXPECT_EQ(at(3)[1], 128u);
+      EXPECT_EQ(at(3)[2], 5u);
+      if (t % 3 != 0) {
+        // The lanes of t's warp that are not multiples of 3, ranked in lane order.
+        const unsigned base = t / w * w;
+        unsigned rank = 0, count = 0;
+        for (unsigned l = base; l < base + w; ++l) {
+          if (l % 3 == 0) continue;
+          rank += l < t;
+          ++count;
+        }
+        EXPECT_EQ(at(4)[0], rank);
+        EXPECT_EQ(at(4)[1], count);
+        EXPECT_EQ(at(4)[2], 1u);
+      } else {
+        EXPECT_EQ(at(4)[0], 0xDEADBEEFu);
       }
-      EXPECT_EQ(at(4)[0], rank);
-      EXPECT_EQ(at(4)[1], count);
-      EXPECT_EQ(at(4)[2], 1u);
-    } else {
-      EXPECT_EQ(at(4)[0], 0xDEADBEEFu);
+      EXPECT_EQ(at(5)[0], t % 64);
+      EXPECT_EQ(at(5)[1], 64u);
+      EXPECT_EQ(at(5)[2], 5u);
+      EXPECT_EQ(at(6)[0], t % 32 / 4);
+      EXPECT_EQ(at(6)[1], 8u);
+      EXPECT_EQ(at(6)[2], t % 32 / 4);
+      EXPECT_EQ(at(6)[3], 1u);  // this_thread(): meta rank 0 of 1
     }
-    EXPECT_EQ(at(5)[0], t % 64);
-    EXPECT_EQ(at(5)[1], 64u);
-    EXPECT_EQ(at(5)[2], 5u);
-    EXPECT_EQ(at(6)[0], t % 32 / 4);
-    EXPECT_EQ(at(6)[1], 8u);
-    EXPECT_EQ(at(6)[2], t % 32 / 4);
-    EXPECT_EQ(at(6)[3], 1u);  // this_thread(): meta rank 0 of 1
-  }
 }
 
 __global__ void grid_extent(unsigned* out) {

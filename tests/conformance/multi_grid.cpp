@@ -130,9 +130,9 @@ void scan_on_every_device(dim3 grid, dim3 block) {
   std::vector<cg::device_launch> launches;
   for (int d = 0; d < devices; ++d) {
     cg::set_device(d);
-    b.push_back(std::make_unique<buffers>(buffers{cg::device_buffer<int>(values), cohort_test::poisoned<int>(per_grid, -7),
-                                                  cohort_test::poisoned<int>(per_grid, -7),
-                                                  cohort_test::poisoned<unsigned>(1, 0)}));
+    b.push_back(std::make_unique<buffers>(
+        buffers{cg::device_buffer<int>(values), cohort_test::poisoned<int>(per_grid, -7),
+                cohort_test::poisoned<int>(per_grid, -7), cohort_test::poisoned<unsigned>(1, 0)}));
     launches.push_back({d, {grid, block}});
   }
   cg::set_device(0);
@@ -181,10 +181,13 @@ __global__ void updates_across_devices(const int* values, int* atomics, int* sto
   cg::reduce_store_async(mg, stored, v, cg::plus<int>());
   inclusive[g] = cg::inclusive_scan_update(mg, inc_from, v);
   exclusive[g] = cg::exclusive_scan_update(mg, exc_from, v, cg::plus<int>());
-  broadcast[g] = cg::invoke_one_broadcast(mg, [&](int scale) {
-    atomicAdd(calls, 1u);
-    return broadcast_value{v * scale, mg.grid_rank(), mg.thread_rank()};
-  }, 3);
+  broadcast[g] = cg::invoke_one_broadcast(
+      mg,
+      [&](int scale) {
+        atomicAdd(calls, 1u);
+        return broadcast_value{v * scale, mg.grid_rank(), mg.thread_rank()};
+      },
+      3);
 }
 
 void updates_on_every_device(dim3 grid, dim3 block) {
@@ -202,17 +205,17 @@ void updates_on_every_device(dim3 grid, dim3 block) {
   std::vector<cg::device_launch> launches;
   for (int d = 0; d < devices; ++d) {
     cg::set_device(d);
-    b.push_back(std::make_unique<buffers>(buffers{
-        cg::device_buffer<int>(values), cg::device_buffer<int>(initial), cohort_test::poisoned<int>(1, -7),
-        cohort_test::poisoned<int>(per_grid, -7), cohort_test::poisoned<int>(per_grid, -7),
-        cohort_test::poisoned<broadcast_value>(per_grid, broadcast_value{-7, ~0u, ~0ull}),
-        cohort_test::poisoned<unsigned>(1, 0)}));
+    b.push_back(std::make_unique<buffers>(
+        buffers{cg::device_buffer<int>(values), cg::device_buffer<int>(initial), cohort_test::poisoned<int>(1, -7),
+                cohort_test::poisoned<int>(per_grid, -7), cohort_test::poisoned<int>(per_grid, -7),
+                cohort_test::poisoned<broadcast_value>(per_grid, broadcast_value{-7, ~0u, ~0ull}),
+                cohort_test::poisoned<unsigned>(1, 0)}));
     launches.push_back({d, {grid, block}});
   }
   cg::set_device(0);
   cg::launch_cooperative_multi_device(updates_across_devices, launches, [&](unsigned i) {
-    return std::tuple{b[i]->values.data(), b[i]->atomics.data(), b[i]->stored.data(), b[i]->inclusive.data(),
-                      b[i]->exclusive.data(), b[i]->broadcast.data(), b[i]->calls.data(), per_grid};
+    return std::tuple{b[i]->values.data(),    b[i]->atomics.data(),   b[i]->stored.data(), b[i]->inclusive.data(),
+                      b[i]->exclusive.data(), b[i]->broadcast.data(), b[i]->calls.data(),  per_grid};
   });
   int total = 0, largest = values[0], smallest = values[0];
   for (const int v : values) {
@@ -286,8 +289,8 @@ TEST(MultiGrid, AMultiGridIsAThreadGroup) {
   std::vector<cg::device_launch> launches;
   for (int d = 0; d < devices; ++d) {
     cg::set_device(d);
-    b.push_back(std::make_unique<buffers>(
-        buffers{cohort_test::poisoned<unsigned long long>(per_grid * 3, ~0ull), cohort_test::poisoned<int>(per_grid, -1)}));
+    b.push_back(std::make_unique<buffers>(buffers{cohort_test::poisoned<unsigned long long>(per_grid * 3, ~0ull),
+                                                  cohort_test::poisoned<int>(per_grid, -1)}));
     launches.push_back({d, {grid, block}});
   }
   cg::set_device(0);

@@ -91,8 +91,8 @@ void check_shape(const shape& s, bool cooperative) {
               const unsigned long long trank = (tz * s.block.y + ty) * s.block.x + tx;
               const unsigned long long grank = brank * threads_per_block + trank;
               const thread_facts& f = facts[grank];
-              SCOPED_TRACE(::testing::Message() << "block " << bx << ',' << by << ',' << bz << " thread " << tx << ','
-                                                << ty << ',' << tz);
+              SCOPED_TRACE(::testing::Message()
+                           << "block " << bx << ',' << by << ',' << bz << " thread " << tx << ',' << ty << ',' << tz);
               ASSERT_EQ(f.block_rank, trank);
               EXPECT_EQ(f.block_size, threads_per_block);
               EXPECT_EQ(f.block_group_index[0], bx);
@@ -141,7 +141,8 @@ void check_shape(const shape& s, bool cooperative) {
               // A plain launch's grid is not valid on the host; on CUDA the driver may hand a plain launch
               // the workspace of an earlier cooperative launch on its stream, and is_valid() then says true,
               // as NVIDIA's does (docs/cuda-backend.md).
-              if (cooperative || cohort::this_backend == cohort::backend::host) EXPECT_EQ(f.valid, cooperative ? 1u : 0u);
+              if (cooperative || cohort::this_backend == cohort::backend::host)
+                EXPECT_EQ(f.valid, cooperative ? 1u : 0u);
             }
 }
 

@@ -83,8 +83,9 @@ inline unsigned threads_of(dim3 d) { return d.x * d.y * d.z; }
 // Calls f(std::integral_constant<unsigned, N>{}) for every tile size N.
 template <class F>
 void for_each_tile_size(F&& f) {
-  [&]<unsigned... K>(std::integer_sequence<unsigned, K...>) { (f(std::integral_constant<unsigned, (1u << K)>{}), ...); }
-  (std::make_integer_sequence<unsigned, 11>{});
+  [&]<unsigned... K>(std::integer_sequence<unsigned, K...>) {
+    (f(std::integral_constant<unsigned, (1u << K)>{}), ...);
+  }(std::make_integer_sequence<unsigned, 11>{});
 }
 
 }  // namespace warp_test

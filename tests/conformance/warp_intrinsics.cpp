@@ -242,7 +242,7 @@ unsigned reverse_bits(unsigned x) {
 unsigned nth_set(unsigned mask, unsigned base, int offset) {
   if (offset == 0) return ((mask >> base) & 1) ? base : 0xFFFFFFFFu;
   int count = offset > 0 ? offset : -offset;
-  for (int pos = static_cast<int>(base); pos >= 0 && pos<32; pos += offset> 0 ? 1 : -1)
+  for (int pos = static_cast<int>(base); pos >= 0 && pos < 32; pos += offset > 0 ? 1 : -1)
     if (((mask >> pos) & 1) && --count == 0) return static_cast<unsigned>(pos);
   return 0xFFFFFFFFu;
 }

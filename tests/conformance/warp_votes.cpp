@@ -22,7 +22,8 @@ constexpr unsigned words = 16;  // a ballot of 1024 ranks
 
 // mode 0: random predicates; 1: everyone true; 2: everyone false; 3: only rank 0.
 template <unsigned N>
-__global__ void __launch_bounds__(1024) votes(unsigned salt, unsigned mode, int* any_out, int* all_out, unsigned long long* ballot_out) {
+__global__ void __launch_bounds__(1024)
+    votes(unsigned salt, unsigned mode, int* any_out, int* all_out, unsigned long long* ballot_out) {
   const cg::thread_block block = cg::this_thread_block();
   const auto tile = cg::tiled_partition<N>(block);
   const unsigned t = block.thread_rank();

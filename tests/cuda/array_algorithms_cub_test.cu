@@ -38,7 +38,8 @@ TEST(DeviceAlgorithmsAgainstCub, ScansOfIntMatchElementForElement) {
       ASSERT_EQ(ours.to_host(), theirs.to_host()) << "inclusive, n = " << n << ", round " << round;
 
       cg::device_exclusive_scan(in.data(), ours.data(), n, 17, cg::plus<int>());
-      ok(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in.data(), theirs.data(), cuda::std::plus<int>(), 17, static_cast<int>(n)));
+      ok(cub::DeviceScan::ExclusiveScan(nullptr, bytes, in.data(), theirs.data(), cuda::std::plus<int>(), 17,
+                                        static_cast<int>(n)));
       cg::device_buffer<unsigned char> tmp2(bytes);
       ok(cub::DeviceScan::ExclusiveScan(tmp2.data(), bytes, in.data(), theirs.data(), cuda::std::plus<int>(), 17,
                                         static_cast<int>(n)));

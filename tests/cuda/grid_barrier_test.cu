@@ -173,17 +173,15 @@ TEST_P(GridBarrierShapes, EveryBlockSeesEveryWrite) {
 // NVIDIA's protocol, polled counters and published flags, around both limits, 1-D to 3-D, odd blocks.
 INSTANTIATE_TEST_SUITE_P(
     Sizes, GridBarrierShapes,
-    ::testing::Values(launch_shape{dim3(1), dim3(1)}, launch_shape{dim3(2), dim3(64)},
-                      launch_shape{dim3(31), dim3(32)}, launch_shape{dim3(32), dim3(96)},
-                      launch_shape{dim3(33), dim3(128)}, launch_shape{dim3(5, 3, 2), dim3(33, 3, 3)},
-                      launch_shape{dim3(11, 12), dim3(16, 16)}, launch_shape{dim3(7, 7, 7), dim3(5, 5, 3)},
-                      launch_shape{dim3(1000), dim3(64)}, launch_shape{dim3(1023), dim3(128)},
-                      launch_shape{dim3(gpu::barrier_flat_blocks), dim3(64)},
+    ::testing::Values(launch_shape{dim3(1), dim3(1)}, launch_shape{dim3(2), dim3(64)}, launch_shape{dim3(31), dim3(32)},
+                      launch_shape{dim3(32), dim3(96)}, launch_shape{dim3(33), dim3(128)},
+                      launch_shape{dim3(5, 3, 2), dim3(33, 3, 3)}, launch_shape{dim3(11, 12), dim3(16, 16)},
+                      launch_shape{dim3(7, 7, 7), dim3(5, 5, 3)}, launch_shape{dim3(1000), dim3(64)},
+                      launch_shape{dim3(1023), dim3(128)}, launch_shape{dim3(gpu::barrier_flat_blocks), dim3(64)},
                       launch_shape{dim3(gpu::barrier_flat_blocks + 1), dim3(64)},
                       launch_shape{dim3(gpu::barrier_polled_blocks), dim3(64)},
                       launch_shape{dim3(gpu::barrier_polled_blocks + 1), dim3(64)},
-                      launch_shape{dim3(19, 101), dim3(32)},
-                      launch_shape{dim3(41, 33), dim3(8, 4)}));
+                      launch_shape{dim3(19, 101), dim3(32)}, launch_shape{dim3(41, 33), dim3(8, 4)}));
 
 __global__ void loop_of_syncs(int iterations) {
   const cg::grid_group grid = cg::this_grid();
@@ -237,7 +235,8 @@ TEST(GridBarrier, EveryWayOfCallingIt) {
 }
 
 TEST(GridBarrier, FallbackOnTheWorkspaceWord) {
-  for (unsigned threads : {32u, 256u}) exchange_at<via::fallback>(dim3(capacity<via::fallback>(threads)), dim3(threads), 300);
+  for (unsigned threads : {32u, 256u})
+    exchange_at<via::fallback>(dim3(capacity<via::fallback>(threads)), dim3(threads), 300);
   exchange_at<via::fallback>(dim3(3, 2, 2), dim3(33, 3, 3), 300);
 }
 

@@ -83,7 +83,8 @@ struct run {
     for (unsigned i = 0; i < total; ++i) {
       ASSERT_TRUE(got[i] == *acc) << "reduce at grid rank " << i << " of " << blocks << " blocks";
       ASSERT_TRUE(got[total + i] == inclusive[i]) << "inclusive_scan at grid rank " << i << " of " << blocks;
-      if (i > 0) ASSERT_TRUE(got[2 * total + i] == exclusive[i]) << "exclusive_scan at grid rank " << i << " of " << blocks;
+      if (i > 0)
+        ASSERT_TRUE(got[2 * total + i] == exclusive[i]) << "exclusive_scan at grid rank " << i << " of " << blocks;
     }
   }
 };
@@ -94,7 +95,7 @@ TEST(GridCollectivesLarge, SeveralBarrierGroupsAndFullOccupancy) {
     const unsigned full = static_cast<unsigned>(std::min(cg::max_cooperative_grid(scans<int, cg::plus<int>>, threads),
                                                          cg::max_cooperative_grid(scans<mat, mat_mul>, threads)));
     for (const unsigned blocks : {33u, 2 * sms + 1, cg::detail::gpu::barrier_flat_blocks + 1,
-                                   cg::detail::gpu::barrier_polled_blocks + 1, full}) {
+                                  cg::detail::gpu::barrier_polled_blocks + 1, full}) {
       if (blocks > full) continue;
       run<int, cg::plus<int>>(blocks, threads).launch(3).check();
       run<mat, mat_mul>(blocks, threads).launch(3).check();

@@ -161,7 +161,8 @@ TEST(Launch, ACooperativeGridThatCannotBeResidentIsRefusedBeforeLaunching) {
   const cg::error e =
       error_of([&] { cg::launch_cooperative(cooperative_probe, {dim3(blocks), dim3(256)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::cooperative_too_large);
-  EXPECT_EQ(std::string(e.what()), cg::detail::cooperative_too_large(blocks, per_sm, sms, 256, 0, cg::detail::cohort_remedy_api));
+  EXPECT_EQ(std::string(e.what()),
+            cg::detail::cooperative_too_large(blocks, per_sm, sms, 256, 0, cg::detail::cohort_remedy_api));
 
   // The largest grid that fits runs and synchronizes.
   out.fill(-1);

@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool grid = which == "grid";
-  const std::string advice =
-      grid ? "launch such a kernel with cohort::launch_cooperative" : "launch it with cohort::launch_cooperative_multi_device";
+  const std::string advice = grid ? "launch such a kernel with cohort::launch_cooperative"
+                                  : "launch it with cohort::launch_cooperative_multi_device";
   cg::device_buffer<int> reached(std::vector<int>{0});
   if (grid)
     cg::launch(sync_without_cooperation, {dim3(4), dim3(64)}, reached.data());

@@ -22,20 +22,54 @@ namespace ncg = cooperative_groups;
 namespace {
 
 // The questions, in the order both implementations answer them.
-const char* const question_names[] = {
-    "block.thread_rank",     "block.num_threads",     "block.size",           "block.group_index.x",
-    "block.group_index.y",   "block.group_index.z",   "block.thread_index.x", "block.thread_index.y",
-    "block.thread_index.z",  "block.dim_threads.x",   "block.dim_threads.y",  "block.dim_threads.z",
-    "block.group_dim.x",     "block.group_dim.y",     "block.group_dim.z",    "grid.is_valid",
-    "grid.thread_rank",      "grid.block_rank",       "grid.cluster_rank",    "grid.num_threads",
-    "grid.num_blocks",       "grid.num_clusters",     "grid.size",            "grid.dim_blocks.x",
-    "grid.dim_blocks.y",     "grid.dim_blocks.z",     "grid.dim_clusters.x",  "grid.dim_clusters.y",
-    "grid.dim_clusters.z",   "grid.block_index.x",    "grid.block_index.y",   "grid.block_index.z",
-    "grid.cluster_index.x",  "grid.cluster_index.y",  "grid.cluster_index.z", "grid.group_dim.x",
-    "grid.group_dim.y",      "grid.group_dim.z",      "erased(block).thread_rank",
-    "erased(block).num_threads", "erased(block).size", "erased(grid).thread_rank", "erased(grid).num_threads",
-    "erased(grid).size",     "thread_rank(block)",    "group_size(block)",    "thread_rank(grid)",
-    "group_size(grid)"};
+const char* const question_names[] = {"block.thread_rank",
+                                      "block.num_threads",
+                                      "block.size",
+                                      "block.group_index.x",
+                                      "block.group_index.y",
+                                      "block.group_index.z",
+                                      "block.thread_index.x",
+                                      "block.thread_index.y",
+                                      "block.thread_index.z",
+                                      "block.dim_threads.x",
+                                      "block.dim_threads.y",
+                                      "block.dim_threads.z",
+                                      "block.group_dim.x",
+                                      "block.group_dim.y",
+                                      "block.group_dim.z",
+                                      "grid.is_valid",
+                                      "grid.thread_rank",
+                                      "grid.block_rank",
+                                      "grid.cluster_rank",
+                                      "grid.num_threads",
+                                      "grid.num_blocks",
+                                      "grid.num_clusters",
+                                      "grid.size",
+                                      "grid.dim_blocks.x",
+                                      "grid.dim_blocks.y",
+                                      "grid.dim_blocks.z",
+                                      "grid.dim_clusters.x",
+                                      "grid.dim_clusters.y",
+                                      "grid.dim_clusters.z",
+                                      "grid.block_index.x",
+                                      "grid.block_index.y",
+                                      "grid.block_index.z",
+                                      "grid.cluster_index.x",
+                                      "grid.cluster_index.y",
+                                      "grid.cluster_index.z",
+                                      "grid.group_dim.x",
+                                      "grid.group_dim.y",
+                                      "grid.group_dim.z",
+                                      "erased(block).thread_rank",
+                                      "erased(block).num_threads",
+                                      "erased(block).size",
+                                      "erased(grid).thread_rank",
+                                      "erased(grid).num_threads",
+                                      "erased(grid).size",
+                                      "thread_rank(block)",
+                                      "group_size(block)",
+                                      "thread_rank(grid)",
+                                      "group_size(grid)"};
 constexpr int questions = sizeof(question_names) / sizeof(question_names[0]);
 
 template <class Block, class Grid, class Erased>
@@ -132,8 +166,7 @@ void compare_queries(const shape& s, bool cooperative) {
   for (std::size_t t = 0; t < threads; ++t)
     for (int q = 0; q < questions; ++q)
       ASSERT_EQ(a[t * questions + q], b[t * questions + q])
-          << describe(s) << (cooperative ? " cooperative" : " plain") << ", thread " << t << ", "
-          << question_names[q];
+          << describe(s) << (cooperative ? " cooperative" : " plain") << ", thread " << t << ", " << question_names[q];
 }
 
 TEST_P(OracleQueries, AgreeInAPlainLaunch) { compare_queries(GetParam(), false); }
@@ -143,7 +176,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, OracleQueries,
                          ::testing::Values(shape{dim3(1), dim3(1)}, shape{dim3(7), dim3(128)},
                                            shape{dim3(3), dim3(1024)}, shape{dim3(4, 3), dim3(16, 8)},
                                            shape{dim3(5, 3, 2), dim3(33, 3, 3)}, shape{dim3(2, 2, 3), dim3(7, 5, 3)},
-                                           shape{dim3(1, 1, 9), dim3(1, 1, 64)}, shape{dim3(13, 1, 1), dim3(1, 33, 1)}));
+                                           shape{dim3(1, 1, 9), dim3(1, 1, 64)},
+                                           shape{dim3(13, 1, 1), dim3(1, 33, 1)}));
 
 // A computation whose every round reads what other blocks wrote in the round
 // before: out-of-block neighbours at strides that cross block boundaries.

@@ -139,13 +139,32 @@ __device__ unsigned long long bits_of(const T& v) {
 
 // ---- Tiles ----
 
-const char* const tile_question_names[] = {
-    "thread_rank",   "num_threads",       "meta_group_rank",   "meta_group_size", "shfl(uniform source)",
-    "reduce plus",   "reduce less",       "reduce greater",    "reduce bit ops",  "reduce plus float",
-    "inclusive_scan", "exclusive_scan",   "inclusive_scan greater", "any",         "all",
-    "shfl(own source)", "shfl_up",        "shfl_down",         "shfl_xor",        "ballot",
-    "match_any",     "match_all",         "match_all pred",    "shfl double",     "shfl 16 bytes (a)",
-    "shfl 16 bytes (b)"};
+const char* const tile_question_names[] = {"thread_rank",
+                                           "num_threads",
+                                           "meta_group_rank",
+                                           "meta_group_size",
+                                           "shfl(uniform source)",
+                                           "reduce plus",
+                                           "reduce less",
+                                           "reduce greater",
+                                           "reduce bit ops",
+                                           "reduce plus float",
+                                           "inclusive_scan",
+                                           "exclusive_scan",
+                                           "inclusive_scan greater",
+                                           "any",
+                                           "all",
+                                           "shfl(own source)",
+                                           "shfl_up",
+                                           "shfl_down",
+                                           "shfl_xor",
+                                           "ballot",
+                                           "match_any",
+                                           "match_all",
+                                           "match_all pred",
+                                           "shfl double",
+                                           "shfl 16 bytes (a)",
+                                           "shfl 16 bytes (b)"};
 constexpr unsigned tile_questions = sizeof(tile_question_names) / sizeof(tile_question_names[0]);
 constexpr unsigned wide_tile_questions = 15;  // what NVIDIA offers tiles wider than a warp
 
@@ -228,16 +247,38 @@ TEST(OracleTiles, EverySizeAgreesWithNvidia) {
 
 // ---- Coalesced groups and partitions ----
 
-const char* const coalesced_question_names[] = {
-    "thread_rank",          "num_threads",           "meta_group_rank",          "meta_group_size",
-    "shfl",                 "shfl_up",               "shfl_down",                "any",
-    "all",                  "ballot",                "match_any",                "match_all",
-    "match_all pred",       "reduce plus",           "reduce less",              "inclusive_scan",
-    "exclusive_scan",       "binary.num_threads",    "binary.thread_rank",       "binary.meta_group_rank",
-    "binary.meta_group_size", "labeled.num_threads", "labeled.thread_rank",      "labeled.meta_group_rank",
-    "labeled.meta_group_size", "labeled.shfl(v, 0)", "tiles_of_4.num_threads",   "tiles_of_4.thread_rank",
-    "tiles_of_4.meta_group_rank", "tiles_of_4.meta_group_size", "tile<16> labeled.thread_rank",
-    "tile<16> binary.meta_group_rank"};
+const char* const coalesced_question_names[] = {"thread_rank",
+                                                "num_threads",
+                                                "meta_group_rank",
+                                                "meta_group_size",
+                                                "shfl",
+                                                "shfl_up",
+                                                "shfl_down",
+                                                "any",
+                                                "all",
+                                                "ballot",
+                                                "match_any",
+                                                "match_all",
+                                                "match_all pred",
+                                                "reduce plus",
+                                                "reduce less",
+                                                "inclusive_scan",
+                                                "exclusive_scan",
+                                                "binary.num_threads",
+                                                "binary.thread_rank",
+                                                "binary.meta_group_rank",
+                                                "binary.meta_group_size",
+                                                "labeled.num_threads",
+                                                "labeled.thread_rank",
+                                                "labeled.meta_group_rank",
+                                                "labeled.meta_group_size",
+                                                "labeled.shfl(v, 0)",
+                                                "tiles_of_4.num_threads",
+                                                "tiles_of_4.thread_rank",
+                                                "tiles_of_4.meta_group_rank",
+                                                "tiles_of_4.meta_group_size",
+                                                "tile<16> labeled.thread_rank",
+                                                "tile<16> binary.meta_group_rank"};
 constexpr unsigned coalesced_questions = sizeof(coalesced_question_names) / sizeof(coalesced_question_names[0]);
 
 template <class Api>
@@ -305,7 +346,7 @@ TEST(OracleCoalesced, GroupsOfRandomMasksAndTheirPartitionsAgreeWithNvidia) {
     for (auto& m : masks) m = round == 0 ? 0xFFFFFFFFull : random() & 0xFFFFFFFFull;
     if (round == 2)
       for (auto& m : masks) m &= m >> 1;  // sparse
-    masks[0] = 1;                          // a group of one
+    masks[0] = 1;                         // a group of one
     cg::device_buffer<unsigned long long> d_masks(masks);
     auto ours = cohort_test::poisoned<unsigned long long>(static_cast<size_t>(total) * coalesced_questions, 77);
     auto theirs = cohort_test::poisoned<unsigned long long>(static_cast<size_t>(total) * coalesced_questions, 77);

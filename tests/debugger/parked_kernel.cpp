@@ -60,7 +60,9 @@ int main() {
   for (unsigned b = 0; b < 2; ++b)
     for (unsigned t = 0; t < 64; ++t) {
       const int own = static_cast<int>(t) * 10 + (t == 63 ? 1 : 0);
-      const int expected = t < 16 ? own : t < 48 ? own + static_cast<int>(t % 32) : own + 480 + static_cast<int>(t % 32);
+      const int expected = t < 16   ? own
+                           : t < 48 ? own + static_cast<int>(t % 32)
+                                    : own + 480 + static_cast<int>(t % 32);
       if (got[b * 64 + t] != expected) {
         std::printf("block %u thread %u: %d, expected %d\n", b, t, got[b * 64 + t], expected);
         return 1;

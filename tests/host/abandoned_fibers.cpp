@@ -40,7 +40,8 @@ __global__ void mismatched_barriers(int* out) {
 TEST(AbandonedFibers, FailedLaunchesRunTheDestructorsOfParkedThreads) {
   cg::device_buffer<int> out(128);
   for (int i = 0; i < 200; ++i) {
-    const cg::error e = cohort_test::launch_error([&] { cg::launch(mismatched_barriers, {dim3(2), dim3(128)}, out.data()); });
+    const cg::error e =
+        cohort_test::launch_error([&] { cg::launch(mismatched_barriers, {dim3(2), dim3(128)}, out.data()); });
     ASSERT_EQ(e.kind(), cg::errc::barrier_mismatch);
   }
   EXPECT_EQ(live_frames.load(), 0);
@@ -78,7 +79,8 @@ long resident_kib() {
 TEST(AbandonedFibers, ResidentMemoryStaysFlatOverTenThousandFailedLaunches) {
   cg::device_buffer<int> out(128);
   const auto fail_once = [&] {
-    const cg::error e = cohort_test::launch_error([&] { cg::launch(mismatched_barriers, {dim3(1), dim3(64)}, out.data()); });
+    const cg::error e =
+        cohort_test::launch_error([&] { cg::launch(mismatched_barriers, {dim3(1), dim3(64)}, out.data()); });
     ASSERT_EQ(e.kind(), cg::errc::barrier_mismatch);
   };
   for (int i = 0; i < 100; ++i) fail_once();  // stacks and records of the first launches are kept for reuse

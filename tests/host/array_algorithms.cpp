@@ -14,7 +14,15 @@ namespace {
 namespace host = cohort::detail::host;
 
 // Sizes around one part, several parts, and a part boundary plus one.
-const std::size_t sizes[] = {0, 1, 2, 63, 64, 65, 1000, host::min_part_elements - 1, 3 * host::min_part_elements + 7,
+const std::size_t sizes[] = {0,
+                             1,
+                             2,
+                             63,
+                             64,
+                             65,
+                             1000,
+                             host::min_part_elements - 1,
+                             3 * host::min_part_elements + 7,
                              (std::size_t{1} << 20) + 13};
 
 std::vector<std::uint32_t> random_values(std::size_t n, std::uint32_t seed) {

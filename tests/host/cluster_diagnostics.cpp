@@ -144,9 +144,7 @@ TEST(ClusterDiagnostics, AddressOutsideSharedMemory) {
 }
 
 constexpr int query_line = __LINE__ + 2;
-__global__ void query_global_memory(unsigned* out) {
-  out[0] = cg::this_cluster().query_shared_rank(&not_shared);
-}
+__global__ void query_global_memory(unsigned* out) { out[0] = cg::this_cluster().query_shared_rank(&not_shared); }
 
 TEST(ClusterDiagnostics, QueryOfAnAddressOutsideSharedMemory) {
   cg::device_buffer<unsigned> out(1);

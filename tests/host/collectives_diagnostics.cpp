@@ -82,9 +82,8 @@ __global__ void blocks_disagree(int* out, int with_sync) {
 
 TEST(CollectiveDiagnostics, BlocksCallingDifferentGridCollectives) {
   cg::device_buffer<int> out(64);
-  const cg::error e = launch_error([&] {
-    cg::launch_cooperative(blocks_disagree, {dim3(2), dim3(32)}, out.data(), 0);
-  });
+  const cg::error e =
+      launch_error([&] { cg::launch_cooperative(blocks_disagree, {dim3(2), dim3(32)}, out.data(), 0); });
   EXPECT_EQ(e.kind(), cg::errc::collective_mismatch);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("blocks of one grid call different grid collectives: grid collective `"),
                               HasSubstr("meets block ("), HasSubstr(at_line(block_zero_line)),
@@ -95,9 +94,8 @@ TEST(CollectiveDiagnostics, BlocksCallingDifferentGridCollectives) {
 
 TEST(CollectiveDiagnostics, AGridCollectiveMeetingGridSync) {
   cg::device_buffer<int> out(64);
-  const cg::error e = launch_error([&] {
-    cg::launch_cooperative(blocks_disagree, {dim3(2), dim3(32)}, out.data(), 1);
-  });
+  const cg::error e =
+      launch_error([&] { cg::launch_cooperative(blocks_disagree, {dim3(2), dim3(32)}, out.data(), 1); });
   EXPECT_EQ(e.kind(), cg::errc::collective_mismatch);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("grid collective `reduce` at "), HasSubstr(at_line(block_zero_line)),
                               HasSubstr("meets block (1,0,0) in `grid.sync` at "), HasSubstr(at_line(sync_line))));
@@ -115,9 +113,8 @@ __global__ void arrives_then_reduces(int* out) {
 
 TEST(CollectiveDiagnostics, AGridCollectiveBetweenBarrierArriveAndWait) {
   cg::device_buffer<int> out(64);
-  const cg::error e = launch_error([&] {
-    cg::launch_cooperative(arrives_then_reduces, {dim3(2), dim3(32)}, out.data());
-  });
+  const cg::error e =
+      launch_error([&] { cg::launch_cooperative(arrives_then_reduces, {dim3(2), dim3(32)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::collective_mismatch);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("grid collective `reduce` at "), HasSubstr(at_line(pending_line)),
                               HasSubstr("is called while threads of the block have arrived at a grid barrier ("),
@@ -133,9 +130,8 @@ __global__ void each_lane_its_own_counter(int* counters) {
 
 TEST(CollectiveDiagnostics, MembersPassingDifferentAtomics) {
   cg::device_buffer<int> counters(2);
-  const cg::error e = launch_error([&] {
-    cg::launch(each_lane_its_own_counter, {dim3(1), dim3(32)}, counters.data());
-  });
+  const cg::error e =
+      launch_error([&] { cg::launch(each_lane_its_own_counter, {dim3(1), dim3(32)}, counters.data()); });
   EXPECT_EQ(e.kind(), cg::errc::non_uniform_argument);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("`reduce_update_async` at "), HasSubstr(at_line(update_line)),
                               HasSubstr("needs the same atomic or pointer from every member of the 32 threads at "

@@ -108,8 +108,10 @@ TEST_F(DeviceMemories, QueriesAndFreesAreChecked) {
   int* p = cg::malloc_device<int>(10);
   e = launch_error([&] { cg::free_device(p + 1); });
   EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
-  EXPECT_THAT(e.what(), HasSubstr("free_device(" + text(p + 1) + "): an address 4 bytes inside device 1's allocation "
-                                  "of 40 bytes at " + text(p) + "; free the pointer malloc_device returned"));
+  EXPECT_THAT(e.what(), HasSubstr("free_device(" + text(p + 1) +
+                                  "): an address 4 bytes inside device 1's allocation "
+                                  "of 40 bytes at " +
+                                  text(p) + "; free the pointer malloc_device returned"));
   cg::free_device(p);
   e = launch_error([&] { cg::free_device(p); });
   EXPECT_THAT(e.what(), HasSubstr("not the start of a live allocation from cohort::malloc_device (freed twice"));

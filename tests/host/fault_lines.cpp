@@ -10,8 +10,8 @@
 #include "host_support.hpp"
 
 namespace cg = cohort;
-using ::testing::AllOf;
 using cohort_test::launch_error;
+using ::testing::AllOf;
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -25,8 +25,7 @@ namespace {
 constexpr int faulting_line = __LINE__ - 2;
 
 TEST(FaultLines, AFaultInKernelCodeNamesTheLineOfTheAccess) {
-  const cg::error e =
-      launch_error([] { cg::launch(writes_through, {dim3(2), dim3(8)}, static_cast<int*>(nullptr)); });
+  const cg::error e = launch_error([] { cg::launch(writes_through, {dim3(2), dim3(8)}, static_cast<int*>(nullptr)); });
   EXPECT_EQ(e.kind(), cg::errc::memory_fault);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("thread (5,0,0)"), HasSubstr("null pointer"),
                               HasSubstr("(the access is in `(anonymous namespace)::writes_through(int*)`, at "),

@@ -44,7 +44,8 @@ TEST(FiberStacks, AFrameLargerThanTheGuardZoneIsAnOverflow) {
   for (const std::size_t kib : {131, 200, 300}) {
     const cg::error e = launch_error([&] { cg::launch(huge_frame, {dim3(1), dim3(64)}, kib * 1024, out.data()); });
     EXPECT_EQ(e.kind(), cg::errc::stack_overflow) << kib << " KiB";
-    EXPECT_THAT(e.what(), AllOf(HasSubstr("fiber stack overflow"), HasSubstr("huge_frame"), HasSubstr("COHORT_STACK_SIZE")));
+    EXPECT_THAT(e.what(),
+                AllOf(HasSubstr("fiber stack overflow"), HasSubstr("huge_frame"), HasSubstr("COHORT_STACK_SIZE")));
   }
 }
 

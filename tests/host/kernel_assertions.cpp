@@ -71,9 +71,8 @@ void expect_runs_whole(void (*kernel)(int*, int), unsigned blocks, unsigned thre
 
 TEST(KernelAssertions, AFailedAssertionInAKernelWithoutBarriersFailsTheLaunchNamingItsThread) {
   cg::device_buffer<int> out(4 * 64);
-  const std::string what = failure_of([&] {
-    cg::launch(checks_its_index, {dim3(4), dim3(64)}, out.data(), 2 * 64 + 5);
-  });
+  const std::string what =
+      failure_of([&] { cg::launch(checks_its_index, {dim3(4), dim3(64)}, out.data(), 2 * 64 + 5); });
   EXPECT_THAT(what, HasSubstr("assertion `i != bad` failed in kernel `"));
   EXPECT_THAT(what, HasSubstr("checks_its_index"));
   EXPECT_THAT(what, HasSubstr("block (2,0,0), thread (5,0,0), at "));
@@ -86,18 +85,16 @@ TEST(KernelAssertions, AFailedAssertionInAKernelWithoutBarriersFailsTheLaunchNam
 
 TEST(KernelAssertions, AThreadFailingWhileItsBlockWaitsAtABarrierFailsTheLaunch) {
   cg::device_buffer<int> out(3 * 96);
-  const std::string what = failure_of([&] {
-    cg::launch(checks_between_barriers, {dim3(3), dim3(96)}, out.data(), 96 + 40);
-  });
+  const std::string what =
+      failure_of([&] { cg::launch(checks_between_barriers, {dim3(3), dim3(96)}, out.data(), 96 + 40); });
   EXPECT_THAT(what, HasSubstr("block (1,0,0), thread (40,0,0)"));
   expect_runs_whole(checks_between_barriers, 3, 96, false);
 }
 
 TEST(KernelAssertions, ABlockFailingWhileTheOthersWaitAtTheGridBarrierFailsTheLaunch) {
   cg::device_buffer<int> out(4 * 32);
-  const std::string what = failure_of([&] {
-    cg::launch_cooperative(checks_before_grid_sync, {dim3(4), dim3(32)}, out.data(), 3 * 32);
-  });
+  const std::string what =
+      failure_of([&] { cg::launch_cooperative(checks_before_grid_sync, {dim3(4), dim3(32)}, out.data(), 3 * 32); });
   EXPECT_THAT(what, HasSubstr("block (3,0,0), thread (0,0,0)"));
   expect_runs_whole(checks_before_grid_sync, 4, 32, true);
 }

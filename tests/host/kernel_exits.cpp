@@ -43,8 +43,10 @@ class signal_unsafe_by_design {
   }
   ~signal_unsafe_by_design() {
 #if defined(__SANITIZE_THREAD__)
-    if (saved_) setenv("TSAN_OPTIONS", saved_->c_str(), 1);
-    else unsetenv("TSAN_OPTIONS");
+    if (saved_)
+      setenv("TSAN_OPTIONS", saved_->c_str(), 1);
+    else
+      unsetenv("TSAN_OPTIONS");
 #endif
   }
   signal_unsafe_by_design(const signal_unsafe_by_design&) = delete;

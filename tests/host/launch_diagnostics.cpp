@@ -28,10 +28,10 @@ TEST(Diagnostics, GridSyncInANonCooperativeLaunch) {
   cg::device_buffer<int> out(1);
   const cg::error e = launch_error([&] { cg::launch(grid_sync_without_cooperation, {dim3(2), dim3(32)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::not_cooperative);
-  EXPECT_THAT(e.what(), AllOf(HasSubstr("grid barrier at"), HasSubstr(at_line(non_cooperative_sync_line)),
-                              HasSubstr("grid_sync_without_cooperation(int*)"), HasSubstr("block ("),
-                              HasSubstr("thread (0,0,0)"), HasSubstr("not launched cooperatively"),
-                              HasSubstr("cohort::launch_cooperative")));
+  EXPECT_THAT(e.what(),
+              AllOf(HasSubstr("grid barrier at"), HasSubstr(at_line(non_cooperative_sync_line)),
+                    HasSubstr("grid_sync_without_cooperation(int*)"), HasSubstr("block ("), HasSubstr("thread (0,0,0)"),
+                    HasSubstr("not launched cooperatively"), HasSubstr("cohort::launch_cooperative")));
 }
 
 constexpr int unreachable_sync_line = __LINE__ + 5;
@@ -84,12 +84,13 @@ TEST(Diagnostics, DeadlockWhenNoThreadCanProceed) {
   const cg::error e = launch_error(
       [&] { cg::launch_cooperative(half_at_the_block_barrier_half_at_the_grid_barrier, {dim3(2), dim3(64)}); });
   EXPECT_EQ(e.kind(), cg::errc::deadlock);
-  EXPECT_THAT(e.what(), AllOf(HasSubstr("deadlock in kernel `(anonymous namespace)::half_at_the_block_barrier_half_at_the_grid_barrier()`"),
-                              HasSubstr("none of its 64 live threads can make progress"),
-                              HasSubstr("32 threads wait at a block barrier"),
-                              HasSubstr("32 threads wait at a grid barrier"),
-                              HasSubstr(at_line(deadlock_block_line)),
-                              HasSubstr(at_line(deadlock_grid_line))));
+  EXPECT_THAT(
+      e.what(),
+      AllOf(
+          HasSubstr("deadlock in kernel `(anonymous namespace)::half_at_the_block_barrier_half_at_the_grid_barrier()`"),
+          HasSubstr("none of its 64 live threads can make progress"), HasSubstr("32 threads wait at a block barrier"),
+          HasSubstr("32 threads wait at a grid barrier"), HasSubstr(at_line(deadlock_block_line)),
+          HasSubstr(at_line(deadlock_grid_line))));
 }
 
 __global__ void waits_for_a_phase_nobody_completes() {
@@ -119,11 +120,12 @@ TEST(Diagnostics, FiberStackOverflow) {
   cg::device_buffer<int> out(8);
   const cg::error e = launch_error([&] { cg::launch(recurses_too_deep, {dim3(1), dim3(8)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::stack_overflow);
-  EXPECT_THAT(e.what(), AllOf(HasSubstr("fiber stack overflow in kernel `(anonymous namespace)::recurses_too_deep(int*)`"),
-                              HasSubstr("block (0,0,0), thread (0,0,0)"),
-                              // The size in force, and a larger one as the remedy (ctest leaves the 128K default).
-                              HasSubstr("needed more than its 131072 bytes of stack (COHORT_STACK_SIZE=128K)"),
-                              HasSubstr("e.g. COHORT_STACK_SIZE=256K")));
+  EXPECT_THAT(e.what(),
+              AllOf(HasSubstr("fiber stack overflow in kernel `(anonymous namespace)::recurses_too_deep(int*)`"),
+                    HasSubstr("block (0,0,0), thread (0,0,0)"),
+                    // The size in force, and a larger one as the remedy (ctest leaves the 128K default).
+                    HasSubstr("needed more than its 131072 bytes of stack (COHORT_STACK_SIZE=128K)"),
+                    HasSubstr("e.g. COHORT_STACK_SIZE=256K")));
   // The runtime is usable after an overflow.
   EXPECT_NO_THROW(cg::launch(uses_dynamic_shared_small, {dim3(1), dim3(1)}, out.data()));
 }
@@ -168,7 +170,8 @@ INSTANTIATE_TEST_SUITE_P(
                       bad_config{dim3(1), dim3(1025), "block dimension x = 1025 exceeds the device's limit of 1024"},
                       bad_config{dim3(1), dim3(64, 32), "block (64,32,1) has 2048 threads, more than the 1024"},
                       bad_config{dim3(1), dim3(1, 1, 65), "block dimension z = 65 exceeds the device's limit of 64"},
-                      bad_config{dim3(1, 65536), dim3(1), "grid dimension y = 65536 exceeds the device's limit of 65535"}));
+                      bad_config{dim3(1, 65536), dim3(1),
+                                 "grid dimension y = 65536 exceeds the device's limit of 65535"}));
 
 TEST(Diagnostics, CooperativeGridOverCapacity) {
   cohort_test::virtual_device_guard guard;
@@ -177,9 +180,10 @@ TEST(Diagnostics, CooperativeGridOverCapacity) {
   cohort::host::configure(p);
   const cg::error e = launch_error([&] { cg::launch_cooperative(does_nothing, {dim3(100000), dim3(256)}); });
   EXPECT_EQ(e.kind(), cg::errc::cooperative_too_large);
-  EXPECT_STREQ(e.what(),
-               "cooperative launch of 100000 blocks exceeds the 16 blocks that can be co-resident for this kernel (8 "
-               "per SM \xC3\x97 2 SMs at 256 threads); size the grid with cohort::max_cooperative_grid(kernel, 256, 0)");
+  EXPECT_STREQ(
+      e.what(),
+      "cooperative launch of 100000 blocks exceeds the 16 blocks that can be co-resident for this kernel (8 "
+      "per SM \xC3\x97 2 SMs at 256 threads); size the grid with cohort::max_cooperative_grid(kernel, 256, 0)");
   EXPECT_NO_THROW(cg::launch_cooperative(does_nothing, {dim3(16), dim3(256)}));
 }
 
@@ -190,7 +194,8 @@ __global__ void throws_in_thread_five() {
 TEST(Diagnostics, KernelExceptionBecomesALaunchError) {
   const cg::error e = launch_error([&] { cg::launch(throws_in_thread_five, {dim3(1), dim3(8)}); });
   EXPECT_EQ(e.kind(), cg::errc::kernel_exception);
-  EXPECT_THAT(e.what(), AllOf(HasSubstr("throws_in_thread_five()"), HasSubstr("thread (5,0,0)"), HasSubstr("bad input")));
+  EXPECT_THAT(e.what(),
+              AllOf(HasSubstr("throws_in_thread_five()"), HasSubstr("thread (5,0,0)"), HasSubstr("bad input")));
 }
 
 __global__ void blocks_from_a_rank_on_throw(int first_failing_block) {

@@ -31,12 +31,18 @@ __device__ unsigned tile_sum(unsigned v) {
 
 __device__ unsigned tile_sum(unsigned size, unsigned v) {
   switch (size) {
-    case 1: return tile_sum<1>(v);
-    case 2: return tile_sum<2>(v);
-    case 4: return tile_sum<4>(v);
-    case 8: return tile_sum<8>(v);
-    case 16: return tile_sum<16>(v);
-    default: return tile_sum<32>(v);
+    case 1:
+      return tile_sum<1>(v);
+    case 2:
+      return tile_sum<2>(v);
+    case 4:
+      return tile_sum<4>(v);
+    case 8:
+      return tile_sum<8>(v);
+    case 16:
+      return tile_sum<16>(v);
+    default:
+      return tile_sum<32>(v);
   }
 }
 
@@ -214,9 +220,12 @@ fuzz_case draw(std::mt19937& rng) {
 
 cg::errc expected_error(int misuse) {
   switch (misuse) {
-    case divergent_barrier: return cg::errc::barrier_mismatch;
-    case grid_sync_uncooperative: return cg::errc::not_cooperative;
-    default: return cg::errc::barrier_mismatch;
+    case divergent_barrier:
+      return cg::errc::barrier_mismatch;
+    case grid_sync_uncooperative:
+      return cg::errc::not_cooperative;
+    default:
+      return cg::errc::barrier_mismatch;
   }
 }
 
@@ -252,8 +261,8 @@ TEST(LaunchFuzzer, EveryLaunchIsVerifiedOrAClearError) {
                              std::to_string(c.block.z) + (c.cooperative ? ", cooperative" : "") + ", " + c.schedule;
     try {
       if (c.cooperative)
-        cg::launch_cooperative(interpret, cfg, program.data(), steps, c.seed, out.data(), slots.data(),
-                               counters.data(), c.misuse);
+        cg::launch_cooperative(interpret, cfg, program.data(), steps, c.seed, out.data(), slots.data(), counters.data(),
+                               c.misuse);
       else
         cg::launch(interpret, cfg, program.data(), steps, c.seed, out.data(), slots.data(), counters.data(), c.misuse);
       if (c.misuse != none) {

@@ -20,7 +20,8 @@ using cohort_test::scoped_env;
 // which intercepts signals, the trap ends the process, so tests that reach
 // that path are skipped there (docs/host-backend.md).
 #if defined(__SANITIZE_THREAD__)
-#define SKIP_WHERE_SINGLE_STEPPING_IS_UNAVAILABLE() GTEST_SKIP() << "the guard's single-stepping does not run under TSan"
+#define SKIP_WHERE_SINGLE_STEPPING_IS_UNAVAILABLE() \
+  GTEST_SKIP() << "the guard's single-stepping does not run under TSan"
 #else
 #define SKIP_WHERE_SINGLE_STEPPING_IS_UNAVAILABLE() (void)0
 #endif
@@ -79,9 +80,8 @@ TEST(MemcpyChecking, ADestinationReadBeforeTheWait) {
   REQUIRE_GUARD();
   scoped_env check("COHORT_CHECK", "memcpy");
   cg::device_buffer<int> src(big), out(64);
-  const cg::error e = launch_error([&] {
-    cg::launch(reads_before_the_wait, {dim3(1), dim3(64)}, src.data(), out.data(), 0);
-  });
+  const cg::error e =
+      launch_error([&] { cg::launch(reads_before_the_wait, {dim3(1), dim3(64)}, src.data(), out.data(), 0); });
   EXPECT_EQ(e.kind(), cg::errc::copy_in_flight);
   EXPECT_THAT(e.what(),
               AllOf(HasSubstr("the destination of memcpy_async at "), HasSubstr(at_line(early_read_line)),
@@ -96,9 +96,8 @@ TEST(MemcpyChecking, ADestinationWrittenBeforeTheWait) {
   REQUIRE_GUARD();
   scoped_env check("COHORT_CHECK", "memcpy");
   cg::device_buffer<int> src(big), out(64);
-  const cg::error e = launch_error([&] {
-    cg::launch(reads_before_the_wait, {dim3(1), dim3(64)}, src.data(), out.data(), 1);
-  });
+  const cg::error e =
+      launch_error([&] { cg::launch(reads_before_the_wait, {dim3(1), dim3(64)}, src.data(), out.data(), 1); });
   EXPECT_EQ(e.kind(), cg::errc::copy_in_flight);
   EXPECT_THAT(e.what(),
               AllOf(HasSubstr(at_line(early_read_line)), HasSubstr("was written (byte 12288) before the wait")));
@@ -225,8 +224,9 @@ TEST(MemcpyChecking, ADestinationAnotherBlockIsCopyingTo) {
     cg::launch_cooperative(another_blocks_destination, {dim3(2), dim3(32)}, src.data(), dst.data(), out.data());
   });
   EXPECT_EQ(e.kind(), cg::errc::copy_in_flight);
-  EXPECT_THAT(e.what(), AllOf(HasSubstr(at_line(global_copy_line)), HasSubstr("was read (byte 8192)"),
-                              HasSubstr("which block (1,0,0) issued, in kernel"), HasSubstr("block (0,0,0), thread (0,0,0)")));
+  EXPECT_THAT(e.what(),
+              AllOf(HasSubstr(at_line(global_copy_line)), HasSubstr("was read (byte 8192)"),
+                    HasSubstr("which block (1,0,0) issued, in kernel"), HasSubstr("block (0,0,0), thread (0,0,0)")));
 }
 
 __global__ void copies_and_waits(const int* src, int* out) {

@@ -171,10 +171,10 @@ std::vector<misuse> catalogue() {
        cg::errc::stack_overflow, "fiber stack overflow"},
       {"kernel code throws", [d] { cg::launch(throws, {dim3(1), dim3(32)}, d); }, cg::errc::kernel_exception,
        "planted"},
-      {"a kernel launches a kernel", [d] { cg::launch(relaunches, {dim3(1), dim3(1)}, d); },
-       cg::errc::kernel_exception, "dynamic parallelism"},
-      {"a block of 2048 threads", [d] { cg::launch(noop, {dim3(1), dim3(2048)}, d); },
-       cg::errc::invalid_configuration, "1024"},
+      {"a kernel launches a kernel", [d] { cg::launch(relaunches, {dim3(1), dim3(1)}, d); }, cg::errc::kernel_exception,
+       "dynamic parallelism"},
+      {"a block of 2048 threads", [d] { cg::launch(noop, {dim3(1), dim3(2048)}, d); }, cg::errc::invalid_configuration,
+       "1024"},
       {"a cooperative grid over capacity",
        [d] { cg::launch_cooperative(noop, {dim3(cg::max_cooperative_grid(noop, 1024) + 1), dim3(1024)}, d); },
        cg::errc::cooperative_too_large, "co-resident"},
@@ -182,12 +182,13 @@ std::vector<misuse> catalogue() {
        cg::errc::shared_memory_limit, "shared memory"},
       {"members of a tile in different collectives", [d] { cg::launch(different_collectives, {dim3(1), dim3(32)}, d); },
        cg::errc::collective_mismatch, "different"},
-      {"a wide tile's shuffle with differing source ranks", [d] { cg::launch(non_uniform_source, {dim3(1), dim3(64)}, d); },
-       cg::errc::non_uniform_argument, "source"},
+      {"a wide tile's shuffle with differing source ranks",
+       [d] { cg::launch(non_uniform_source, {dim3(1), dim3(64)}, d); }, cg::errc::non_uniform_argument, "source"},
       {"a thread arrives twice at the block barrier", [d] { cg::launch(arrives_twice, {dim3(1), dim3(64)}, d); },
        cg::errc::barrier_mismatch, "arrived twice at the block barrier"},
-      {"a thread arrives twice at the grid barrier", [d] { cg::launch_cooperative(grid_arrives_twice, {dim3(2), dim3(32)}, d); },
-       cg::errc::barrier_mismatch, "arrived twice at the grid barrier"},
+      {"a thread arrives twice at the grid barrier",
+       [d] { cg::launch_cooperative(grid_arrives_twice, {dim3(2), dim3(32)}, d); }, cg::errc::barrier_mismatch,
+       "arrived twice at the grid barrier"},
       {"a shuffle from a lane that exited", [d] { cg::launch(source_exited, {dim3(1), dim3(64)}, d); },
        cg::errc::invalid_argument, "reads lane 31, which is not in the shuffle's mask or has exited"},
       {"a shuffle from a lane outside its mask", [d] { cg::launch(source_outside_mask, {dim3(1), dim3(32)}, d); },
@@ -199,19 +200,24 @@ std::vector<misuse> catalogue() {
          cg::launch(spin_behind_barrier, {dim3(1), dim3(64)}, d);
        },
        cg::errc::deadlock, "spin-wait without progress"},
-      {"a null pointer written in a kernel", [] { cg::launch(writes_index, {dim3(1), dim3(4)}, static_cast<int*>(nullptr), 3L); },
-       cg::errc::memory_fault, "null pointer"},
+      {"a null pointer written in a kernel",
+       [] { cg::launch(writes_index, {dim3(1), dim3(4)}, static_cast<int*>(nullptr), 3L); }, cg::errc::memory_fault,
+       "null pointer"},
       {"a write just past an allocation (found at its free)",
        [d] {
-         { cg::device_buffer<int> small(16);
-           cg::launch(writes_index, {dim3(1), dim3(1)}, small.data(), 16L); }
+         {
+           cg::device_buffer<int> small(16);
+           cg::launch(writes_index, {dim3(1), dim3(1)}, small.data(), 16L);
+         }
          cg::launch(noop, {dim3(1), dim3(1)}, d);
        },
        cg::errc::memory_fault, "past the end"},
       {"a write before an allocation (found at its free)",
        [d] {
-         { cg::device_buffer<int> small(16);
-           cg::launch(writes_index, {dim3(1), dim3(1)}, small.data(), -1L); }
+         {
+           cg::device_buffer<int> small(16);
+           cg::launch(writes_index, {dim3(1), dim3(1)}, small.data(), -1L);
+         }
          cg::launch(noop, {dim3(1), dim3(1)}, d);
        },
        cg::errc::memory_fault, "before the start"},

@@ -27,8 +27,8 @@ __global__ void multi_grid_sync_in_an_ordinary_launch(int* out) {
 
 TEST(MultiGridDiagnostics, SyncInALaunchThatIsNotMultiDevice) {
   cg::device_buffer<int> out(1);
-  const cg::error e =
-      launch_error([&] { cg::launch_cooperative(multi_grid_sync_in_an_ordinary_launch, {dim3(2), dim3(8)}, out.data()); });
+  const cg::error e = launch_error(
+      [&] { cg::launch_cooperative(multi_grid_sync_in_an_ordinary_launch, {dim3(2), dim3(8)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::not_cooperative);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("multi-grid barrier at"), HasSubstr(at_line(ordinary_line)),
                               HasSubstr("not launched with cohort::launch_cooperative_multi_device")));
@@ -54,8 +54,7 @@ TEST(MultiGridDiagnostics, BarrierThatABlockOfAnotherGridCanNeverReach) {
   cg::device_buffer<int> out(1);
   const auto grids = on_devices(3, dim3(2), dim3(4));
   const cg::error e = launch_error([&] {
-    cg::launch_cooperative_multi_device(one_grid_leaves_early, grids,
-                                        [&](unsigned) { return std::tuple{out.data()}; });
+    cg::launch_cooperative_multi_device(one_grid_leaves_early, grids, [&](unsigned) { return std::tuple{out.data()}; });
   });
   EXPECT_EQ(e.kind(), cg::errc::unreachable_barrier);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("multi-grid barrier at"), HasSubstr(at_line(unreachable_line)),

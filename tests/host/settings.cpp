@@ -99,14 +99,20 @@ TEST(Settings, EveryVariableHasItsDefault) {
 TEST(Settings, GivenValuesAreTheValuesInEffect) {
   const all_unset none;
   const std::vector<std::pair<std::string, std::string>> given = {
-      {"COHORT_STACK_SIZE", "256K"},       {"COHORT_SCHEDULE", "shuffle"},      {"COHORT_CHECK", "memcpy,memory,none"},
-      {"COHORT_WATCHDOG", "0"},            {"COHORT_ENGINE", "fibers"},         {"COHORT_DEVICE_COUNT", "4"},
-      {"COHORT_DEVICE_MEMORY", "1g"},      {"COHORT_WARP_SIZE", "64"},          {"COHORT_SHARED_PER_SM", "100K"},
+      {"COHORT_STACK_SIZE", "256K"},  {"COHORT_SCHEDULE", "shuffle"}, {"COHORT_CHECK", "memcpy,memory,none"},
+      {"COHORT_WATCHDOG", "0"},       {"COHORT_ENGINE", "fibers"},    {"COHORT_DEVICE_COUNT", "4"},
+      {"COHORT_DEVICE_MEMORY", "1g"}, {"COHORT_WARP_SIZE", "64"},     {"COHORT_SHARED_PER_SM", "100K"},
   };
   const std::vector<std::pair<std::string, std::string>> in_effect = {
-      {"COHORT_STACK_SIZE", "262144"},     {"COHORT_SCHEDULE", "shuffle:1"},    {"COHORT_CHECK", "memory,memcpy"},
-      {"COHORT_WATCHDOG", "0"},            {"COHORT_ENGINE", "fibers"},         {"COHORT_DEVICE_COUNT", "4"},
-      {"COHORT_DEVICE_MEMORY", "1073741824"}, {"COHORT_WARP_SIZE", "64"},       {"COHORT_SHARED_PER_SM", "102400"},
+      {"COHORT_STACK_SIZE", "262144"},
+      {"COHORT_SCHEDULE", "shuffle:1"},
+      {"COHORT_CHECK", "memory,memcpy"},
+      {"COHORT_WATCHDOG", "0"},
+      {"COHORT_ENGINE", "fibers"},
+      {"COHORT_DEVICE_COUNT", "4"},
+      {"COHORT_DEVICE_MEMORY", "1073741824"},
+      {"COHORT_WARP_SIZE", "64"},
+      {"COHORT_SHARED_PER_SM", "102400"},
   };
   for (std::size_t i = 0; i < given.size(); ++i) {
     const scoped_env set(given[i].first.c_str(), given[i].second.c_str());
@@ -146,7 +152,8 @@ TEST(Settings, EachBadValueIsRefusedNamingTheVariable) {
        "`ordered`, `shuffle` or `shuffle:SEED`, where SEED is decimal digits from 0 to 18446744073709551615 "
        "(2^64 - 1)"},
       {"COHORT_SCHEDULE", "shuffle:-1", "`ordered`, `shuffle` or `shuffle:SEED`"},
-      {"COHORT_CHECK", "memory,everything", "a comma-separated list of `memory`, `races`, `memcpy`, `memcpy-poison` or `none`"},
+      {"COHORT_CHECK", "memory,everything",
+       "a comma-separated list of `memory`, `races`, `memcpy`, `memcpy-poison` or `none`"},
       {"COHORT_WATCHDOG", "-1", "an integer from 0 to 1073741824"},
       {"COHORT_WATCHDOG", "1073741825", "an integer from 0 to 1073741824"},
       {"COHORT_ENGINE", "threads", "`auto`, `loops` or `fibers`"},
@@ -162,7 +169,8 @@ TEST(Settings, EachBadValueIsRefusedNamingTheVariable) {
       {"COHORT_MAX_THREADS_PER_BLOCK", "2048", "an integer from 1 to 1024"},
       {"COHORT_MAX_THREADS_PER_BLOCK", "100", "a multiple of the warp size (32)"},
       {"COHORT_MAX_THREADS_PER_SM", "0", "an integer from 1 to 65536"},
-      {"COHORT_MAX_THREADS_PER_SM", "512", "at least the threads a block may have (1024, COHORT_MAX_THREADS_PER_BLOCK)"},
+      {"COHORT_MAX_THREADS_PER_SM", "512",
+       "at least the threads a block may have (1024, COHORT_MAX_THREADS_PER_BLOCK)"},
       {"COHORT_MAX_BLOCKS_PER_SM", "1025", "an integer from 1 to 1024"},
       {"COHORT_SHARED_PER_SM", "1023", "a byte count such as 65536, 64K or 1M, from 1024 to 1125899906842624 (2^50)"},
       {"COHORT_SHARED_PER_BLOCK", "1P", "a byte count such as 65536, 64K or 1M, from 0 to 1125899906842624 (2^50)"},
@@ -174,7 +182,8 @@ TEST(Settings, EachBadValueIsRefusedNamingTheVariable) {
   for (const bad_value& c : cases) {
     SCOPED_TRACE(std::string(c.name) + "=" + c.value);
     const scoped_env set(c.name, c.value);
-    EXPECT_THAT(refusal(c.name), HasSubstr(std::string(c.name) + "=" + c.value + " is not valid: expected " + c.expected));
+    EXPECT_THAT(refusal(c.name),
+                HasSubstr(std::string(c.name) + "=" + c.value + " is not valid: expected " + c.expected));
     covered.push_back(c.name);
   }
   for (const std::string& name : table_names())
@@ -191,9 +200,9 @@ TEST(Settings, ABadValueFailsEachUseAndNoOther) {
   {
     const scoped_env bad("COHORT_WATCHDOG", "soon");
     for (int attempt = 0; attempt < 2; ++attempt)
-      EXPECT_THAT(cohort_test::launch_error([&] { cg::launch(does_nothing, {dim3(1), dim3(1)}, buffer.data()); })
-                      .what(),
-                  HasSubstr("COHORT_WATCHDOG=soon is not valid: expected an integer from 0 to 1073741824"));
+      EXPECT_THAT(
+          cohort_test::launch_error([&] { cg::launch(does_nothing, {dim3(1), dim3(1)}, buffer.data()); }).what(),
+          HasSubstr("COHORT_WATCHDOG=soon is not valid: expected an integer from 0 to 1073741824"));
     EXPECT_EQ(cohort::host::setting_value("COHORT_SCHEDULE"), "ordered");
   }
   {

@@ -23,10 +23,10 @@
 #include "test_support.hpp"
 
 namespace cg = cohort;
-using ::testing::AllOf;
-using ::testing::HasSubstr;
 using cohort_test::launch_error;
 using cohort_test::scoped_env;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
 
 namespace {
 
@@ -58,8 +58,9 @@ void expect_the_access_located(const std::string& message, const void* kernel, i
     return;
   }
   std::smatch m;
-  const std::regex address("at (0x[0-9a-f]+) of ([^:]+): `addr2line -e ([^ ]+) (0x[0-9a-f]+)` names its line in a "
-                           "build with -g\\)");
+  const std::regex address(
+      "at (0x[0-9a-f]+) of ([^:]+): `addr2line -e ([^ ]+) (0x[0-9a-f]+)` names its line in a "
+      "build with -g\\)");
   ASSERT_TRUE(std::regex_search(message, m, address)) << message;
   EXPECT_EQ(m[2], m[3]);
   EXPECT_EQ(m[1], m[4]);
@@ -167,7 +168,7 @@ extern thread_local constinit std::byte tls_guard_spacer[64 * 1024 + 4096];
 // The low spacer, between the runtime's thread-locals and the __shared__
 // variables: its whole page is what a write a page before the first reaches.
 extern thread_local constinit std::byte tls_low_guard_spacer[2 * 4096];
-}
+}  // namespace cohort::detail::host
 
 namespace {
 
@@ -188,8 +189,9 @@ TEST(SharedMemoryGuards, AWriteAPageBeforeTheFirstSharedVariableIsAnErrorNamingI
   const cg::error e =
       launch_error([&] { cg::launch(writes_a_page_before_the_shared_variables, {dim3(1), dim3(32)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::memory_fault);
-  EXPECT_THAT(e.what(), AllOf(HasSubstr("block (0,0,0), thread (0,0,0): a write "), HasSubstr(" bytes before __shared__ `"),
-                              HasSubstr(" bytes; the first __shared__ variable, preceded by a guard zone)")));
+  EXPECT_THAT(e.what(),
+              AllOf(HasSubstr("block (0,0,0), thread (0,0,0): a write "), HasSubstr(" bytes before __shared__ `"),
+                    HasSubstr(" bytes; the first __shared__ variable, preceded by a guard zone)")));
 }
 
 TEST(SharedMemoryGuards, UnderMemoryCheckingAWriteJustPastTheLastSharedVariableIsFound) {
@@ -222,7 +224,7 @@ struct tls_variable {
 std::vector<tls_variable> thread_locals_of_this_program() {
   std::vector<tls_variable> found;
   const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-  struct stat st {};
+  struct stat st{};
   if (fd < 0 || fstat(fd, &st) != 0) return found;
   void* map = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
   close(fd);

@@ -160,8 +160,7 @@ __global__ void sleeps_after_a_barrier(int* out) {
 TEST(SpinWaits, ASleepAfterABarrierWorksLaunchAfterLaunch) {
   const unsigned threads = 64;
   cg::device_buffer<int> out(std::vector<int>(threads, 0));
-  for (int launch = 0; launch < 4; ++launch)
-    cg::launch(sleeps_after_a_barrier, {dim3(1), dim3(threads)}, out.data());
+  for (int launch = 0; launch < 4; ++launch) cg::launch(sleeps_after_a_barrier, {dim3(1), dim3(threads)}, out.data());
   EXPECT_EQ(out.to_host(), std::vector<int>(threads, 4));
 }
 

@@ -49,7 +49,8 @@ TEST(ThreadStreaks, ABarrierReachedOnlyByLaterThreadsCompletes) {
       for (unsigned t = 0; t < threads; ++t) {
         const unsigned neighbour = t + 1 < threads ? t + 1 : first_waiter;
         const int expected = t < first_waiter ? -1 : in[b * threads + neighbour];
-        ASSERT_EQ(out[b * threads + t], expected) << "block " << b << ", thread " << t << ", first waiter " << first_waiter;
+        ASSERT_EQ(out[b * threads + t], expected)
+            << "block " << b << ", thread " << t << ", first waiter " << first_waiter;
       }
   }
 }
@@ -98,8 +99,7 @@ __global__ void exits_then_splits() {
 }
 
 TEST(ThreadStreaks, ADeadlockAfterExitsCountsTheLiveThreads) {
-  const cg::error e =
-      cohort_test::launch_error([] { cg::launch_cooperative(exits_then_splits, {dim3(2), dim3(40)}); });
+  const cg::error e = cohort_test::launch_error([] { cg::launch_cooperative(exits_then_splits, {dim3(2), dim3(40)}); });
   EXPECT_EQ(e.kind(), cg::errc::deadlock);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("none of its 30 live threads can make progress"),
                               HasSubstr("10 threads wait at a block barrier"), HasSubstr("first thread (10,0,0)"),

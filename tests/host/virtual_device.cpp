@@ -37,9 +37,11 @@ TEST(VirtualDevice, DefaultsFitTheMachine) {
 TEST(VirtualDevice, DeviceNumbersAreChecked) {
   EXPECT_EQ(cg::get_device(), 0);
   cg::set_device(0);
-  const cg::error missing = cohort_test::launch_error([] { cg::get_device_attribute(cg::device_attribute::warp_size, 2); });
+  const cg::error missing =
+      cohort_test::launch_error([] { cg::get_device_attribute(cg::device_attribute::warp_size, 2); });
   EXPECT_EQ(missing.kind(), cg::errc::invalid_argument);
-  EXPECT_THAT(missing.what(), HasSubstr("get_device_attribute: device 2 does not exist (the host backend has 1 device)"));
+  EXPECT_THAT(missing.what(),
+              HasSubstr("get_device_attribute: device 2 does not exist (the host backend has 1 device)"));
   const cg::error negative = cohort_test::launch_error([] { cg::set_device(-1); });
   EXPECT_EQ(negative.kind(), cg::errc::invalid_argument);
   EXPECT_THAT(negative.what(), HasSubstr("set_device: device -1 is negative"));
@@ -57,7 +59,8 @@ TEST(VirtualDevice, OccupancyArgumentsAreChecked) {
   EXPECT_EQ(raise.kind(), cg::errc::shared_memory_limit);
   EXPECT_THAT(raise.what(), HasSubstr("set_max_dynamic_shared_memory: " + std::to_string(optin + 1) +
                                       " bytes of dynamic shared memory plus the kernel's 0 bytes of static shared "
-                                      "memory exceed the device's limit of " + std::to_string(optin) + " bytes per block"));
+                                      "memory exceed the device's limit of " +
+                                      std::to_string(optin) + " bytes per block"));
 }
 
 TEST(VirtualDevice, ConfigurationIsValidated) {
@@ -142,8 +145,9 @@ TEST(VirtualDevice, HostileEnvironmentValuesAreRefused) {
   for (const char* count : {"-1", "+2", " 2", "2 ", "99999999999999999999", "2.0", "0"}) {
     SCOPED_TRACE(count);
     const cohort_test::scoped_env sms("COHORT_SM_COUNT", count);
-    EXPECT_THAT(cohort_test::launch_error([] { cohort::host::default_virtual_device(); }).what(),
-                HasSubstr(std::string("COHORT_SM_COUNT=") + count + " is not valid: expected an integer from 1 to 65536"));
+    EXPECT_THAT(
+        cohort_test::launch_error([] { cohort::host::default_virtual_device(); }).what(),
+        HasSubstr(std::string("COHORT_SM_COUNT=") + count + " is not valid: expected an integer from 1 to 65536"));
   }
   {
     const cohort_test::scoped_env threads("COHORT_MAX_THREADS_PER_BLOCK", "100");
@@ -181,18 +185,18 @@ TEST_P(Occupancy, MatchesCudasCalculator) {
 
 INSTANTIATE_TEST_SUITE_P(
     Limits, Occupancy,
-    ::testing::Values(occupancy_case{32, 1, 0, 32},          // the block limit
+    ::testing::Values(occupancy_case{32, 1, 0, 32},  // the block limit
                       occupancy_case{32, 32, 0, 32}, occupancy_case{32, 64, 0, 32},
-                      occupancy_case{32, 96, 0, 21},          // 2048 / 96
-                      occupancy_case{32, 33, 0, 32},          // two warps each: 2048 / 64 = 32
+                      occupancy_case{32, 96, 0, 21},  // 2048 / 96
+                      occupancy_case{32, 33, 0, 32},  // two warps each: 2048 / 64 = 32
                       occupancy_case{32, 256, 0, 8}, occupancy_case{32, 1024, 0, 2},
-                      occupancy_case{32, 1025, 0, 0},         // not a valid block
-                      occupancy_case{64, 33, 0, 32},          // one warp of 64
-                      occupancy_case{64, 65, 0, 16},          // two warps of 64
+                      occupancy_case{32, 1025, 0, 0},  // not a valid block
+                      occupancy_case{64, 33, 0, 32},   // one warp of 64
+                      occupancy_case{64, 65, 0, 16},   // two warps of 64
                       occupancy_case{64, 1000, 0, 2},
                       occupancy_case{32, 128, 48 * 1024, 4},  // (48K + 1K) per block in 228K
                       occupancy_case{32, 128, 100 * 1024, 2}, occupancy_case{32, 128, 227 * 1024, 1},
-                      occupancy_case{32, 64, 1, 32},          // 1 byte + 1K reserved rounds to 1152: 202 > 32
+                      occupancy_case{32, 64, 1, 32},           // 1 byte + 1K reserved rounds to 1152: 202 > 32
                       occupancy_case{32, 64, 8 * 1024, 25}));  // 9K per block: 228 / 9 = 25
 
 __global__ void report_warp_size(int* out) { out[threadIdx.x] = warpSize; }
@@ -238,8 +242,8 @@ __global__ void record_position(unsigned* out) {
 
 TEST(Scheduler, ThreadIndicesFollowEveryLaunchsShape) {
   constexpr unsigned blocks = 5, poison = 0xDEADBEEFu;
-  for (const dim3 shape : {dim3(64), dim3(8, 8), dim3(4, 4, 4), dim3(2, 32), dim3(64), dim3(1, 1, 64),
-                           dim3(33, 3, 3), dim3(7), dim3(2, 32)}) {
+  for (const dim3 shape : {dim3(64), dim3(8, 8), dim3(4, 4, 4), dim3(2, 32), dim3(64), dim3(1, 1, 64), dim3(33, 3, 3),
+                           dim3(7), dim3(2, 32)}) {
     const unsigned threads = shape.x * shape.y * shape.z;
     cg::device_buffer<unsigned> out(4 * threads * blocks);
     out.fill(poison);
@@ -248,7 +252,8 @@ TEST(Scheduler, ThreadIndicesFollowEveryLaunchsShape) {
     for (unsigned b = 0; b < blocks; ++b)
       for (unsigned rank = 0; rank < threads; ++rank) {
         const unsigned* t = &got[4 * (b * threads + rank)];
-        ASSERT_EQ(t[0], rank % shape.x) << "block (" << shape.x << "," << shape.y << "," << shape.z << ") rank " << rank;
+        ASSERT_EQ(t[0], rank % shape.x) << "block (" << shape.x << "," << shape.y << "," << shape.z << ") rank "
+                                        << rank;
         ASSERT_EQ(t[1], rank / shape.x % shape.y) << "rank " << rank;
         ASSERT_EQ(t[2], rank / (shape.x * shape.y)) << "rank " << rank;
         ASSERT_EQ(t[3], rank);
@@ -287,9 +292,9 @@ TEST(Scheduler, DeterministicByDefaultShuffledOnRequest) {
   std::sort(shuffled_sorted.begin(), shuffled_sorted.end());
   EXPECT_EQ(shuffled_sorted, sorted);  // every thread ran exactly once
   const cohort_test::scoped_env random("COHORT_SCHEDULE", "random");
-  EXPECT_THAT(cohort_test::launch_error([&] { cg::launch(record_release_order, {dim3(1), dim3(64)}, order.data()); })
-                  .what(),
-              HasSubstr("expected `ordered`, `shuffle` or `shuffle:SEED`"));
+  EXPECT_THAT(
+      cohort_test::launch_error([&] { cg::launch(record_release_order, {dim3(1), dim3(64)}, order.data()); }).what(),
+      HasSubstr("expected `ordered`, `shuffle` or `shuffle:SEED`"));
 }
 
 // The seed follows the rules of every COHORT_* number: strtoull took "-1"
@@ -368,8 +373,8 @@ TEST(Memory, AnAllocationThatOverflowsIsRefused) {
   const std::size_t count = std::numeric_limits<std::size_t>::max() / 8 + 1;
   const cg::error e = cohort_test::launch_error([&] { cg::malloc_device<double>(count); });
   EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
-  EXPECT_THAT(e.what(), HasSubstr("malloc_device: " + std::to_string(count) +
-                                  " elements of 8 bytes overflow the address space"));
+  EXPECT_THAT(e.what(),
+              HasSubstr("malloc_device: " + std::to_string(count) + " elements of 8 bytes overflow the address space"));
 }
 
 TEST(Memory, CopiesOnTheDeviceAreChecked) {

@@ -32,9 +32,8 @@ __global__ void lane_five_leaves_before_the_shuffle(int* out) {
 
 TEST(WarpDiagnostics, AMemberThatExitedCanNeverReachTheShuffle) {
   cg::device_buffer<int> out(32);
-  const cg::error e = launch_error([&] {
-    cg::launch(lane_five_leaves_before_the_shuffle, {dim3(1), dim3(32)}, out.data());
-  });
+  const cg::error e =
+      launch_error([&] { cg::launch(lane_five_leaves_before_the_shuffle, {dim3(1), dim3(32)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::unreachable_barrier);
   EXPECT_THAT(e.what(),
               AllOf(HasSubstr("collective `shfl` at"), HasSubstr(at_line(exited_shfl_line)),
@@ -153,9 +152,8 @@ TEST(WarpDiagnostics, ASourceRankThatDiffersAcrossAWideTile) {
   p.warp_size = 32;
   cohort::host::configure(p);
   cg::device_buffer<int> out(128);
-  const cg::error e = launch_error([&] {
-    cg::launch(wide_tile_with_per_member_sources, {dim3(1), dim3(128)}, out.data());
-  });
+  const cg::error e =
+      launch_error([&] { cg::launch(wide_tile_with_per_member_sources, {dim3(1), dim3(128)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::non_uniform_argument);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("`shfl` at"), HasSubstr(at_line(non_uniform_line)),
                               HasSubstr("needs the same source rank from every member of the tile of 64 threads at "
@@ -221,9 +219,8 @@ __global__ void tile_memory_for_a_smaller_block(int* out) {
 
 TEST(WarpDiagnostics, BlockTileMemoryForASmallerBlock) {
   cg::device_buffer<int> out(512);
-  const cg::error e = launch_error([&] {
-    cg::launch(tile_memory_for_a_smaller_block, {dim3(1), dim3(512)}, out.data());
-  });
+  const cg::error e =
+      launch_error([&] { cg::launch(tile_memory_for_a_smaller_block, {dim3(1), dim3(512)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::invalid_argument);
   EXPECT_THAT(e.what(), AllOf(HasSubstr("this_thread_block(block_tile_memory<256>) in a block of 512 threads: the "
                                         "memory serves blocks of at most 256"),
@@ -242,9 +239,8 @@ __global__ void shuffles_at_width_three(int* out) {
 
 TEST(WarpDiagnostics, IntrinsicsWithAMaskWithoutTheCallerOrABadWidth) {
   cg::device_buffer<int> out(32);
-  const cg::error outside = launch_error([&] {
-    cg::launch(shuffles_outside_its_mask, {dim3(1), dim3(32)}, out.data());
-  });
+  const cg::error outside =
+      launch_error([&] { cg::launch(shuffles_outside_its_mask, {dim3(1), dim3(32)}, out.data()); });
   EXPECT_EQ(outside.kind(), cg::errc::invalid_argument);
   EXPECT_THAT(outside.what(), AllOf(HasSubstr("__shfl_sync with mask 0x1 is called by lane 1, which the mask does not "
                                               "name"),
@@ -292,10 +288,11 @@ TEST(WarpDiagnostics, LanesPassingDifferentMasksToOneIntrinsic) {
     const cohort_test::scoped_env order("COHORT_SCHEDULE", schedule);
     const cg::error e = launch_error([&] { cg::launch(halves_pass_different_masks, {dim3(1), dim3(32)}, out.data()); });
     EXPECT_EQ(e.kind(), cg::errc::collective_mismatch) << schedule;
-    EXPECT_THAT(e.what(), AllOf(HasSubstr("lanes of one warp call `__ballot_sync` at"), HasSubstr(at_line(ballot_masks_line)),
-                                HasSubstr("with different masks in kernel `(anonymous namespace)::halves_pass_different_masks"),
-                                HasSubstr(" waits with mask 0xffffffff, which names thread ("),
-                                HasSubstr("called it with mask 0xffff0000 and exited")))
+    EXPECT_THAT(e.what(),
+                AllOf(HasSubstr("lanes of one warp call `__ballot_sync` at"), HasSubstr(at_line(ballot_masks_line)),
+                      HasSubstr("with different masks in kernel `(anonymous namespace)::halves_pass_different_masks"),
+                      HasSubstr(" waits with mask 0xffffffff, which names thread ("),
+                      HasSubstr("called it with mask 0xffff0000 and exited")))
         << schedule;
   }
 }
@@ -317,7 +314,7 @@ TEST(WarpDiagnostics, LanesThatExitAfterAnotherIntrinsicAreExcused) {
   for (const char* schedule : {"ordered", "shuffle:1", "shuffle:2"}) {
     const cohort_test::scoped_env order("COHORT_SCHEDULE", schedule);
     cg::launch(half_votes_then_leaves, {dim3(1), dim3(32)}, out.data());
-    std::vector<unsigned> expected(32, 0xffff0000u);  // the upper half's own ballot
+    std::vector<unsigned> expected(32, 0xffff0000u);                  // the upper half's own ballot
     std::fill(expected.begin(), expected.begin() + 16, 0x0000ffffu);  // the full mask's, less the lanes gone
     EXPECT_EQ(out.to_host(), expected) << schedule;
   }
@@ -331,8 +328,12 @@ constexpr int disagreeing_masks_line = __LINE__ + 4;  // __syncwarp's and __shfl
 __global__ void lane_one_names_fewer_lanes(unsigned* out, int intrinsic) {
   const unsigned lane = threadIdx.x % 32;
   const unsigned mask = lane == 1 ? 0x3u : 0xffffffffu;
-  if (intrinsic == 0) __syncwarp(mask); else if (intrinsic == 1) out[lane] = __shfl_sync(mask, lane, 0);  // NOLINT
-  else out[lane] = __ballot_sync(mask, 1);
+  if (intrinsic == 0)
+    __syncwarp(mask);
+  else if (intrinsic == 1)
+    out[lane] = __shfl_sync(mask, lane, 0);  // NOLINT
+  else
+    out[lane] = __ballot_sync(mask, 1);
 }
 
 TEST(WarpDiagnostics, LanesWaitingForEachOtherWithDifferentMasks) {
@@ -369,14 +370,18 @@ __global__ void lane_one_syncs_alone_and_leaves() {
 constexpr int syncwarp_never_reached_line = __LINE__ + 4;
 constexpr int barrier_instead_line = __LINE__ + 2;
 __global__ void lane_one_waits_at_the_block_barrier() {
-  if (threadIdx.x == 1) __syncthreads();
-  else __syncwarp();
+  if (threadIdx.x == 1)
+    __syncthreads();
+  else
+    __syncwarp();
 }
 
 // Half the warp at __syncwarp, half at __ballot_sync, both with the full mask.
 __global__ void halves_at_syncwarp_and_ballot(unsigned* out) {
-  if (threadIdx.x < 16) __syncwarp();
-  else out[threadIdx.x] = __ballot_sync(0xffffffffu, 1);
+  if (threadIdx.x < 16)
+    __syncwarp();
+  else
+    out[threadIdx.x] = __ballot_sync(0xffffffffu, 1);
 }
 
 // A lane that exits before the __syncwarp its mask names is excused (PTX).

@@ -121,9 +121,8 @@ TEST(WarpScheduling, AFailureAfterAShuffleUnwindsEveryLane) {
   set_warp_size(32);
   auto out = cohort_test::poisoned<int>(32, -1);
   lanes_unwound = 0;
-  const cg::error e = cohort_test::launch_error([&] {
-    cg::launch(lane_fails_after_the_shuffle, {dim3(1), dim3(32)}, out.data());
-  });
+  const cg::error e =
+      cohort_test::launch_error([&] { cg::launch(lane_fails_after_the_shuffle, {dim3(1), dim3(32)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::kernel_exception);
   EXPECT_THAT(e.what(), ::testing::HasSubstr("lane 31 failed after the shuffle"));
   EXPECT_EQ(lanes_unwound.load(), 32);

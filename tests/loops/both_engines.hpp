@@ -47,8 +47,7 @@ void expect_same_on_both(const std::function<std::vector<T>()>& run, cohort::hos
   const std::vector<T> on_auto = run();
   EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, expected);
   ASSERT_EQ(on_fibers.size(), on_auto.size());
-  for (std::size_t i = 0; i < on_fibers.size(); ++i)
-    ASSERT_EQ(on_fibers[i], on_auto[i]) << "element " << i;
+  for (std::size_t i = 0; i < on_fibers.size(); ++i) ASSERT_EQ(on_fibers[i], on_auto[i]) << "element " << i;
 }
 
 // A kernel the pass keeps on fibers: the reason names it, `auto` runs it on

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "both_engines.hpp"
 #include "cohort/cohort.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/host/engine.hpp"
 #include "cohort/host/settings.hpp"
 #include "cohort/host/statistics.hpp"
-#include "both_engines.hpp"
 #include "kernels.hpp"
 
 void external_scale(float* value) { *value *= 3.0f; }
@@ -83,8 +83,7 @@ TEST_F(LoopsEngine, RowsWhereComparisonsHoldThroughoutAndRowsWhereNot) {
   };
   // Rows all true, all false, and changing midway; an index that wraps within a row (base + k past 2^32 - 1).
   for (const shape c : {shape{0, 300, 100}, shape{0, 1u << 20, -100}, shape{0xffffffffu - 200, 0xffffffffu - 50, 1000},
-                        shape{0xffffffffu - 200, 0xffffffffu - 50, -100},
-                        shape{0xffffffffu - 130, 0xffffffffu, 300}}) {
+                        shape{0xffffffffu - 200, 0xffffffffu - 50, -100}, shape{0xffffffffu - 130, 0xffffffffu, 300}}) {
     for (unsigned block : {128u, 96u}) {
       expect_same_on_both<unsigned>([&] { return loops_tests::row_conditions(c.base, c.limit, c.lower, 5, block); },
                                     engine::loops);
@@ -105,9 +104,10 @@ TEST_F(LoopsEngine, ThreadLoopsSplitWhereATestOfTheIndexTurnsFalse) {
     int signed_bound;
   };
   // Bounds inside the row, before it, past it; an index wrapping within the row (base near 2^32).
-  for (const shape c : {shape{0, 0, 20, 0}, shape{0, 100, 20, 0}, shape{0, 0, 1000, 0}, shape{0, 0xfffffff0u, 0xfffffffau, 0},
-                        shape{1, 0, 20, 0}, shape{1, 0xfffffff0u, 0xfffffffau, 0}, shape{1, 5, 4, 0},
-                        shape{2, 0, 0, 9}, shape{2, 0, 0, -10}, shape{2, 0, 0, 200}}) {
+  for (const shape c :
+       {shape{0, 0, 20, 0}, shape{0, 100, 20, 0}, shape{0, 0, 1000, 0}, shape{0, 0xfffffff0u, 0xfffffffau, 0},
+        shape{1, 0, 20, 0}, shape{1, 0xfffffff0u, 0xfffffffau, 0}, shape{1, 5, 4, 0}, shape{2, 0, 0, 9},
+        shape{2, 0, 0, -10}, shape{2, 0, 0, 200}}) {
     for (const auto [x, y] : {std::pair{32u, 4u}, std::pair{48u, 1u}, std::pair{5u, 3u}}) {
       const auto run = [&] { return loops_tests::prefix_tests(c.mode, c.base, c.bound, c.signed_bound, x, y, 3); };
       expect_same_on_both<unsigned>(run, engine::loops);
@@ -269,16 +269,18 @@ TEST_F(LoopsEngine, CallToAnotherTranslationUnitStaysOnFibers) {
   const auto in = random_floats(32, 10);
   std::vector<float> expected(in);
   for (float& v : expected) v *= 3.0f;
-  expect_fallback<float>(loops_tests::calls_elsewhere_engine(), "a call to `external_scale(float*)`, defined elsewhere",
-                         [&] { return loops_tests::calls_elsewhere(in); }, expected);
+  expect_fallback<float>(
+      loops_tests::calls_elsewhere_engine(), "a call to `external_scale(float*)`, defined elsewhere",
+      [&] { return loops_tests::calls_elsewhere(in); }, expected);
 }
 
 TEST_F(LoopsEngine, IndirectCallStaysOnFibers) {
   const auto in = random_floats(32, 11);
   std::vector<float> expected(32);
   for (unsigned i = 0; i < 32; ++i) expected[i] = i % 2 ? 2 * in[i] : -in[i];
-  expect_fallback<float>(loops_tests::indirect_call_engine(), "an indirect call",
-                         [&] { return loops_tests::indirect_call(in); }, expected);
+  expect_fallback<float>(
+      loops_tests::indirect_call_engine(), "an indirect call", [&] { return loops_tests::indirect_call(in); },
+      expected);
 }
 
 TEST_F(LoopsEngine, AtomicsOutsideLoopsRunOnLoops) {
@@ -297,8 +299,8 @@ TEST_F(LoopsEngine, AtomicsInALoopStayOnFibers) {
   const auto in = random_ints(1000, 27);
   std::vector<int> expected(7, 0);
   for (int v : in) ++expected[static_cast<unsigned>(v) % 7];
-  expect_fallback<int>(loops_tests::histogram_engine(), "inside a loop", [&] { return loops_tests::histogram(in, 7); },
-                       expected);
+  expect_fallback<int>(
+      loops_tests::histogram_engine(), "inside a loop", [&] { return loops_tests::histogram(in, 7); }, expected);
 }
 
 TEST_F(LoopsEngine, ASpinWithAFenceStaysOnFibers) {
@@ -321,23 +323,25 @@ TEST_F(LoopsEngine, IrreducibleControlFlowStaysOnFibers) {
     } while (v > 1 && steps < 40);
     expected[i] = static_cast<int>(v) * 100 + steps;
   }
-  expect_fallback<int>(loops_tests::irreducible_engine(), "irreducible control flow",
-                       [&] { return loops_tests::irreducible(in); }, expected);
+  expect_fallback<int>(
+      loops_tests::irreducible_engine(), "irreducible control flow", [&] { return loops_tests::irreducible(in); },
+      expected);
 }
 
 TEST_F(LoopsEngine, ExceptionHandlingStaysOnFibers) {
   const auto in = random_floats(32, 12);
   std::vector<float> expected(in);
   for (float& v : expected) v = v < 0 ? 0 : v;
-  expect_fallback<float>(loops_tests::catches_engine(), "exception handling",
-                         [&] { return loops_tests::catches(in); }, expected);
+  expect_fallback<float>(
+      loops_tests::catches_engine(), "exception handling", [&] { return loops_tests::catches(in); }, expected);
 }
 
 TEST_F(LoopsEngine, BarrierInAHelperNotInlinedStaysOnFibers) {
   const auto in = random_floats(64, 21);
   const std::vector<float> expected(in.rbegin(), in.rend());
-  expect_fallback<float>(loops_tests::barrier_in_helper_engine(), "a block barrier inside `(anonymous namespace)::sync_here()`",
-                         [&] { return loops_tests::barrier_in_helper(in); }, expected);
+  expect_fallback<float>(
+      loops_tests::barrier_in_helper_engine(), "a block barrier inside `(anonymous namespace)::sync_here()`",
+      [&] { return loops_tests::barrier_in_helper(in); }, expected);
 }
 
 TEST_F(LoopsEngine, ParameterPassedByAddressStaysOnFibers) {

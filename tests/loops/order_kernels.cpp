@@ -37,18 +37,27 @@ std::vector<unsigned> arrival_order(shape kind, unsigned blocks, unsigned x, uns
   cg::device_buffer<unsigned> order(std::vector<unsigned>(blocks * x * y, 0xffffffffu));
   const cg::launch_config config{dim3(blocks), dim3(x, y)};
   switch (kind) {
-    case shape::barrier_free: cg::launch(barrier_free_kernel, config, tickets.data(), order.data()); break;
-    case shape::uniform_barrier: cg::launch(uniform_barrier_kernel, config, tickets.data(), order.data()); break;
-    case shape::divergent_barrier: cg::launch(divergent_barrier_kernel, config, tickets.data(), order.data()); break;
+    case shape::barrier_free:
+      cg::launch(barrier_free_kernel, config, tickets.data(), order.data());
+      break;
+    case shape::uniform_barrier:
+      cg::launch(uniform_barrier_kernel, config, tickets.data(), order.data());
+      break;
+    case shape::divergent_barrier:
+      cg::launch(divergent_barrier_kernel, config, tickets.data(), order.data());
+      break;
   }
   return order.to_host();
 }
 
 engine_choice arrival_order_engine(shape kind) {
   switch (kind) {
-    case shape::barrier_free: return cohort::host::engine_for(barrier_free_kernel);
-    case shape::uniform_barrier: return cohort::host::engine_for(uniform_barrier_kernel);
-    default: return cohort::host::engine_for(divergent_barrier_kernel);
+    case shape::barrier_free:
+      return cohort::host::engine_for(barrier_free_kernel);
+    case shape::uniform_barrier:
+      return cohort::host::engine_for(uniform_barrier_kernel);
+    default:
+      return cohort::host::engine_for(divergent_barrier_kernel);
   }
 }
 

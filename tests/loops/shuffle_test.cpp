@@ -67,11 +67,13 @@ TEST_F(ShuffledLoops, ThreadsRunInAnOrderDrawnPerBlockFromTheSeed) {
       std::vector<unsigned> took = block_of(drawn, b);
       EXPECT_NE(took, expected) << "block " << b << " ran in rank order";
       std::sort(took.begin(), took.end());
-      EXPECT_EQ(took, [&] {
-        std::vector<unsigned> sorted(expected);
-        std::sort(sorted.begin(), sorted.end());
-        return sorted;
-      }()) << "block " << b << ": not a permutation of its threads";
+      EXPECT_EQ(took,
+                [&] {
+                  std::vector<unsigned> sorted(expected);
+                  std::sort(sorted.begin(), sorted.end());
+                  return sorted;
+                }())
+          << "block " << b << ": not a permutation of its threads";
     }
     EXPECT_NE(block_of(drawn, 0), block_of(drawn, 1)) << "blocks share an order";
     EXPECT_EQ(recorded(kind), drawn) << "the same seed drew another order";

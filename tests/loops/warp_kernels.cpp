@@ -45,15 +45,21 @@ struct int_quad {
 };
 template <class T>
 __device__ T make(int v) {
-  if constexpr (std::is_same_v<T, float_pair>) return {v * 0.5f, -v * 0.25f};
-  else if constexpr (std::is_same_v<T, int_quad>) return {v, v + 1, -v, v * 3};
-  else return static_cast<T>(v);
+  if constexpr (std::is_same_v<T, float_pair>)
+    return {v * 0.5f, -v * 0.25f};
+  else if constexpr (std::is_same_v<T, int_quad>)
+    return {v, v + 1, -v, v * 3};
+  else
+    return static_cast<T>(v);
 }
 template <class T>
 __device__ long long flat(T v) {
-  if constexpr (std::is_same_v<T, float_pair>) return static_cast<long long>(v.a * 4 + v.b * 4000);
-  else if constexpr (std::is_same_v<T, int_quad>) return v.a + 3LL * v.b + 5LL * v.c + 7LL * v.d;
-  else return static_cast<long long>(v);
+  if constexpr (std::is_same_v<T, float_pair>)
+    return static_cast<long long>(v.a * 4 + v.b * 4000);
+  else if constexpr (std::is_same_v<T, int_quad>)
+    return v.a + 3LL * v.b + 5LL * v.c + 7LL * v.d;
+  else
+    return static_cast<long long>(v);
 }
 
 // Each kind of shuffle of a T, every lane with its own operand (in[2 * i + 1]).
@@ -220,14 +226,30 @@ std::vector<long long> typed_shuffles(shuffled_type type, const std::vector<int>
   cg::device_buffer<long long> dout(in.size() * 2);
   auto launch = [&](auto kernel) { cg::launch(kernel, {dim3(blocks), shape}, din.data(), dout.data(), width); };
   switch (type) {
-    case shuffled_type::i8: launch(typed_shuffles_kernel<signed char>); break;
-    case shuffled_type::i16: launch(typed_shuffles_kernel<short>); break;
-    case shuffled_type::i32: launch(typed_shuffles_kernel<int>); break;
-    case shuffled_type::f32: launch(typed_shuffles_kernel<float>); break;
-    case shuffled_type::f64: launch(typed_shuffles_kernel<double>); break;
-    case shuffled_type::i64: launch(typed_shuffles_kernel<long long>); break;
-    case shuffled_type::pair: launch(typed_shuffles_kernel<float_pair>); break;
-    case shuffled_type::quad: launch(typed_shuffles_kernel<int_quad>); break;
+    case shuffled_type::i8:
+      launch(typed_shuffles_kernel<signed char>);
+      break;
+    case shuffled_type::i16:
+      launch(typed_shuffles_kernel<short>);
+      break;
+    case shuffled_type::i32:
+      launch(typed_shuffles_kernel<int>);
+      break;
+    case shuffled_type::f32:
+      launch(typed_shuffles_kernel<float>);
+      break;
+    case shuffled_type::f64:
+      launch(typed_shuffles_kernel<double>);
+      break;
+    case shuffled_type::i64:
+      launch(typed_shuffles_kernel<long long>);
+      break;
+    case shuffled_type::pair:
+      launch(typed_shuffles_kernel<float_pair>);
+      break;
+    case shuffled_type::quad:
+      launch(typed_shuffles_kernel<int_quad>);
+      break;
   }
   return dout.to_host();
 }
@@ -270,26 +292,42 @@ std::vector<int> tiles_of(const std::vector<int>& in, block_shape block, unsigne
 
 std::vector<int> tiles(unsigned size, const std::vector<int>& in, block_shape block, unsigned blocks) {
   switch (size) {
-    case 1: return tiles_of<1>(in, block, blocks);
-    case 2: return tiles_of<2>(in, block, blocks);
-    case 4: return tiles_of<4>(in, block, blocks);
-    case 8: return tiles_of<8>(in, block, blocks);
-    case 16: return tiles_of<16>(in, block, blocks);
-    case 32: return tiles_of<32>(in, block, blocks);
-    case 64: return tiles_of<64>(in, block, blocks);
-    default: return tiles_of<256>(in, block, blocks);
+    case 1:
+      return tiles_of<1>(in, block, blocks);
+    case 2:
+      return tiles_of<2>(in, block, blocks);
+    case 4:
+      return tiles_of<4>(in, block, blocks);
+    case 8:
+      return tiles_of<8>(in, block, blocks);
+    case 16:
+      return tiles_of<16>(in, block, blocks);
+    case 32:
+      return tiles_of<32>(in, block, blocks);
+    case 64:
+      return tiles_of<64>(in, block, blocks);
+    default:
+      return tiles_of<256>(in, block, blocks);
   }
 }
 engine_choice tiles_engine(unsigned size) {
   switch (size) {
-    case 1: return cohort::host::engine_for(tiles_kernel<1>);
-    case 2: return cohort::host::engine_for(tiles_kernel<2>);
-    case 4: return cohort::host::engine_for(tiles_kernel<4>);
-    case 8: return cohort::host::engine_for(tiles_kernel<8>);
-    case 16: return cohort::host::engine_for(tiles_kernel<16>);
-    case 32: return cohort::host::engine_for(tiles_kernel<32>);
-    case 64: return cohort::host::engine_for(tiles_kernel<64>);
-    default: return cohort::host::engine_for(tiles_kernel<256>);
+    case 1:
+      return cohort::host::engine_for(tiles_kernel<1>);
+    case 2:
+      return cohort::host::engine_for(tiles_kernel<2>);
+    case 4:
+      return cohort::host::engine_for(tiles_kernel<4>);
+    case 8:
+      return cohort::host::engine_for(tiles_kernel<8>);
+    case 16:
+      return cohort::host::engine_for(tiles_kernel<16>);
+    case 32:
+      return cohort::host::engine_for(tiles_kernel<32>);
+    case 64:
+      return cohort::host::engine_for(tiles_kernel<64>);
+    default:
+      return cohort::host::engine_for(tiles_kernel<256>);
   }
 }
 

@@ -58,11 +58,11 @@ std::vector<float> block_sum(const std::vector<float>& in, unsigned block, unsig
 engine_choice block_sum_engine();
 
 // Misuse, an error on both engines (one warp of 32; non_uniform_delta: two).
-void lane_outside_mask();        // __shfl_sync(0x0000ffff) called by every lane
-void masks_differ();             // lane 1 calls __syncwarp(0x2), the others __syncwarp(0xffffffff)
-void shuffle_source_outside();   // lanes 0-15 (mask 0x0000ffff) read lane 20
-void non_uniform_delta();        // a tile of 64's shfl_down by 1 in even lanes and 2 in odd ones
-engine_choice misuse_engine();   // lane_outside_mask's
+void lane_outside_mask();       // __shfl_sync(0x0000ffff) called by every lane
+void masks_differ();            // lane 1 calls __syncwarp(0x2), the others __syncwarp(0xffffffff)
+void shuffle_source_outside();  // lanes 0-15 (mask 0x0000ffff) read lane 20
+void non_uniform_delta();       // a tile of 64's shfl_down by 1 in even lanes and 2 in odd ones
+engine_choice misuse_engine();  // lane_outside_mask's
 
 // Stay on fibers: a shuffle only warp 0 of the block calls.
 std::vector<float> divergent_shuffle(const std::vector<float>& in, unsigned block);

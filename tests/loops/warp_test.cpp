@@ -163,8 +163,7 @@ void expect_same_error(void (*run)(), cohort::errc kind, bool same_text, const s
   set_engine_mode(engine_mode::automatic);
   if (same_text) EXPECT_EQ(messages[0], messages[1]);
   // Both name the thread that called the collective first and the lane it found at odds.
-  for (const std::string& message : messages)
-    EXPECT_NE(message.find("block (0,0,0)"), std::string::npos) << message;
+  for (const std::string& message : messages) EXPECT_NE(message.find("block (0,0,0)"), std::string::npos) << message;
 }
 
 TEST_F(WarpOnLoops, ALaneOutsideTheMaskFailsAsOnFibers) {
@@ -179,8 +178,7 @@ TEST_F(WarpOnLoops, AShuffleSourceOutsideTheMaskFailsAsOnFibers) {
 }
 
 TEST_F(WarpOnLoops, ANonUniformTileShuffleDeltaFailsAsOnFibers) {
-  expect_same_error(warp_tests::non_uniform_delta, cohort::errc::non_uniform_argument, true,
-                    "`shfl_down` at ");
+  expect_same_error(warp_tests::non_uniform_delta, cohort::errc::non_uniform_argument, true, "`shfl_down` at ");
 }
 
 TEST_F(WarpOnLoops, LanesWithDifferentMasksFailOnBothEngines) {
@@ -193,16 +191,17 @@ TEST_F(WarpOnLoops, ACollectiveOnlyOneWarpCallsStaysOnFibers) {
   const auto in = random_floats(64, 11);
   std::vector<float> expected(in);
   for (unsigned t = 0; t < 32; ++t) expected[t] = in[t] + in[t ^ 1];
-  expect_fallback<float>(warp_tests::divergent_shuffle_engine(),
-                         "a warp or tile collective in thread-dependent control flow",
-                         [&] { return warp_tests::divergent_shuffle(in, 64); }, expected, "warp_kernels.cpp:");
+  expect_fallback<float>(
+      warp_tests::divergent_shuffle_engine(), "a warp or tile collective in thread-dependent control flow",
+      [&] { return warp_tests::divergent_shuffle(in, 64); }, expected, "warp_kernels.cpp:");
 }
 
 TEST_F(WarpOnLoops, CoalescedThreadsStaysOnFibers) {
   std::vector<int> expected(40, -1);
   for (unsigned t = 1; t < 40; t += 2) expected[t] = static_cast<int>(t % 32 / 2 + 100 * (t < 32 ? 16 : 4));
-  expect_fallback<int>(warp_tests::coalesced_odd_lanes_engine(), "coalesced_threads() or __activemask()",
-                       [&] { return warp_tests::coalesced_odd_lanes(40); }, expected, "warp_kernels.cpp:");
+  expect_fallback<int>(
+      warp_tests::coalesced_odd_lanes_engine(), "coalesced_threads() or __activemask()",
+      [&] { return warp_tests::coalesced_odd_lanes(40); }, expected, "warp_kernels.cpp:");
 }
 
 }  // namespace

@@ -59,14 +59,14 @@ __global__ void reduction_first_barrier_missing(const int* in, int* out) {
 // 17. Device memory as a block's scratch: a missing barrier, as on shared memory.
 __global__ void device_scratch_missing_barrier(const int* in, int* scratch, int* out) {
   const unsigned t = threadIdx.x, base = blockIdx.x * n;
-  scratch[base + t] = in[base + t] * 2;  // mark:device_scratch.write
+  scratch[base + t] = in[base + t] * 2;         // mark:device_scratch.write
   out[base + t] = scratch[base + (t + 1) % n];  // mark:device_scratch.read
 }
 
 // 18. Lanes exchanging through device memory without __syncwarp().
 __global__ void device_lane_exchange_without_syncwarp(const int* in, int* lanes, int* out) {
   const unsigned t = threadIdx.x;
-  lanes[t] = in[t];  // mark:device_lanes.write
+  lanes[t] = in[t];       // mark:device_lanes.write
   out[t] = lanes[t ^ 1];  // mark:device_lanes.read
 }
 
@@ -106,7 +106,7 @@ __global__ void counter_reset_racing_atomics(int* out) {
   __shared__ int count;
   const unsigned t = threadIdx.x;
   if (t == 0) count = 0;  // mark:reset.plain
-  atomicAdd(&count, 1);  // mark:reset.atomic
+  atomicAdd(&count, 1);   // mark:reset.atomic
   __syncthreads();
   if (t == 0) out[blockIdx.x] = count;
 }
@@ -114,7 +114,7 @@ __global__ void counter_reset_racing_atomics(int* out) {
 // 23. A plain read of a counter that other blocks increment atomically.
 __global__ void plain_read_of_a_counter(unsigned* count, unsigned* out) {
   if (threadIdx.x == 0) {
-    atomicAdd(count, 1u);  // mark:counter.atomic
+    atomicAdd(count, 1u);      // mark:counter.atomic
     out[blockIdx.x] = *count;  // mark:counter.plain
   }
 }
@@ -137,7 +137,7 @@ __global__ void write_between_arrive_and_wait(const int* in, int* out) {
 __global__ void grid_sync_after_the_read(const int* in, int* cells, int* out) {
   cg::grid_group grid = cg::this_grid();
   const unsigned i = blockIdx.x * n + threadIdx.x;
-  cells[i] = in[i];  // mark:grid_late.write
+  cells[i] = in[i];                           // mark:grid_late.write
   out[i] = cells[(i + n) % (gridDim.x * n)];  // mark:grid_late.read
   grid.sync();
 }
@@ -179,8 +179,8 @@ TEST_F(MorePlantedRace, TiledMatmulWithoutTheBarrierAfterTheLoads) {
 }
 
 TEST_F(MorePlantedRace, StencilHaloLoadedAfterTheBarrier) {
-  const auto e = race_test::race_error(
-      [&] { cg::launch(stencil_halo_after_barrier, {dim3(1), dim3(n)}, in.data(), out.data()); });
+  const auto e =
+      race_test::race_error([&] { cg::launch(stencil_halo_after_barrier, {dim3(1), dim3(n)}, in.data(), out.data()); });
   // The threads leave the barrier last first: thread 63 reads the halo before thread 0 loads it.
   race_test::expect_race(e.what(), "write-after-read", "stencil_late.sum", "stencil_late.halo");
 }
@@ -192,14 +192,12 @@ TEST_F(MorePlantedRace, ReductionTreeWithoutItsFirstBarrier) {
 }
 
 TEST_F(MorePlantedRace, DeviceMemoryScratchMissingBarrier) {
-  const auto e = race_test::race_error([&] {
-    cg::launch(device_scratch_missing_barrier, {dim3(2), dim3(n)}, in.data(), scratch.data(), out.data());
-  });
+  const auto e = race_test::race_error(
+      [&] { cg::launch(device_scratch_missing_barrier, {dim3(2), dim3(n)}, in.data(), scratch.data(), out.data()); });
   const std::string m = e.what();
   race_test::expect_race(m, "write-after-read", "device_scratch.read", "device_scratch.write");
-  EXPECT_TRUE(std::regex_search(
-      m, std::regex("address 0x[0-9a-f]+, offset 4 of the device allocation of " + std::to_string(8 * n * sizeof(int)) +
-                    " bytes at 0x[0-9a-f]+\n")))
+  EXPECT_TRUE(std::regex_search(m, std::regex("address 0x[0-9a-f]+, offset 4 of the device allocation of " +
+                                              std::to_string(8 * n * sizeof(int)) + " bytes at 0x[0-9a-f]+\n")))
       << m;
   EXPECT_NE(m.find("\nput a __syncthreads() (or the warp's __syncwarp()) between the two accesses"), std::string::npos)
       << m;
@@ -226,9 +224,8 @@ TEST_F(MorePlantedRace, BlocksHandOverPartialsWithoutAFence) {
 }
 
 TEST_F(MorePlantedRace, BlockReadsItsNeighbourBlocksCells) {
-  const auto e = race_test::race_error([&] {
-    cg::launch(neighbour_block_without_sync, {dim3(4), dim3(n)}, in.data(), scratch.data(), out.data());
-  });
+  const auto e = race_test::race_error(
+      [&] { cg::launch(neighbour_block_without_sync, {dim3(4), dim3(n)}, in.data(), scratch.data(), out.data()); });
   race_test::expect_race_between_blocks(e.what(), either_order, "neighbour.write", "neighbour.read");
 }
 
@@ -268,9 +265,8 @@ TEST_F(MorePlantedRace, GridSyncAfterTheReadOfAnotherBlock) {
 }
 
 TEST_F(MorePlantedRace, ReaderThatSkipsTheFlag) {
-  const auto e = race_test::race_error([&] {
-    cg::launch(reader_skips_the_flag, {dim3(2), dim3(n)}, scratch.data(), counter.data(), out.data());
-  });
+  const auto e = race_test::race_error(
+      [&] { cg::launch(reader_skips_the_flag, {dim3(2), dim3(n)}, scratch.data(), counter.data(), out.data()); });
   race_test::expect_race_between_blocks(e.what(), either_order, "skips_flag.write", "skips_flag.read");
 }
 

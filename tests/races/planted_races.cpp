@@ -18,7 +18,7 @@ constexpr unsigned n = 64;
 __global__ void missing_barrier(const int* in, int* out) {
   __shared__ int tile[n];
   const unsigned t = threadIdx.x;
-  tile[t] = in[t];  // mark:missing_barrier.write
+  tile[t] = in[t];                              // mark:missing_barrier.write
   out[blockIdx.x * n + t] = tile[(t + 1) % n];  // mark:missing_barrier.read
 }
 
@@ -101,7 +101,7 @@ __global__ void two_writers(int* out) {
 __global__ void dynamic_missing_barrier(const int* in, int* out) {
   int* cells = cg::dynamic_shared<int>();
   const unsigned t = threadIdx.x;
-  cells[t] = in[t] * 2;  // mark:dynamic.write
+  cells[t] = in[t] * 2;       // mark:dynamic.write
   out[t] = cells[n - 1 - t];  // mark:dynamic.read
 }
 
@@ -109,7 +109,7 @@ __global__ void dynamic_missing_barrier(const int* in, int* out) {
 __global__ void lane_exchange_without_syncwarp(const int* in, int* out) {
   __shared__ int lanes[32];
   const unsigned t = threadIdx.x;
-  lanes[t] = in[t];  // mark:lane_exchange.write
+  lanes[t] = in[t];       // mark:lane_exchange.write
   out[t] = lanes[t ^ 1];  // mark:lane_exchange.read
 }
 
@@ -186,16 +186,17 @@ TEST_F(PlantedRace, MissingBarrierBetweenWriteAndRead) {
       << m;
   EXPECT_NE(m.find("in block (0,0,0): thread (1,0,0) wrote at"), std::string::npos) << m;
   EXPECT_NE(m.find("thread (0,0,0) read at"), std::string::npos) << m;
-  EXPECT_NE(m.find("offset 4 of __shared__ `(anonymous namespace)::missing_barrier(int const*, int*)::tile` (256 bytes)"),
-            std::string::npos)
+  EXPECT_NE(
+      m.find("offset 4 of __shared__ `(anonymous namespace)::missing_barrier(int const*, int*)::tile` (256 bytes)"),
+      std::string::npos)
       << m;
   EXPECT_TRUE(std::regex_search(m, std::regex("address 0x[0-9a-f]+, offset"))) << m;
   EXPECT_EQ(race_test::distinct_races(m), 1) << m;
 }
 
 TEST_F(PlantedRace, ReductionTreeWithABarrierMissing) {
-  const auto e = race_test::race_error(
-      [&] { cg::launch(reduction_missing_barrier, {dim3(1), dim3(n)}, in.data(), out.data()); });
+  const auto e =
+      race_test::race_error([&] { cg::launch(reduction_missing_barrier, {dim3(1), dim3(n)}, in.data(), out.data()); });
   race_test::expect_race(e.what(), "write-after-read", "reduction_missing_barrier.step",
                          "reduction_missing_barrier.step");
 }
@@ -239,9 +240,8 @@ TEST_F(PlantedRace, TwoThreadsWriteOneWord) {
 }
 
 TEST_F(PlantedRace, DynamicSharedMemoryMissingBarrier) {
-  const auto e = race_test::race_error([&] {
-    cg::launch(dynamic_missing_barrier, {dim3(1), dim3(n), n * sizeof(int)}, in.data(), out.data());
-  });
+  const auto e = race_test::race_error(
+      [&] { cg::launch(dynamic_missing_barrier, {dim3(1), dim3(n), n * sizeof(int)}, in.data(), out.data()); });
   const std::string m = e.what();
   race_test::expect_race(m, "write-after-read", "dynamic.read", "dynamic.write");
   EXPECT_NE(m.find("of dynamic shared memory"), std::string::npos) << m;
@@ -260,16 +260,16 @@ TEST_F(PlantedRace, SplitBarrierReadBeforeItsWait) {
 }
 
 TEST_F(PlantedRace, TileSyncDoesNotOrderTheOtherTile) {
-  const auto e = race_test::race_error(
-      [&] { cg::launch(tile_sync_for_other_tile, {dim3(1), dim3(32)}, in.data(), out.data()); });
+  const auto e =
+      race_test::race_error([&] { cg::launch(tile_sync_for_other_tile, {dim3(1), dim3(32)}, in.data(), out.data()); });
   race_test::expect_race(e.what(), "read-after-write", "tile_sync.write", "tile_sync.read");
   // Within a tile the sync orders the write before the read: no report of that pair as read-after-write.
   EXPECT_EQ(race_test::distinct_races(e.what()), 1) << e.what();
 }
 
 TEST_F(PlantedRace, SyncwarpOrdersOnlyTheLanesOfItsMask) {
-  const auto e = race_test::race_error(
-      [&] { cg::launch(syncwarp_mask_too_narrow, {dim3(1), dim3(32)}, in.data(), out.data()); });
+  const auto e =
+      race_test::race_error([&] { cg::launch(syncwarp_mask_too_narrow, {dim3(1), dim3(32)}, in.data(), out.data()); });
   race_test::expect_race(e.what(), "write-after-read", "syncwarp_mask.read", "syncwarp_mask.write");
   // Lane 15 completes its half's sync and reads lane 23's slot before the
   // upper half has started; lane 23's write is the first to meet such a read.
@@ -285,8 +285,8 @@ TEST_F(PlantedRace, StencilHaloReadBeforeTheBarrier) {
 
 TEST_F(PlantedRace, UnalignedNarrowReadsOverlapTwoThreadsBytes) {
   cg::device_buffer<unsigned short> shorts(std::vector<unsigned short>(32, 0));
-  const auto e = race_test::race_error(
-      [&] { cg::launch(overlapping_narrow_accesses, {dim3(1), dim3(32)}, shorts.data()); });
+  const auto e =
+      race_test::race_error([&] { cg::launch(overlapping_narrow_accesses, {dim3(1), dim3(32)}, shorts.data()); });
   race_test::expect_race(e.what(), "write-after-read", "narrow.read", "narrow.write");
 }
 
@@ -301,8 +301,7 @@ TEST(RaceChecking, IsOffWithoutCohortCheckRaces) {
 // A report names the lowest-numbered block whose threads raced, whatever the
 // workers' order; every block is checked, not only the first.
 TEST_F(PlantedRace, EveryBlockIsCheckedAndTheFirstIsReported) {
-  const auto e = race_test::race_error(
-      [&] { cg::launch(two_writers, {dim3(8), dim3(n)}, out.data()); });
+  const auto e = race_test::race_error([&] { cg::launch(two_writers, {dim3(8), dim3(n)}, out.data()); });
   EXPECT_NE(std::string(e.what()).find("write-after-write in block (0,0,0)"), std::string::npos) << e.what();
 }
 

@@ -134,8 +134,7 @@ TEST_F(RaceFreeDevice, AtomicsFromEveryBlockThenAKernelBoundary) {
 TEST_F(RaceFreeDevice, BlockBarrierOrdersDeviceMemoryWithinTheBlock) {
   cg::launch(device_scratch_with_barrier, {dim3(blocks), dim3(n)}, in.data(), scratch.data(), out.data());
   const auto got = out.to_host();
-  for (unsigned b = 0; b < blocks; ++b)
-    EXPECT_EQ(got[b * n + 1], 2 * values[b * n + 2]) << b;
+  for (unsigned b = 0; b < blocks; ++b) EXPECT_EQ(got[b * n + 1], 2 * values[b * n + 2]) << b;
   EXPECT_EQ(got[0], 2 * values[1] + static_cast<int>(n));
 }
 

@@ -48,10 +48,9 @@ inline void expect_race(const std::string& report, const std::string& kind, cons
                         const std::string& later, const char* file = __builtin_FILE()) {
   const std::regex race(kind + R"( in block \(\d+,\d+,\d+\): )" + access_at(file, line_of(file, later)) + ", " +
                         access_at(file, line_of(file, earlier)) + ";");
-  EXPECT_TRUE(std::regex_search(report, race))
-      << "expected a " << kind << " race, earlier access at the line marked " << earlier << ", later at " << later
-      << ", in:\n"
-      << report;
+  EXPECT_TRUE(std::regex_search(report, race)) << "expected a " << kind << " race, earlier access at the line marked "
+                                               << earlier << ", later at " << later << ", in:\n"
+                                               << report;
 }
 
 // Whether `report` has a race between two blocks, of a kind `kinds` (a regex)
@@ -63,8 +62,7 @@ inline void expect_race_between_blocks(const std::string& report, const std::str
   const std::string blocks = R"( between blocks \(\d+,\d+,\d+\) and \(\d+,\d+,\d+\): )";
   const std::regex race("(" + kinds + ")" + blocks + "(" + a + ", " + b + "|" + b + ", " + a + ");");
   EXPECT_TRUE(std::regex_search(report, race))
-      << "expected a race between blocks (" << kinds << ") of the lines marked " << one << " and " << other
-      << ", in:\n"
+      << "expected a race between blocks (" << kinds << ") of the lines marked " << one << " and " << other << ", in:\n"
       << report;
 }
 

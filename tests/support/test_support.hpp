@@ -22,9 +22,8 @@ using cohort_kernels::mix;
 inline std::uint64_t test_seed() {
   const char* env = std::getenv("COHORT_TEST_SEED");
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::uint64_t seed =
-      env ? std::strtoull(env, nullptr, 10)
-          : std::hash<std::string>{}(std::string(info->test_suite_name()) + "." + info->name());
+  const std::uint64_t seed = env ? std::strtoull(env, nullptr, 10)
+                                 : std::hash<std::string>{}(std::string(info->test_suite_name()) + "." + info->name());
   ::testing::Test::RecordProperty("seed", std::to_string(seed));
   return seed;
 }

@@ -4,7 +4,6 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/LICM.h"
@@ -12,6 +11,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimpleLoopUnswitch.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "prefix_split.hpp"
 #include "row_versions.hpp"
@@ -51,7 +51,7 @@ struct block_record_fields {
   Value* dim_y;
   Value* dim_z;
   Value* count;
-  Value* order;  // null, or the order of the block's threads drawn for a shuffled schedule
+  Value* order;    // null, or the order of the block's threads drawn for a shuffled schedule
   Value* lane_in;  // the lane arrays of shuffles lowered to them (lane_exchange.hpp)
   Value* lane_arg;
   Value* lane_out;
@@ -112,8 +112,8 @@ void complete_collective(IRBuilder<>& b, Module& module, const step_function& st
 }
 
 CallInst* call_step(IRBuilder<>& b, Function& kernel, Function& block, const step_function& step,
-                    const block_record_fields& f, Value* resume, Value* frame, Value* x, Value* y, Value* z, Value* row, Value* kept = nullptr,
-                    Value* keep = nullptr) {
+                    const block_record_fields& f, Value* resume, Value* frame, Value* x, Value* y, Value* z, Value* row,
+                    Value* kept = nullptr, Value* keep = nullptr) {
   SmallVector<Value*, 12> args;
   for (unsigned i = 0; i < kernel.arg_size(); ++i) args.push_back(block.getArg(i));
   Value* none = ConstantPointerNull::get(b.getPtrTy());
@@ -234,7 +234,7 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
 
   b.SetInsertPoint(thread_head);
   PHINode* x = b.CreatePHI(i32, 2, "x");
-  PHINode* first = b.CreatePHI(i32, 2, "first");  // the first thread of this region at a barrier
+  PHINode* first = b.CreatePHI(i32, 2, "first");            // the first thread of this region at a barrier
   PHINode* first_site = b.CreatePHI(ptr, 2, "first_site");  // the source_location it stopped at
   x->addIncoming(b.getInt32(0), row_start);
   first->addIncoming(row_first, row_start);
@@ -388,7 +388,8 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
     if (point > 0) complete_collective(b, module, step, f, point - 1);
     Value* zero = b.getInt32(0);
     if (step.position_read) store_position(b, f.position, zero, zero, zero, zero);
-    CallInst* next = call_step(b, kernel, block, step, f, b.getInt32(point), f.frames, zero, zero, zero, zero, kept, keep);
+    CallInst* next =
+        call_step(b, kernel, block, step, f, b.getInt32(point), f.frames, zero, zero, zero, zero, kept, keep);
     calls.push_back(next);
     BasicBlock* after = rest_of_threads(b, block, f, [&](Value* x, Value* y, Value* z, Value* row) {
       if (step.position_read) store_position(b, f.position, x, y, z, row);
@@ -454,8 +455,8 @@ void threads_in_order(IRBuilder<>& b, Function& function, const block_record_fie
   i->addIncoming(b.getInt32(from), before);
   b.CreateCondBr(b.CreateICmpULT(i, f.count), run, done);
   b.SetInsertPoint(run);
-  Value* rank = b.CreateLoad(b.getInt32Ty(), b.CreateInBoundsGEP(b.getInt32Ty(), f.order, b.CreateZExt(i, b.getInt64Ty())),
-                             "rank");
+  Value* rank = b.CreateLoad(b.getInt32Ty(),
+                             b.CreateInBoundsGEP(b.getInt32Ty(), f.order, b.CreateZExt(i, b.getInt64Ty())), "rank");
   body(coordinates_of(b, f, rank), rank);
   i->addIncoming(b.CreateAdd(i, b.getInt32(1)), b.GetInsertBlock());
   b.CreateBr(head);
@@ -514,8 +515,8 @@ SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& sh
       to->addCase(b.getInt32(point), first);
       b.SetInsertPoint(first);
       if (point > 0) complete_collective(b, module, step, f, point - 1);
-      CallInst* next =
-          thread_step(coordinates_of(b, f, first_rank), b.getInt32(point), frame_of(b, f, step, first_rank), kept, keep);
+      CallInst* next = thread_step(coordinates_of(b, f, first_rank), b.getInt32(point),
+                                   frame_of(b, f, step, first_rank), kept, keep);
       threads_in_order(b, shuffled, f, 1, [&](const thread_coordinates& at, Value* rank) {
         thread_step(at, b.getInt32(point), frame_of(b, f, step, rank), kept, ignored);
       });
@@ -579,8 +580,8 @@ void divert_shuffled_blocks(Function& block, Function& shuffled) {
   BasicBlock& entry = block.getEntryBlock();
   CallInst* ctx = nullptr;
   for (Instruction& inst : entry)
-    if (auto* call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() &&
-                                                call->getCalledFunction()->getName() == begin_block_symbol)
+    if (auto* call = dyn_cast<CallInst>(&inst);
+        call && call->getCalledFunction() && call->getCalledFunction()->getName() == begin_block_symbol)
       ctx = call;
   auto* in_order = cast<BranchInst>(entry.getTerminator());
   LLVMContext& context = block.getContext();

@@ -23,14 +23,14 @@ namespace {
 // C library functions that never reach a barrier and never wait for another thread.
 bool is_plain_library_function(StringRef name) {
   static const StringSet<> names = {
-      "memcpy", "memmove", "memset", "printf", "puts", "abs", "labs", "llabs",
-      "sqrt", "sqrtf", "cbrt", "cbrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f",
-      "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf",
-      "sin", "sinf", "cos", "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf",
-      "atan2", "atan2f", "sinh", "sinhf", "cosh", "coshf", "tanh", "tanhf", "erf", "erff", "erfc", "erfcf",
-      "fabs", "fabsf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf",
-      "fmod", "fmodf", "fmin", "fminf", "fmax", "fmaxf", "fma", "fmaf", "hypot", "hypotf",
-      "sincos", "sincosf", "lround", "lroundf", "rint", "rintf", "nearbyint", "nearbyintf"};
+      "memcpy", "memmove", "memset", "printf",  "puts",   "abs",     "labs",  "llabs",  "sqrt",      "sqrtf",
+      "cbrt",   "cbrtf",   "exp",    "expf",    "exp2",   "exp2f",   "expm1", "expm1f", "log",       "logf",
+      "log2",   "log2f",   "log10",  "log10f",  "log1p",  "log1pf",  "pow",   "powf",   "sin",       "sinf",
+      "cos",    "cosf",    "tan",    "tanf",    "asin",   "asinf",   "acos",  "acosf",  "atan",      "atanf",
+      "atan2",  "atan2f",  "sinh",   "sinhf",   "cosh",   "coshf",   "tanh",  "tanhf",  "erf",       "erff",
+      "erfc",   "erfcf",   "fabs",   "fabsf",   "floor",  "floorf",  "ceil",  "ceilf",  "round",     "roundf",
+      "trunc",  "truncf",  "fmod",   "fmodf",   "fmin",   "fminf",   "fmax",  "fmaxf",  "fma",       "fmaf",
+      "hypot",  "hypotf",  "sincos", "sincosf", "lround", "lroundf", "rint",  "rintf",  "nearbyint", "nearbyintf"};
   return names.contains(name);
 }
 
@@ -46,8 +46,8 @@ std::string runtime_call_reason(StringRef demangled) {
   if (has("copy") || has("copies") || has("memcpy")) return "memcpy_async and its waits, not lowered yet";
   if (has("converge"))
     return "coalesced_threads() or __activemask() (which lanes are converged is not defined by thread loops)";
-  if (has("rendezvous") || has("collective") || has("lane") || has("tile") || has("shuffle") ||
-      has("shfl") || has("vote") || has("ballot") || has("match"))
+  if (has("rendezvous") || has("collective") || has("lane") || has("tile") || has("shuffle") || has("shfl") ||
+      has("vote") || has("ballot") || has("match"))
     return "a warp or tile collective (shuffle, vote, tile sync, coalesced group), not lowered yet";
   return "a call into cohort's runtime (" + demangled.str() + "), not lowered yet";
 }
@@ -118,8 +118,7 @@ class checker {
         if (const auto* alloca = dyn_cast<AllocaInst>(&inst); alloca && alloca->getAlign().value() > 64)
           return refusal{"a local aligned to more than 64 bytes (frames are 64-byte aligned)", &inst};
         if (reads_shared_state(inst) && loops.getLoopFor(&block))
-          return refusal{"an atomic or volatile read inside a loop (it may poll memory another thread writes)",
-                         &inst};
+          return refusal{"an atomic or volatile read inside a loop (it may poll memory another thread writes)", &inst};
         if (isa<FenceInst>(inst) && loops.getLoopFor(&block))
           return refusal{"a fence inside a loop (it may order a poll of memory another thread writes)", &inst};
         auto* call = dyn_cast<CallInst>(&inst);
@@ -203,9 +202,8 @@ bool inline_collective_helpers(Function& kernel) {
     SmallVector<CallInst*, 8> calls;
     for (Instruction& inst : instructions(kernel))
       if (auto* call = dyn_cast<CallInst>(&inst))
-        if (Function* callee = call->getCalledFunction();
-            callee && callee != &kernel && !callee->isDeclaration() && !callee->isInterposable() &&
-          !lowerable_shuffle(*call)) {
+        if (Function* callee = call->getCalledFunction(); callee && callee != &kernel && !callee->isDeclaration() &&
+                                                          !callee->isInterposable() && !lowerable_shuffle(*call)) {
           SmallPtrSet<const Function*, 8> seen;
           if (reaches_collective(*callee, seen)) calls.push_back(call);
         }

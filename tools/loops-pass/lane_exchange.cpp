@@ -36,7 +36,7 @@ std::optional<lane_point> lowerable_shuffle(const CallInst& call) {
 }
 
 LoadInst* lower_shuffle(CallInst& call, const lane_point& point, BasicBlock& resume, Value* x, Value* row,
-                   Value* lane_in, Value* lane_arg, Value* lane_out) {
+                        Value* lane_in, Value* lane_arg, Value* lane_out) {
   // The rank's offsets on each side, each recomputed where the region starts.
   auto offsets = [&](IRBuilder<>& b) {
     Value* rank = b.CreateZExt(b.CreateAdd(row, x, "lane_rank"), b.getInt64Ty());
@@ -52,8 +52,8 @@ LoadInst* lower_shuffle(CallInst& call, const lane_point& point, BasicBlock& res
       call.getArgOperand(packed_arg),
       point.uniform_arg ? lane_arg : before.CreateInBoundsGEP(before.getInt64Ty(), lane_arg, rank), Align(8));
   IRBuilder<> after(&*resume.getFirstInsertionPt());
-  LoadInst* result = after.CreateAlignedLoad(call.getType(), after.CreateInBoundsGEP(i8, lane_out, offsets(after).second),
-                                          aligned, "shuffled");
+  LoadInst* result = after.CreateAlignedLoad(
+      call.getType(), after.CreateInBoundsGEP(i8, lane_out, offsets(after).second), aligned, "shuffled");
   call.replaceAllUsesWith(result);
   return result;
 }

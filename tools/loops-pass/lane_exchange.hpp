@@ -19,8 +19,8 @@
 namespace cohort_loops {
 
 struct lane_point {
-  unsigned kind;    // shuffle_kind: idx, up, down, xor (detail/host/language/warp_intrinsics.hpp)
-  unsigned size;    // bytes a lane's value takes in the arrays: 1 to 32, a power of two
+  unsigned kind;  // shuffle_kind: idx, up, down, xor (detail/host/language/warp_intrinsics.hpp)
+  unsigned size;  // bytes a lane's value takes in the arrays: 1 to 32, a power of two
   std::uint64_t mask;
   llvm::Constant* where;  // the call's std::source_location, one pointer
   // Every thread passes the same operand and width (uniformity.hpp): stored
@@ -41,6 +41,6 @@ llvm::Value* shuffle_argument(const llvm::CallInst& call);
 // arrays; its result becomes a load from lane_out at the start of `resume`,
 // which is returned.
 llvm::LoadInst* lower_shuffle(llvm::CallInst& call, const lane_point& point, llvm::BasicBlock& resume, llvm::Value* x,
-                   llvm::Value* row, llvm::Value* lane_in, llvm::Value* lane_arg, llvm::Value* lane_out);
+                              llvm::Value* row, llvm::Value* lane_in, llvm::Value* lane_arg, llvm::Value* lane_out);
 
 }  // namespace cohort_loops

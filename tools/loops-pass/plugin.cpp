@@ -88,8 +88,7 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
           if (verdict.refused->where)
             return OptimizationRemarkMissed(pass_name, "StaysOnFibers", verdict.refused->where)
                    << "kernel `" << name << "` stays on the fiber engine: " << reason;
-          return OptimizationRemarkMissed(pass_name, "StaysOnFibers", kernel->getSubprogram(),
-                                          &kernel->getEntryBlock())
+          return OptimizationRemarkMissed(pass_name, "StaysOnFibers", kernel->getSubprogram(), &kernel->getEntryBlock())
                  << "kernel `" << name << "` stays on the fiber engine: " << reason;
         });
         outcomes.push_back({kernel, nullptr, name, reason});
@@ -99,9 +98,13 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
       Function* block = build_block_function(*kernel, step, functions);
       remarks.emit([&] {
         return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
-               << "kernel `" << name << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))
-               << " barrier(s), " << ore::NV("Collectives", step.collectives) << " warp or tile collective(s) (" << ore::NV("LaneShuffles", unsigned(count_if(step.lane_points, [](const auto& p) { return p.has_value(); }))) << " shuffles on the lane arrays), a frame of " << ore::NV("FrameBytes", step.frame_bytes) << " bytes per thread ("
-               << ore::NV("FrameValues", step.frame_values) << " values kept across barriers, "
+               << "kernel `" << name
+               << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))
+               << " barrier(s), " << ore::NV("Collectives", step.collectives) << " warp or tile collective(s) ("
+               << ore::NV("LaneShuffles",
+                          unsigned(count_if(step.lane_points, [](const auto& p) { return p.has_value(); })))
+               << " shuffles on the lane arrays), a frame of " << ore::NV("FrameBytes", step.frame_bytes)
+               << " bytes per thread (" << ore::NV("FrameValues", step.frame_values) << " values kept across barriers, "
                << ore::NV("BlockValues", step.block_values) << " uniform ones kept once per block, "
                << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)"
                << (step.barriers == 0 ? ""

@@ -90,8 +90,8 @@ bool split(Function& block, BasicBlock* header) {
   // Where the row starts, in 64 bits: the index's first value, how many threads
   // the loop runs, how many of them pass the test (clamped), and that the index
   // does not wrap over the row (else the loop as it is).
-  Value* start = expander.expandCodeFor(test->index->getStart(), Type::getInt32Ty(block.getContext()),
-                                        checks->getTerminator());
+  Value* start =
+      expander.expandCodeFor(test->index->getStart(), Type::getInt32Ty(block.getContext()), checks->getTerminator());
   IRBuilder<> b(checks->getTerminator());
   Type* i64 = b.getInt64Ty();
   auto widen = [&](Value* v) { return test->is_signed ? b.CreateSExt(v, i64) : b.CreateZExt(v, i64); };
@@ -114,9 +114,8 @@ bool split(Function& block, BasicBlock* header) {
   SmallVector<BasicBlock*, 16> prefix_blocks, rest_blocks;
   Loop* rest = cloneLoopWithPreheader(preheader, checks, loop, rest_map, ".rest", &loops, &dominators, rest_blocks);
   remapInstructionsInBlocks(rest_blocks, rest_map);
-  Loop* prefix =
-      cloneLoopWithPreheader(rest->getLoopPreheader(), checks, loop, prefix_map, ".prefix", &loops, &dominators,
-                             prefix_blocks);
+  Loop* prefix = cloneLoopWithPreheader(rest->getLoopPreheader(), checks, loop, prefix_map, ".prefix", &loops,
+                                        &dominators, prefix_blocks);
   remapInstructionsInBlocks(prefix_blocks, prefix_map);
   Instruction* branch = checks->getTerminator();
   BranchInst::Create(prefix->getLoopPreheader(), preheader, no_wrap, branch->getIterator());

@@ -96,11 +96,11 @@ bool version_rows(Function& block, BasicBlock* header, Value* dim_x) {
     const std::uint64_t step = cast<SCEVConstant>(index->getStepRecurrence(scev))->getAPInt().getZExtValue();
     Value* span = b.CreateMul(last_step, b.getInt64(step));
     if (wraps.first && !index->hasNoUnsignedWrap())
-      all_hold = b.CreateAnd(all_hold, b.CreateICmpULE(b.CreateAdd(b.CreateZExt(start, i64), span),
-                                                        b.getInt64(UINT32_MAX)));
+      all_hold =
+          b.CreateAnd(all_hold, b.CreateICmpULE(b.CreateAdd(b.CreateZExt(start, i64), span), b.getInt64(UINT32_MAX)));
     if (wraps.second && !index->hasNoSignedWrap())
-      all_hold = b.CreateAnd(all_hold, b.CreateICmpSLE(b.CreateAdd(b.CreateSExt(start, i64), span),
-                                                        b.getInt64(INT32_MAX)));
+      all_hold =
+          b.CreateAnd(all_hold, b.CreateICmpSLE(b.CreateAdd(b.CreateSExt(start, i64), span), b.getInt64(INT32_MAX)));
     ends[index] = {start, b.CreateTrunc(b.CreateAdd(b.CreateZExt(start, i64), span), b.getInt32Ty())};
     starts[index] = start;
   }

@@ -28,8 +28,7 @@ inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host
 // tile sync, shuffles, reductions and scans) joins its group
 // (detail/host/collectives/collective.hpp): the kernel side has written the
 // thread's value and argument into its slot, and reads its result from there after.
-inline constexpr llvm::StringLiteral rendezvous_symbol =
-    "_ZN6cohort6detail4host10rendezvousERKNS1_15collective_callE";
+inline constexpr llvm::StringLiteral rendezvous_symbol = "_ZN6cohort6detail4host10rendezvousERKNS1_15collective_callE";
 
 // template <class T> T cohort::detail::host::lane_exchange(shuffle_kind, collective_op const&,
 //     unsigned long long mask, T var, uint64_t arg, std::source_location)
@@ -80,7 +79,7 @@ inline constexpr unsigned dim_y_offset = 28;    // uint32_t blockDim.y
 inline constexpr unsigned dim_z_offset = 32;    // uint32_t blockDim.z
 inline constexpr unsigned count_offset = 36;    // uint32_t threads in the block
 // (uint64_t frame_bytes at 40, for the runtime)
-inline constexpr unsigned order_offset = 48;    // uint32_t*: a shuffled schedule's order of the ranks, or null
+inline constexpr unsigned order_offset = 48;     // uint32_t*: a shuffled schedule's order of the ranks, or null
 inline constexpr unsigned lane_in_offset = 56;   // byte*: each rank's value at a lowered shuffle, `size` bytes apart
 inline constexpr unsigned lane_arg_offset = 64;  // uint64_t*: each rank's packed operand and width
 inline constexpr unsigned lane_out_offset = 72;  // byte*: each rank's result, `size` bytes apart

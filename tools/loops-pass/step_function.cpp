@@ -1,9 +1,6 @@
 #include "step_function.hpp"
 
 #include "liveness.hpp"
-#include "recomputed_values.hpp"
-#include "thread_position.hpp"
-#include "uniformity.hpp"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -12,7 +9,10 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
+#include "recomputed_values.hpp"
 #include "runtime_abi.hpp"
+#include "thread_position.hpp"
+#include "uniformity.hpp"
 
 using namespace llvm;
 
@@ -90,7 +90,8 @@ std::uint64_t move_locals_to_frame(Function& step, Argument& frame, IRBuilder<>&
     Value* slot = at.CreateInBoundsGEP(at.getInt8Ty(), &frame, at.getInt64(offset), local->getName() + ".frame");
     // Lifetime markers belong to allocas; the frame outlives each region.
     for (User* user : make_early_inc_range(local->users()))
-      if (auto* marker = dyn_cast<IntrinsicInst>(user); marker && marker->isLifetimeStartOrEnd()) marker->eraseFromParent();
+      if (auto* marker = dyn_cast<IntrinsicInst>(user); marker && marker->isLifetimeStartOrEnd())
+        marker->eraseFromParent();
     local->replaceAllUsesWith(slot);
     local->eraseFromParent();
     offset += size;
@@ -105,8 +106,8 @@ std::uint64_t move_locals_to_frame(Function& step, Argument& frame, IRBuilder<>&
 void drop_yields(Function& step) {
   SmallVector<CallInst*, 8> yields;
   for (Instruction& inst : instructions(step))
-    if (auto* call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() &&
-                                                call->getCalledFunction()->getName() == spin_yield_symbol)
+    if (auto* call = dyn_cast<CallInst>(&inst);
+        call && call->getCalledFunction() && call->getCalledFunction()->getName() == spin_yield_symbol)
       yields.push_back(call);
   for (CallInst* call : yields) call->eraseFromParent();
 }
@@ -189,8 +190,8 @@ void name_failing_threads(Function& step, Argument* const (&position)[4]) {
   if (failing.empty()) return;
   Module& module = *step.getParent();
   Type* i32 = Type::getInt32Ty(step.getContext());
-  FunctionCallee enter = module.getOrInsertFunction(enter_thread_symbol, Type::getVoidTy(step.getContext()), i32, i32,
-                                                    i32, i32);
+  FunctionCallee enter =
+      module.getOrInsertFunction(enter_thread_symbol, Type::getVoidTy(step.getContext()), i32, i32, i32, i32);
   for (CallInst* call : failing)
     IRBuilder<>(call).CreateCall(enter, {position[0], position[1], position[2], position[3]});
 }
@@ -219,11 +220,12 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   // check nor keep per thread.
   SmallVector<CallInst*, 8> calls;
   SmallVector<bool, 8> is_collective;
-  for (CallInst* barrier : barriers) calls.push_back(cast<CallInst>(clone.map[barrier])), is_collective.push_back(false);
+  for (CallInst* barrier : barriers)
+    calls.push_back(cast<CallInst>(clone.map[barrier])), is_collective.push_back(false);
   for (CallInst* collective : collectives)
     calls.push_back(cast<CallInst>(clone.map[collective])), is_collective.push_back(true);
-  const divergence divergent(step, {clone.position[0], clone.position[1], clone.position[2], clone.position[3],
-                                    clone.frame});
+  const divergence divergent(step,
+                             {clone.position[0], clone.position[1], clone.position[2], clone.position[3], clone.frame});
   // (Two barrier calls clang merged into one, with a phi of their call sites,
   // is a barrier reached alike whose site may differ: not uniform.)
   const bool uniform = none_of(ArrayRef(calls).take_front(barriers.size()), [&](CallInst* call) {
@@ -235,11 +237,12 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
     if (divergent.divergently_executed(calls[i]->getParent()) || !uniform) {
       const Instruction* where = collectives[i - barriers.size()];
       step.eraseFromParent();
-      return {{}, step_refusal{uniform ? "a warp or tile collective in thread-dependent control flow (lowered only "
-                                         "where every thread of the block reaches it)"
-                                       : "a warp or tile collective in a kernel with a barrier in thread-dependent "
-                                         "control flow",
-                               where}};
+      return {{},
+              step_refusal{uniform ? "a warp or tile collective in thread-dependent control flow (lowered only "
+                                     "where every thread of the block reaches it)"
+                                   : "a warp or tile collective in a kernel with a barrier in thread-dependent "
+                                     "control flow",
+                           where}};
     }
   keep_memory_parameters(step, kernel.arg_size());
 
@@ -298,8 +301,15 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   SwitchInst* to = at.CreateSwitch(clone.resume, start, calls.size());
   for (unsigned i = 0; i < resumes.size(); ++i) to->addCase(at.getInt32(i + 1), resumes[i]);
   to_start->eraseFromParent();
-  step_function result{&step,   frame_bytes, unsigned(per_thread.size()), position_read, recomputed,
-                       unsigned(calls.size()), uniform, unsigned(per_block.size()), uniform_bytes};
+  step_function result{&step,
+                       frame_bytes,
+                       unsigned(per_thread.size()),
+                       position_read,
+                       recomputed,
+                       unsigned(calls.size()),
+                       uniform,
+                       unsigned(per_block.size()),
+                       uniform_bytes};
   result.collective = is_collective;
   result.lane_points = lane_points;
   result.collectives = collectives.size();

@@ -26,9 +26,9 @@
 #include <optional>
 #include <string>
 
+#include "lane_exchange.hpp"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
-#include "lane_exchange.hpp"
 
 namespace llvm {
 class CallInst;
@@ -44,7 +44,7 @@ struct step_function {
   unsigned frame_values;      // SSA values demoted into the frame
   bool position_read;         // code the parameters do not reach may read the thread position
   unsigned recomputed = 0;    // instructions moved to the entry, recomputed at each resume
-  unsigned barriers = 0;  // synchronization points: block barriers and collectives, numbered 1..barriers
+  unsigned barriers = 0;      // synchronization points: block barriers and collectives, numbered 1..barriers
   // Every barrier in control flow the same for every thread of the block
   // (uniformity.hpp): all live threads stop at the same barrier, or all exit;
   // barriers then record no call site, and the frame has no slot for one.

@@ -26,7 +26,8 @@ bool forward_thread_position(Function& step, Argument* const (&position)[4]) {
     if (!call) continue;
     Function* callee = call->getCalledFunction();
     // (A shuffle the step lowers to the lane arrays is no call by then.)
-    if (callee && !callee->isIntrinsic() && !callee->isDeclaration() && !lowerable_shuffle(*call)) read_elsewhere = true;
+    if (callee && !callee->isIntrinsic() && !callee->isDeclaration() && !lowerable_shuffle(*call))
+      read_elsewhere = true;
     auto* tls = dyn_cast<IntrinsicInst>(call);
     if (!tls || tls->getIntrinsicID() != Intrinsic::threadlocal_address) continue;
     const StringRef name = tls->getArgOperand(0)->getName();

@@ -15,8 +15,8 @@
 #include "bench/throughput.hpp"
 #include "common/random_input.hpp"
 #include "common/sum_check.hpp"
-#include "timed/grid_reduce.hpp"
 #include "reduce/variants.hpp"
+#include "timed/grid_reduce.hpp"
 
 namespace cohort_cli {
 
@@ -43,7 +43,7 @@ expectation<float> expect_sum(const std::vector<float>& input) {
 
 report run_reduce_bench(const bench_options& options) {
   std::vector<cohort_kernels::reduce_variant> variants(cohort_kernels::reduce_variants.begin(),
-                                                        cohort_kernels::reduce_variants.end());
+                                                       cohort_kernels::reduce_variants.end());
   variants.push_back(sum_grid_collective);
   variants.push_back(device_reduce);
   for (const auto& rival : reduce_rivals()) variants.push_back(rival);

@@ -6,9 +6,9 @@
 
 #include <vector>
 
+#include "reduce/reduce_plan.hpp"
 #include "timed/scan.hpp"
 #include "timed/sync.hpp"
-#include "reduce/reduce_plan.hpp"
 
 namespace cohort_cli {
 

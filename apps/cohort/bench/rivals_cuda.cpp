@@ -14,18 +14,18 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
-#include <tuple>
-#include <vector>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
+#include <vector>
 
 #include <cohort/cohort.hpp>
 
 #include "bench/rivals.hpp"
+#include "common/grid_size.hpp"
 #include "cuda/flag_multi_grid.cuh"
 #include "cuda/nvidia_rivals.cuh"
-#include "common/grid_size.hpp"
 #include "reduce/block_sum.hpp"
 
 namespace cohort_cli {
@@ -136,8 +136,11 @@ struct nvidia_groups {
     const auto count = static_cast<unsigned>(grids.size());
     for (unsigned i = 0; i < count; ++i) {
       check(cudaSetDevice(grids[i].device), "cudaSetDevice");
-      std::apply([&](auto... a) { launch_on_runtime(Kernel, grids[i].config, true, multi_grid_handle{flags, i, count}, a...); },
-                 args_of(i));
+      std::apply(
+          [&](auto... a) {
+            launch_on_runtime(Kernel, grids[i].config, true, multi_grid_handle{flags, i, count}, a...);
+          },
+          args_of(i));
     }
     check(cudaSetDevice(caller), "cudaSetDevice");
   }
@@ -151,7 +154,7 @@ cohort_kernels::reduce_plan plan_nvidia_cg_sum(std::size_t n) {
   return {cohort_kernels::launch_text(grid, reduce_block_threads) + " cooperative",
           [grid, n, block_sums](const float* in, float* out) {
             nvidia_groups::launch_cooperative<nvidia_rivals::cg_sum_kernel<float>>({grid, reduce_block_threads}, out,
-                                                                                    block_sums->data(), in, n);
+                                                                                   block_sums->data(), in, n);
           }};
 }
 

@@ -25,8 +25,7 @@ cohort_kernels::reduce_plan plan_array_reduce(std::size_t n) {
 }
 
 scan_plan plan_array_scan(std::size_t n) {
-  return {parts_text(n),
-          [n](const int* in, int* out) { host::host_inclusive_scan(in, out, n, cohort::plus<int>{}); }};
+  return {parts_text(n), [n](const int* in, int* out) { host::host_inclusive_scan(in, out, n, cohort::plus<int>{}); }};
 }
 
 #if COHORT_CLI_PARALLEL_STL

@@ -14,9 +14,15 @@ namespace {
 std::string format(double value, const column& c) {
   char text[64];
   switch (c.how) {
-    case column::style::integer: std::snprintf(text, sizeof text, "%.0f", value); break;
-    case column::style::percent: std::snprintf(text, sizeof text, "%.*f%%", c.precision, value * 100); break;
-    case column::style::fixed: std::snprintf(text, sizeof text, "%.*f", c.precision, value); break;
+    case column::style::integer:
+      std::snprintf(text, sizeof text, "%.0f", value);
+      break;
+    case column::style::percent:
+      std::snprintf(text, sizeof text, "%.*f%%", c.precision, value * 100);
+      break;
+    case column::style::fixed:
+      std::snprintf(text, sizeof text, "%.*f", c.precision, value);
+      break;
   }
   return text;
 }

@@ -65,9 +65,8 @@ struct throughput_plan {
 template <class T>
 throughput_plan<T> plan_copy(std::size_t n) {
   const unsigned grid = cohort_kernels::resident_grid(copy_kernel<T>, copy_block_threads, n);
-  return {cohort_kernels::launch_text(grid, copy_block_threads), [grid, n](const T* in, T* out) {
-            cohort::launch<copy_kernel<T>>({grid, copy_block_threads}, out, in, n);
-          }};
+  return {cohort_kernels::launch_text(grid, copy_block_threads),
+          [grid, n](const T* in, T* out) { cohort::launch<copy_kernel<T>>({grid, copy_block_threads}, out, in, n); }};
 }
 
 template <class T>

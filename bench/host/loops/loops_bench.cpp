@@ -29,7 +29,8 @@ std::vector<float> inputs() {
 
 void use_engine(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
   cohort::host::set_engine_mode(mode);
-  if (cohort::host::last_launch_statistics().ran_on != expected) state.SkipWithError("the launch ran on the other engine");
+  if (cohort::host::last_launch_statistics().ran_on != expected)
+    state.SkipWithError("the launch ran on the other engine");
 }
 
 void reduce_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
@@ -83,8 +84,12 @@ void saxpy_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::h
   cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
 }
 
-void BM_Saxpy_Loops(benchmark::State& state) { saxpy_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops); }
-void BM_Saxpy_Fibers(benchmark::State& state) { saxpy_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers); }
+void BM_Saxpy_Loops(benchmark::State& state) {
+  saxpy_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_Saxpy_Fibers(benchmark::State& state) {
+  saxpy_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
 void BM_Saxpy_PlainLoop(benchmark::State& state) {
   std::vector<float> x = inputs(), y = inputs();
   for (auto _ : state) {
@@ -104,13 +109,17 @@ void barriers_on(benchmark::State& state, cohort::host::engine_mode mode, cohort
   loops_bench::barriers(rounds, out.data(), blocks, block);
   use_engine(state, mode, expected);
   for (auto _ : state) loops_bench::barriers(rounds, out.data(), blocks, block);
-  state.counters["ns_per_thread_barrier"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * rounds * blocks * block,
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_thread_barrier"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * rounds * blocks * block,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
 }
-void BM_Barrier_Loops(benchmark::State& state) { barriers_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops); }
-void BM_Barrier_Fibers(benchmark::State& state) { barriers_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers); }
+void BM_Barrier_Loops(benchmark::State& state) {
+  barriers_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_Barrier_Fibers(benchmark::State& state) {
+  barriers_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
 
 // The cost of a warp shuffle per lane: 64 __shfl_xor_sync per lane in blocks
 // of 32, 256 or 1024 threads, 16 blocks; the counter is nanoseconds per lane and shuffle.
@@ -122,13 +131,17 @@ void butterfly_on(benchmark::State& state, cohort::host::engine_mode mode, cohor
   loops_bench::butterfly(rounds, out.data(), blocks, block);
   use_engine(state, mode, expected);
   for (auto _ : state) loops_bench::butterfly(rounds, out.data(), blocks, block);
-  state.counters["ns_per_lane_shuffle"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * rounds * blocks * block,
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_lane_shuffle"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * rounds * blocks * block,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
 }
-void BM_Shuffle_Loops(benchmark::State& state) { butterfly_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops); }
-void BM_Shuffle_Fibers(benchmark::State& state) { butterfly_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers); }
+void BM_Shuffle_Loops(benchmark::State& state) {
+  butterfly_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_Shuffle_Fibers(benchmark::State& state) {
+  butterfly_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
 
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }

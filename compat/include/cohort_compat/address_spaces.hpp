@@ -43,4 +43,6 @@ inline std::size_t __cvta_generic_to_constant(const void* p) { return reinterpre
 inline void* __cvta_shared_to_generic(std::size_t a) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(a)); }
 inline void* __cvta_global_to_generic(std::size_t a) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(a)); }
 inline void* __cvta_local_to_generic(std::size_t a) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(a)); }
-inline void* __cvta_constant_to_generic(std::size_t a) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(a)); }
+inline void* __cvta_constant_to_generic(std::size_t a) {
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(a));
+}

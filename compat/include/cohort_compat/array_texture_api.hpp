@@ -25,9 +25,8 @@ cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOf
                                      size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream = 0);
 cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset,
                                   size_t width, size_t height, cudaMemcpyKind kind);
-cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
-                                       size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind,
-                                       cudaStream_t stream = 0);
+cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                       size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream = 0);
 // Deprecated since CUDA 10.1, still in CUDA 12's headers.
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
                               cudaMemcpyKind kind);

@@ -33,8 +33,9 @@ class deferred_kernel final : public deferred_launch {
 
   void run() override {
     namespace host = cohort::detail::host;
-    host::launch_kernel(host::kernel_entry{&host::run_dynamic<P...>, &payload_, cohort::detail::kernel_address(payload_.kernel)},
-                        config_, cooperative_);
+    host::launch_kernel(
+        host::kernel_entry{&host::run_dynamic<P...>, &payload_, cohort::detail::kernel_address(payload_.kernel)},
+        config_, cooperative_);
   }
 
  private:
@@ -48,9 +49,8 @@ class deferred_kernel final : public deferred_launch {
 // The checks cohort::detail::checked_launch makes, with the launch kept for later.
 template <class... P, class... A>
 std::unique_ptr<deferred_launch> defer_launch(void (*kernel)(P...), const cohort::launch_config& config,
-                                              bool cooperative, const cohort::detail::remedy_api& api,
-                                              A&&... args) {
-  static_cast<void>(cohort::detail::arguments_fit<void(P...), void(A&&...)>::value);
+                                              bool cooperative, const cohort::detail::remedy_api& api, A&&... args) {
+  static_cast<void>(cohort::detail::arguments_fit<void(P...), void(A && ...)>::value);
   cohort::detail::check_launch(cohort::detail::kernel_address(kernel), config, cooperative, api);
   return std::make_unique<detail::deferred_kernel<P...>>(kernel, config, cooperative, std::forward<A>(args)...);
 }

@@ -19,25 +19,45 @@
 
 // Loads and stores with cache hints: plain accesses on the host.
 template <class T>
-inline T __ldg(const T* p) { return *p; }
+inline T __ldg(const T* p) {
+  return *p;
+}
 template <class T>
-inline T __ldcg(const T* p) { return *p; }
+inline T __ldcg(const T* p) {
+  return *p;
+}
 template <class T>
-inline T __ldca(const T* p) { return *p; }
+inline T __ldca(const T* p) {
+  return *p;
+}
 template <class T>
-inline T __ldcs(const T* p) { return *p; }
+inline T __ldcs(const T* p) {
+  return *p;
+}
 template <class T>
-inline T __ldlu(const T* p) { return *p; }
+inline T __ldlu(const T* p) {
+  return *p;
+}
 template <class T>
-inline T __ldcv(const T* p) { return *p; }
+inline T __ldcv(const T* p) {
+  return *p;
+}
 template <class T>
-inline void __stwb(T* p, T v) { *p = v; }
+inline void __stwb(T* p, T v) {
+  *p = v;
+}
 template <class T>
-inline void __stcg(T* p, T v) { *p = v; }
+inline void __stcg(T* p, T v) {
+  *p = v;
+}
 template <class T>
-inline void __stcs(T* p, T v) { *p = v; }
+inline void __stcs(T* p, T v) {
+  *p = v;
+}
 template <class T>
-inline void __stwt(T* p, T v) { *p = v; }
+inline void __stwt(T* p, T v) {
+  *p = v;
+}
 
 namespace cohort::compat {
 // What __trap() throws: the launch fails with cudaErrorLaunchFailure, as on the GPU.
@@ -62,14 +82,14 @@ inline int __syncthreads_or(int predicate, cohort::call_site where = cohort::cal
 }
 
 // Scoped atomics: every scope is the whole process on the host.
-#define COHORT_COMPAT_SCOPED_ATOMIC(op)                  \
-  template <class T, class... V>                         \
-  inline T op##_block(T* address, V... values) {         \
-    return op(address, values...);                       \
-  }                                                      \
-  template <class T, class... V>                         \
-  inline T op##_system(T* address, V... values) {        \
-    return op(address, values...);                       \
+#define COHORT_COMPAT_SCOPED_ATOMIC(op)           \
+  template <class T, class... V>                  \
+  inline T op##_block(T* address, V... values) {  \
+    return op(address, values...);                \
+  }                                               \
+  template <class T, class... V>                  \
+  inline T op##_system(T* address, V... values) { \
+    return op(address, values...);                \
   }
 COHORT_COMPAT_SCOPED_ATOMIC(atomicAdd)
 COHORT_COMPAT_SCOPED_ATOMIC(atomicSub)

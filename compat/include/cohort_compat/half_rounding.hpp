@@ -38,9 +38,12 @@ inline double round_magnitude(double n, rounding mode, bool negative) {
   const double fraction = n - floor_n;
   if (fraction == 0.0) return n;
   switch (mode) {
-    case rounding::toward_zero: return floor_n;
-    case rounding::down: return negative ? floor_n + 1 : floor_n;
-    case rounding::up: return negative ? floor_n : floor_n + 1;
+    case rounding::toward_zero:
+      return floor_n;
+    case rounding::down:
+      return negative ? floor_n + 1 : floor_n;
+    case rounding::up:
+      return negative ? floor_n : floor_n + 1;
     default:
       if (fraction > 0.5) return floor_n + 1;
       if (fraction < 0.5) return floor_n;
@@ -54,8 +57,8 @@ inline std::uint16_t round_to(format f, double x, rounding mode) {
   const double a = std::fabs(x);
   const bool negative = sign != 0;
   const auto overflow = [&]() -> std::uint16_t {
-    const bool to_infinity = mode == rounding::nearest_even || (mode == rounding::up && !negative) ||
-                             (mode == rounding::down && negative);
+    const bool to_infinity =
+        mode == rounding::nearest_even || (mode == rounding::up && !negative) || (mode == rounding::down && negative);
     return sign | (to_infinity ? f.infinity() : f.max_finite());
   };
   if (std::isinf(a)) return sign | f.infinity();
@@ -82,9 +85,12 @@ inline double value_of(format f, std::uint16_t h) {
   const int exponent = (h & 0x7fff) >> f.fraction_bits;
   const int fraction = h & ((1 << f.fraction_bits) - 1);
   double magnitude;
-  if (exponent == (1 << f.exponent_bits) - 1) magnitude = fraction ? NAN : INFINITY;
-  else if (exponent == 0) magnitude = std::ldexp(fraction, 1 - f.bias() - f.fraction_bits);
-  else magnitude = std::ldexp(fraction | (1 << f.fraction_bits), exponent - f.bias() - f.fraction_bits);
+  if (exponent == (1 << f.exponent_bits) - 1)
+    magnitude = fraction ? NAN : INFINITY;
+  else if (exponent == 0)
+    magnitude = std::ldexp(fraction, 1 - f.bias() - f.fraction_bits);
+  else
+    magnitude = std::ldexp(fraction | (1 << f.fraction_bits), exponent - f.bias() - f.fraction_bits);
   return negative ? -magnitude : magnitude;
 }
 

@@ -16,8 +16,7 @@ inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { r
 
 // Four-way byte and two-way half-word dot products, accumulated into c.
 inline int __dp4a(int a, int b, int c) {
-  for (int i = 0; i < 4; ++i)
-    c += static_cast<std::int8_t>(a >> (8 * i)) * static_cast<std::int8_t>(b >> (8 * i));
+  for (int i = 0; i < 4; ++i) c += static_cast<std::int8_t>(a >> (8 * i)) * static_cast<std::int8_t>(b >> (8 * i));
   return c;
 }
 inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
@@ -25,8 +24,7 @@ inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
   return c;
 }
 inline int __dp2a_lo(int a, int b, int c) {
-  for (int i = 0; i < 2; ++i)
-    c += static_cast<std::int16_t>(a >> (16 * i)) * static_cast<std::int8_t>(b >> (8 * i));
+  for (int i = 0; i < 2; ++i) c += static_cast<std::int16_t>(a >> (16 * i)) * static_cast<std::int8_t>(b >> (8 * i));
   return c;
 }
 inline int __dp2a_hi(int a, int b, int c) {
@@ -121,12 +119,14 @@ COHORT_COMPAT_SIMD(setltu, false, x < y ? 1 : 0)
 inline unsigned __vabs2(unsigned a) { return __vabsdiffs2(a, 0); }
 inline unsigned __vabs4(unsigned a) { return __vabsdiffs4(a, 0); }
 inline unsigned __vabsss2(unsigned a) {
-  return cohort::compat::simd::lanewise<2, true>(
-      a, 0, [](long long x, long long, int bits) { return cohort::compat::simd::saturate(x < 0 ? -x : x, bits, true); });
+  return cohort::compat::simd::lanewise<2, true>(a, 0, [](long long x, long long, int bits) {
+    return cohort::compat::simd::saturate(x < 0 ? -x : x, bits, true);
+  });
 }
 inline unsigned __vabsss4(unsigned a) {
-  return cohort::compat::simd::lanewise<4, true>(
-      a, 0, [](long long x, long long, int bits) { return cohort::compat::simd::saturate(x < 0 ? -x : x, bits, true); });
+  return cohort::compat::simd::lanewise<4, true>(a, 0, [](long long x, long long, int bits) {
+    return cohort::compat::simd::saturate(x < 0 ? -x : x, bits, true);
+  });
 }
 inline unsigned __vneg2(unsigned a) { return __vsub2(0, a); }
 inline unsigned __vneg4(unsigned a) { return __vsub4(0, a); }

@@ -9,10 +9,11 @@
 // CLOCKS_PER_SEC), which host code in .cu files times itself with.
 #pragma once
 
+// <time.h> and <ctime> both before the macro below, so that their declarations of clock stay intact.
+#include <time.h>
 #include <chrono>
 #include <ctime>
 #include <source_location>
-#include <time.h>  // both, before the macro below, so that their declarations of clock stay intact
 
 #include <cohort/cohort.hpp>
 
@@ -35,7 +36,9 @@ inline long long clock64(std::source_location where = std::source_location::curr
   if (::cohort::detail::host::current_block != nullptr) cohort::compat::clock_read_in_kernel(where);
   return cohort::compat::steady_nanoseconds();
 }
-inline unsigned long long __globaltimer() { return static_cast<unsigned long long>(cohort::compat::steady_nanoseconds()); }
+inline unsigned long long __globaltimer() {
+  return static_cast<unsigned long long>(cohort::compat::steady_nanoseconds());
+}
 
 // The device's counter is 64 bits wide on the host (clock_t is), so it never
 // wraps during a program, where the GPU's 32-bit %clock would.

@@ -153,8 +153,8 @@ cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&
   const auto run = [](void* context, const cohort::launch_config& config, std::unique_ptr<deferred_launch>* deferred) {
     (*static_cast<body_type*>(context))(config, deferred);
   };
-  if (cluster_dims_registered.load(std::memory_order_relaxed) && request.cluster.x * request.cluster.y * request.cluster.z == 1)
-      [[unlikely]] {
+  if (cluster_dims_registered.load(std::memory_order_relaxed) &&
+      request.cluster.x * request.cluster.y * request.cluster.z == 1) [[unlikely]] {
     launch_request clustered = request;
     clustered.cluster = registered_cluster_dims(reinterpret_cast<const void*>(kernel));
     return run_launch(clustered, run, &body);
@@ -190,9 +190,8 @@ template <class... P>
 cudaError_t launch_multi_device_from_args(const void* kernel, const cudaLaunchParams* list, unsigned count) {
   auto typed = reinterpret_cast<void (*)(P...)>(const_cast<void*>(kernel));
   auto body = [&](std::span<const cohort::device_launch> grids) {
-    cohort::launch_cooperative_multi_device(typed, grids, [&](std::size_t i) {
-      return arguments_of<P...>(list[i].args, std::index_sequence_for<P...>{});
-    });
+    cohort::launch_cooperative_multi_device(
+        typed, grids, [&](std::size_t i) { return arguments_of<P...>(list[i].args, std::index_sequence_for<P...>{}); });
   };
   using body_type = decltype(body);
   return run_multi_device_launch(

@@ -12,8 +12,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include <cohort/cohort.hpp>
@@ -75,17 +75,22 @@ inline unsigned lanemask(int relation) {  // -2 lt, -1 le, 0 eq, 1 ge, 2 gt
   const unsigned lane = laneid();
   const unsigned below = lane == 0 ? 0u : (~0u >> (32 - lane));
   switch (relation) {
-    case -2: return below;
-    case -1: return below | (1u << lane);
-    case 0: return 1u << lane;
-    case 1: return ~below;
-    default: return ~below & ~(1u << lane);
+    case -2:
+      return below;
+    case -1:
+      return below | (1u << lane);
+    case 0:
+      return 1u << lane;
+    case 1:
+      return ~below;
+    default:
+      return ~below & ~(1u << lane);
   }
 }
 inline unsigned long long globaltimer() {
-  return static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                             std::chrono::system_clock::now().time_since_epoch())
-                                             .count());
+  return static_cast<unsigned long long>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 // Bit fields: bfe extracts len bits from pos (sign-extended for signed types),
@@ -181,8 +186,8 @@ T brev(T a) {
 template <class T>
 T mul_hi(T a, T b) {
   if constexpr (sizeof(T) == 4)
-    return static_cast<T>((static_cast<std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>>(a) * b) >>
-                          32);
+    return static_cast<T>(
+        (static_cast<std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>>(a) * b) >> 32);
   else
     return static_cast<T>((static_cast<std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>>(a) * b) >>
                           64);
@@ -239,10 +244,14 @@ enum class rounding { nearest, zero, down, up };
 template <class F>
 F round_integral(F value, rounding mode) {
   switch (mode) {
-    case rounding::nearest: return std::nearbyint(value);
-    case rounding::zero: return std::trunc(value);
-    case rounding::down: return std::floor(value);
-    case rounding::up: return std::ceil(value);
+    case rounding::nearest:
+      return std::nearbyint(value);
+    case rounding::zero:
+      return std::trunc(value);
+    case rounding::down:
+      return std::floor(value);
+    case rounding::up:
+      return std::ceil(value);
   }
   return value;
 }
@@ -302,18 +311,27 @@ T atomic_update(std::uintptr_t at, T value, atomic_op op, std::memory_order orde
   cohort::atomic_ref<T> a(*reinterpret_cast<T*>(at));
   if constexpr (std::is_integral_v<T>) {
     switch (op) {
-      case atomic_op::bit_and: return a.fetch_and(value, order);
-      case atomic_op::bit_or: return a.fetch_or(value, order);
-      case atomic_op::bit_xor: return a.fetch_xor(value, order);
-      default: break;
+      case atomic_op::bit_and:
+        return a.fetch_and(value, order);
+      case atomic_op::bit_or:
+        return a.fetch_or(value, order);
+      case atomic_op::bit_xor:
+        return a.fetch_xor(value, order);
+      default:
+        break;
     }
   }
   switch (op) {
-    case atomic_op::add: return a.fetch_add(value, order);
-    case atomic_op::min: return a.fetch_min(value, order);
-    case atomic_op::max: return a.fetch_max(value, order);
-    case atomic_op::exch: return a.exchange(value, order);
-    default: break;
+    case atomic_op::add:
+      return a.fetch_add(value, order);
+    case atomic_op::min:
+      return a.fetch_min(value, order);
+    case atomic_op::max:
+      return a.fetch_max(value, order);
+    case atomic_op::exch:
+      return a.exchange(value, order);
+    default:
+      break;
   }
   // inc and dec wrap at `value`, as CUDA's atomicInc and atomicDec do.
   T old = a.load(std::memory_order_relaxed);
@@ -326,8 +344,8 @@ T atomic_update(std::uintptr_t at, T value, atomic_op op, std::memory_order orde
 
 template <class T>
 T atomic_cas(std::uintptr_t at, T compare, T value, std::memory_order order) {
-  cohort::atomic_ref<T>(*reinterpret_cast<T*>(at)).compare_exchange_strong(compare, value, order,
-                                                                           std::memory_order_relaxed);
+  cohort::atomic_ref<T>(*reinterpret_cast<T*>(at))
+      .compare_exchange_strong(compare, value, order, std::memory_order_relaxed);
   return compare;  // the old value, whether or not it was replaced
 }
 

@@ -8,6 +8,6 @@
 #pragma once
 
 #define lerp cohort_std_lerp
-#include <cmath>
 #include <math.h>
+#include <cmath>
 #undef lerp

@@ -19,21 +19,24 @@ namespace cohort {
 // (detail::identity_of: T{} for an operator cohort does not know).
 template <class T, class Op>
 void device_reduce(const T* in, std::size_t n, T* out, Op op, stream_t stream = {}) {
-  static_assert(detail::array_element<T>, "device algorithms take trivially copyable element types of at most 24 bytes");
+  static_assert(detail::array_element<T>,
+                "device algorithms take trivially copyable element types of at most 24 bytes");
   detail::impl::array_reduce(in, n, out, op, stream);
 }
 
 // out[i] = in[0] op ... op in[i]. out may be in; otherwise the two must not overlap.
 template <class T, class Op>
 void device_inclusive_scan(const T* in, T* out, std::size_t n, Op op, stream_t stream = {}) {
-  static_assert(detail::array_element<T>, "device algorithms take trivially copyable element types of at most 24 bytes");
+  static_assert(detail::array_element<T>,
+                "device algorithms take trivially copyable element types of at most 24 bytes");
   detail::impl::array_inclusive_scan(in, out, n, op, stream);
 }
 
 // out[0] = init, out[i] = init op in[0] op ... op in[i - 1]. out may be in.
 template <class T, class Op>
 void device_exclusive_scan(const T* in, T* out, std::size_t n, T init, Op op, stream_t stream = {}) {
-  static_assert(detail::array_element<T>, "device algorithms take trivially copyable element types of at most 24 bytes");
+  static_assert(detail::array_element<T>,
+                "device algorithms take trivially copyable element types of at most 24 bytes");
   detail::impl::array_exclusive_scan(in, out, n, init, op, stream);
 }
 

@@ -20,7 +20,8 @@ namespace cohort {
 // A size whose bytes and addresses are multiples of Alignment (cuda::aligned_size_t's shape).
 template <std::size_t Alignment>
 struct aligned_size_t {
-  static_assert(Alignment > 0 && (Alignment & (Alignment - 1)) == 0, "aligned_size_t<Alignment>: Alignment is a power of two");
+  static_assert(Alignment > 0 && (Alignment & (Alignment - 1)) == 0,
+                "aligned_size_t<Alignment>: Alignment is a power of two");
   static constexpr std::size_t align = Alignment;
   std::size_t value;
   COHORT_HD constexpr explicit aligned_size_t(std::size_t size) : value(size) {}

@@ -163,7 +163,8 @@ template <class A, class T, class Op>
   requires detail::impl::atomic_reference<std::remove_reference_t<A>, T>
 COHORT_DEVICE T inclusive_scan_update(const multi_grid_group& g, A&& atomic, const T& value, Op op,
                                       call_site where = call_site::current()) {
-  return detail::multi_grid_scan<true>(g, value, op, detail::updating<std::remove_reference_t<A>, T>(atomic, op), where);
+  return detail::multi_grid_scan<true>(g, value, op, detail::updating<std::remove_reference_t<A>, T>(atomic, op),
+                                       where);
 }
 template <class A, class T>
   requires detail::impl::atomic_reference<std::remove_reference_t<A>, T>
@@ -176,7 +177,8 @@ template <class A, class T, class Op>
   requires detail::impl::atomic_reference<std::remove_reference_t<A>, T>
 COHORT_DEVICE T exclusive_scan_update(const multi_grid_group& g, A&& atomic, const T& value, Op op,
                                       call_site where = call_site::current()) {
-  return detail::multi_grid_scan<false>(g, value, op, detail::updating<std::remove_reference_t<A>, T>(atomic, op), where);
+  return detail::multi_grid_scan<false>(g, value, op, detail::updating<std::remove_reference_t<A>, T>(atomic, op),
+                                        where);
 }
 template <class A, class T>
   requires detail::impl::atomic_reference<std::remove_reference_t<A>, T>

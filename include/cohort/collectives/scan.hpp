@@ -40,7 +40,8 @@ COHORT_DEVICE auto inclusive_scan(const Group& group, TyVal&& val, TyFn&& op, ca
 }
 
 template <detail::impl::collective_group Group, class TyVal>
-COHORT_DEVICE std::remove_cvref_t<TyVal> inclusive_scan(const Group& group, TyVal&& val, call_site where = call_site::current()) {
+COHORT_DEVICE std::remove_cvref_t<TyVal> inclusive_scan(const Group& group, TyVal&& val,
+                                                        call_site where = call_site::current()) {
   using T = std::remove_cvref_t<TyVal>;
   plus<T> op;
   return detail::scan<detail::impl::fold_kind::inclusive_scan>(group, static_cast<const T&>(val), op, where);
@@ -54,7 +55,8 @@ COHORT_DEVICE auto exclusive_scan(const Group& group, TyVal&& val, TyFn&& op, ca
 }
 
 template <detail::impl::collective_group Group, class TyVal>
-COHORT_DEVICE std::remove_cvref_t<TyVal> exclusive_scan(const Group& group, TyVal&& val, call_site where = call_site::current()) {
+COHORT_DEVICE std::remove_cvref_t<TyVal> exclusive_scan(const Group& group, TyVal&& val,
+                                                        call_site where = call_site::current()) {
   using T = std::remove_cvref_t<TyVal>;
   plus<T> op;
   return detail::scan<detail::impl::fold_kind::exclusive_scan>(group, static_cast<const T&>(val), op, where);
@@ -63,35 +65,39 @@ COHORT_DEVICE std::remove_cvref_t<TyVal> exclusive_scan(const Group& group, TyVa
 template <detail::impl::collective_group Group, class TyAtomic, class TyVal, class TyFn>
   requires detail::impl::atomic_reference<std::remove_reference_t<TyAtomic>, std::remove_cvref_t<TyVal>>
 COHORT_DEVICE auto inclusive_scan_update(const Group& group, TyAtomic&& atomic, TyVal&& val, TyFn&& op,
-                                 call_site where = call_site::current()) -> decltype(op(val, val)) {
+                                         call_site where = call_site::current()) -> decltype(op(val, val)) {
   using T = std::remove_cvref_t<TyVal>;
-  return detail::scan_update<detail::impl::fold_kind::inclusive_scan>(group, atomic, static_cast<const T&>(val), op, where);
+  return detail::scan_update<detail::impl::fold_kind::inclusive_scan>(group, atomic, static_cast<const T&>(val), op,
+                                                                      where);
 }
 
 template <detail::impl::collective_group Group, class TyAtomic, class TyVal>
   requires detail::impl::atomic_reference<std::remove_reference_t<TyAtomic>, std::remove_cvref_t<TyVal>>
 COHORT_DEVICE std::remove_cvref_t<TyVal> inclusive_scan_update(const Group& group, TyAtomic&& atomic, TyVal&& val,
-                                                       call_site where = call_site::current()) {
+                                                               call_site where = call_site::current()) {
   using T = std::remove_cvref_t<TyVal>;
   plus<T> op;
-  return detail::scan_update<detail::impl::fold_kind::inclusive_scan>(group, atomic, static_cast<const T&>(val), op, where);
+  return detail::scan_update<detail::impl::fold_kind::inclusive_scan>(group, atomic, static_cast<const T&>(val), op,
+                                                                      where);
 }
 
 template <detail::impl::collective_group Group, class TyAtomic, class TyVal, class TyFn>
   requires detail::impl::atomic_reference<std::remove_reference_t<TyAtomic>, std::remove_cvref_t<TyVal>>
 COHORT_DEVICE auto exclusive_scan_update(const Group& group, TyAtomic&& atomic, TyVal&& val, TyFn&& op,
-                                 call_site where = call_site::current()) -> decltype(op(val, val)) {
+                                         call_site where = call_site::current()) -> decltype(op(val, val)) {
   using T = std::remove_cvref_t<TyVal>;
-  return detail::scan_update<detail::impl::fold_kind::exclusive_scan>(group, atomic, static_cast<const T&>(val), op, where);
+  return detail::scan_update<detail::impl::fold_kind::exclusive_scan>(group, atomic, static_cast<const T&>(val), op,
+                                                                      where);
 }
 
 template <detail::impl::collective_group Group, class TyAtomic, class TyVal>
   requires detail::impl::atomic_reference<std::remove_reference_t<TyAtomic>, std::remove_cvref_t<TyVal>>
 COHORT_DEVICE std::remove_cvref_t<TyVal> exclusive_scan_update(const Group& group, TyAtomic&& atomic, TyVal&& val,
-                                                       call_site where = call_site::current()) {
+                                                               call_site where = call_site::current()) {
   using T = std::remove_cvref_t<TyVal>;
   plus<T> op;
-  return detail::scan_update<detail::impl::fold_kind::exclusive_scan>(group, atomic, static_cast<const T&>(val), op, where);
+  return detail::scan_update<detail::impl::fold_kind::exclusive_scan>(group, atomic, static_cast<const T&>(val), op,
+                                                                      where);
 }
 
 }  // namespace cohort

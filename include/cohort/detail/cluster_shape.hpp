@@ -24,8 +24,8 @@ inline dim3 grid_in_clusters(const launch_config& cfg) {
 // The cluster alone: no zero dimension, at most `max_blocks` blocks.
 inline void validate_cluster_shape(const dim3& c, unsigned max_blocks) {
   if (c.x == 0 || c.y == 0 || c.z == 0)
-    throw error(errc::invalid_configuration, "cluster dimensions " + to_string(c) +
-                                                 " contain a zero; every dimension must be at least 1");
+    throw error(errc::invalid_configuration,
+                "cluster dimensions " + to_string(c) + " contain a zero; every dimension must be at least 1");
   if (volume(c) > max_blocks) {
     std::ostringstream s;
     s << "cluster " << to_string(c) << " has " << volume(c) << " blocks, more than the " << max_blocks

@@ -9,10 +9,10 @@
 #include <cstddef>
 
 #include "cohort/backend.hpp"
-#include "cohort/detail/partial_value.hpp"
-#include "cohort/groups/groups.hpp"
 #include "cohort/collectives/reduce.hpp"
 #include "cohort/collectives/scan.hpp"
+#include "cohort/detail/partial_value.hpp"
+#include "cohort/groups/groups.hpp"
 
 namespace cohort::detail {
 

@@ -18,8 +18,8 @@
 
 namespace cohort::detail {
 
-inline void check_cooperative_fits(const void* kernel, const launch_config& cfg, int device,
-                                   const device_properties& p, const remedy_api& api) {
+inline void check_cooperative_fits(const void* kernel, const launch_config& cfg, int device, const device_properties& p,
+                                   const remedy_api& api) {
   if (!p.cooperative_launch) throw error(errc::cooperative_unsupported, cooperative_unsupported(device));
   const unsigned long long threads = volume(cfg.block);
   const int per_sm = impl::active_blocks_per_sm(kernel, static_cast<int>(threads), cfg.dynamic_shared_bytes);
@@ -32,8 +32,7 @@ inline void check_cooperative_fits(const void* kernel, const launch_config& cfg,
 // A launch with clusters is checked by the backend (impl::check_cluster_launch), the
 // cooperative fit counted in clusters where the hardware schedules them so.
 // `api`: how the refusals spell the calls that fix them (remedy_api.hpp).
-inline void check_launch(const void* kernel, const launch_config& cfg, bool cooperative,
-                         const remedy_api& api) {
+inline void check_launch(const void* kernel, const launch_config& cfg, bool cooperative, const remedy_api& api) {
   const int device = get_device();
   const device_properties& p = impl::properties_of(device);
   // The kernel's dynamic shared limit is only worth a query when the launch asks for dynamic shared memory.

@@ -17,9 +17,7 @@ inline std::string to_string(const dim3& d) {
   return s.str();
 }
 
-inline unsigned long long volume(const dim3& d) {
-  return static_cast<unsigned long long>(d.x) * d.y * d.z;
-}
+inline unsigned long long volume(const dim3& d) { return static_cast<unsigned long long>(d.x) * d.y * d.z; }
 
 inline std::string cooperative_too_large(unsigned long long blocks, int per_sm, int sms,
                                          unsigned long long block_threads, std::size_t shared_bytes,
@@ -27,8 +25,8 @@ inline std::string cooperative_too_large(unsigned long long blocks, int per_sm, 
   std::ostringstream s;
   const long long capacity = static_cast<long long>(per_sm) * sms;
   s << "cooperative launch of " << blocks << " blocks exceeds the " << capacity
-    << " blocks that can be co-resident for this kernel (" << per_sm << " per SM \xC3\x97 " << sms
-    << " SMs at " << block_threads << " threads";
+    << " blocks that can be co-resident for this kernel (" << per_sm << " per SM \xC3\x97 " << sms << " SMs at "
+    << block_threads << " threads";
   if (shared_bytes) s << " and " << shared_bytes << " bytes of dynamic shared memory";
   s << "); size the grid with " << api.grid_sizing_call << block_threads << ", " << shared_bytes
     << api.grid_sizing_tail;

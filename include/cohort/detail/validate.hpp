@@ -7,8 +7,8 @@
 
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/remedy_api.hpp"
-#include "cohort/launch/device.hpp"
 #include "cohort/errors.hpp"
+#include "cohort/launch/device.hpp"
 #include "cohort/launch/launch_config.hpp"
 
 namespace cohort::detail {
@@ -31,21 +31,21 @@ inline void validate_launch(const device_properties& p, const launch_config& cfg
   for (std::size_t i = 0; i < 3; ++i) {
     if (blim[i] > static_cast<unsigned>(p.max_block_dim[i])) {
       std::ostringstream s;
-      s << "block dimension " << axis[i] << " = " << blim[i] << " exceeds the device's limit of "
-        << p.max_block_dim[i] << " (block " << to_string(b) << ")";
+      s << "block dimension " << axis[i] << " = " << blim[i] << " exceeds the device's limit of " << p.max_block_dim[i]
+        << " (block " << to_string(b) << ")";
       invalid_configuration(s.str());
     }
     if (glim[i] > static_cast<unsigned>(p.max_grid_dim[i])) {
       std::ostringstream s;
-      s << "grid dimension " << axis[i] << " = " << glim[i] << " exceeds the device's limit of "
-        << p.max_grid_dim[i] << " (grid " << to_string(g) << ")";
+      s << "grid dimension " << axis[i] << " = " << glim[i] << " exceeds the device's limit of " << p.max_grid_dim[i]
+        << " (grid " << to_string(g) << ")";
       invalid_configuration(s.str());
     }
   }
   if (volume(b) > static_cast<unsigned long long>(p.max_threads_per_block)) {
     std::ostringstream s;
-    s << "block " << to_string(b) << " has " << volume(b) << " threads, more than the "
-      << p.max_threads_per_block << " a block may have; use smaller blocks and more of them";
+    s << "block " << to_string(b) << " has " << volume(b) << " threads, more than the " << p.max_threads_per_block
+      << " a block may have; use smaller blocks and more of them";
     invalid_configuration(s.str());
   }
   if (cfg.dynamic_shared_bytes > kernel_shared_limit) {

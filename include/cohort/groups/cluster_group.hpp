@@ -25,9 +25,7 @@ class cluster_group : public thread_group {
     std::uint64_t phase;
   };
 
-  COHORT_DEVICE static void sync(call_site where = call_site::current()) {
-    detail::impl::cluster_sync(where);
-  }
+  COHORT_DEVICE static void sync(call_site where = call_site::current()) { detail::impl::cluster_sync(where); }
   // Split barrier: data written before barrier_arrive() is visible to every
   // block of the cluster after its barrier_wait().
   COHORT_DEVICE arrival_token barrier_arrive(call_site where = call_site::current()) const {
@@ -53,12 +51,10 @@ class cluster_group : public thread_group {
   // block `rank` (addr points into the caller's block's shared memory).
   template <class T>
   COHORT_DEVICE static T* map_shared_rank(T* addr, int rank, call_site where = call_site::current()) {
-    return static_cast<T*>(detail::impl::map_shared(const_cast<void*>(static_cast<const void*>(addr)),
-                                                               rank, where));
+    return static_cast<T*>(detail::impl::map_shared(const_cast<void*>(static_cast<const void*>(addr)), rank, where));
   }
   // The rank of the cluster's block whose shared memory holds `addr`.
-  COHORT_DEVICE static unsigned query_shared_rank(const void* addr,
-                                                  call_site where = call_site::current()) {
+  COHORT_DEVICE static unsigned query_shared_rank(const void* addr, call_site where = call_site::current()) {
     return detail::impl::query_shared(addr, where);
   }
 

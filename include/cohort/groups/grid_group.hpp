@@ -53,7 +53,8 @@ class grid_group : public thread_group {
     return dim3(blocks.x * threads.x, blocks.y * threads.y, blocks.z * threads.z);
   }
   COHORT_DEVICE static dim3 thread_index() {
-    const dim3 block = block_index(), extent = detail::impl::this_block_dim(), thread = detail::impl::this_thread_index();
+    const dim3 block = block_index(), extent = detail::impl::this_block_dim(),
+               thread = detail::impl::this_thread_index();
     return dim3(block.x * extent.x + thread.x, block.y * extent.y + thread.y, block.z * extent.z + thread.z);
   }
 

@@ -24,12 +24,8 @@ class multi_grid_group : public thread_group {
   COHORT_DEVICE void sync(call_site where = call_site::current()) const {
     detail::impl::multi_grid_sync(data_.grid, where);
   }
-  COHORT_DEVICE unsigned long long thread_rank() const {
-    return detail::impl::multi_grid_thread_rank();
-  }
-  COHORT_DEVICE unsigned long long num_threads() const {
-    return detail::impl::multi_grid_thread_count();
-  }
+  COHORT_DEVICE unsigned long long thread_rank() const { return detail::impl::multi_grid_thread_rank(); }
+  COHORT_DEVICE unsigned long long num_threads() const { return detail::impl::multi_grid_thread_count(); }
   COHORT_DEVICE unsigned long long size() const { return num_threads(); }
   COHORT_DEVICE unsigned grid_rank() const { return detail::impl::multi_grid_rank(); }
   COHORT_DEVICE unsigned num_grids() const { return detail::impl::multi_grid_count(); }

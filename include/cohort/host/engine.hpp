@@ -36,7 +36,7 @@ struct engine_choice {
 template <class... P>
 engine_choice engine_for(void (*kernel)(P...)) {
   return cohort::detail::host::engine_for_kernel(reinterpret_cast<const void*>(kernel),
-                                   !cohort::detail::host::any_passed_by_address<P...>);
+                                                 !cohort::detail::host::any_passed_by_address<P...>);
 }
 
 }  // namespace cohort::host

@@ -34,7 +34,7 @@ namespace detail {
 template <class... P, class... A>
 void checked_launch(void (*kernel)(P...), const launch_config& cfg, bool cooperative, const remedy_api& api,
                     A&&... args) {
-  static_cast<void>(arguments_fit<void(P...), void(A&&...)>::value);
+  static_cast<void>(arguments_fit<void(P...), void(A && ...)>::value);
   check_launch(kernel_address(kernel), cfg, cooperative, api);
   impl::raw_launch(kernel, cfg, cooperative, std::forward<A>(args)...);
 }
@@ -69,14 +69,14 @@ void launch_cooperative(void (*kernel)(P...), const launch_config& cfg, A&&... a
 // call through a pointer per thread); on CUDA it launches like the pointer form.
 template <auto Kernel, class... A>
 void launch(const launch_config& cfg, A&&... args) {
-  static_cast<void>(detail::arguments_fit<std::remove_pointer_t<decltype(+Kernel)>, void(A&&...)>::value);
+  static_cast<void>(detail::arguments_fit<std::remove_pointer_t<decltype(+Kernel)>, void(A && ...)>::value);
   detail::check_launch(detail::kernel_address(+Kernel), cfg, false, detail::cohort_remedy_api);
   detail::impl::raw_launch_static<Kernel>(cfg, false, std::forward<A>(args)...);
 }
 
 template <auto Kernel, class... A>
 void launch_cooperative(const launch_config& cfg, A&&... args) {
-  static_cast<void>(detail::arguments_fit<std::remove_pointer_t<decltype(+Kernel)>, void(A&&...)>::value);
+  static_cast<void>(detail::arguments_fit<std::remove_pointer_t<decltype(+Kernel)>, void(A && ...)>::value);
   detail::check_launch(detail::kernel_address(+Kernel), cfg, true, detail::cohort_remedy_api);
   detail::impl::raw_launch_static<Kernel>(cfg, true, std::forward<A>(args)...);
 }
@@ -84,8 +84,8 @@ void launch_cooperative(const launch_config& cfg, A&&... args) {
 template <class... P>
 int max_active_blocks_per_sm(void (*kernel)(P...), int block_threads, std::size_t dynamic_shared_bytes = 0) {
   if (block_threads <= 0)
-    throw error(errc::invalid_argument,
-                "max_active_blocks_per_sm: block_threads is " + std::to_string(block_threads) + "; it must be positive");
+    throw error(errc::invalid_argument, "max_active_blocks_per_sm: block_threads is " + std::to_string(block_threads) +
+                                            "; it must be positive");
   return detail::impl::active_blocks_per_sm(detail::kernel_address(kernel), block_threads, dynamic_shared_bytes);
 }
 

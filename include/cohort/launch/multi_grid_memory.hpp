@@ -18,9 +18,12 @@ enum class multi_grid_memory { automatic, peer, pinned_host };
 
 inline const char* to_string(multi_grid_memory m) {
   switch (m) {
-    case multi_grid_memory::automatic: return "automatic";
-    case multi_grid_memory::peer: return "peer";
-    case multi_grid_memory::pinned_host: return "pinned_host";
+    case multi_grid_memory::automatic:
+      return "automatic";
+    case multi_grid_memory::peer:
+      return "peer";
+    case multi_grid_memory::pinned_host:
+      return "pinned_host";
   }
   return "unknown";
 }

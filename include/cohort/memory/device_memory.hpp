@@ -80,7 +80,8 @@ void copy_peer(T* dst, int dst_device, const T* src, int src_device, std::size_t
   if (count > std::numeric_limits<std::size_t>::max() / sizeof(T))
     throw error(errc::invalid_argument, "copy_peer: " + std::to_string(count) + " elements overflow the address space");
   if (count == 0) return;
-  const int to = detail::checked_device(dst_device, "copy_peer"), from = detail::checked_device(src_device, "copy_peer");
+  const int to = detail::checked_device(dst_device, "copy_peer"),
+            from = detail::checked_device(src_device, "copy_peer");
   detail::check_owner("copy_peer", "destination", dst, to, detail::impl::owner_of(dst));
   detail::check_owner("copy_peer", "source", src, from, detail::impl::owner_of(src));
   detail::impl::copy_between_devices(dst, to, src, from, count * sizeof(T));

@@ -6,9 +6,9 @@
 
 #include "cohort/detail/host/language/warp_intrinsics.hpp"
 #include "diagnostics/diagnostics.hpp"
+#include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
 #include "synchronization/rendezvous.hpp"
-#include "launch/block_runtime.hpp"
 
 namespace cohort::detail::host {
 
@@ -90,8 +90,8 @@ void shuffle_source_absent(const combine_context& c, unsigned lane, unsigned sou
   const thread_record& reader = rt.threads[c.warp_base + lane];
   std::ostringstream s;
   s << "shuffle at " << site(c.site) << " in kernel `" << kernel_name(rt.launch->entry->kernel) << "`, block "
-    << index_text(rt.block_index) << ": thread " << index_text(reader.index) << " (lane " << lane
-    << ") reads lane " << source << ", which is not in the shuffle's mask or has exited; CUDA leaves that value "
+    << index_text(rt.block_index) << ": thread " << index_text(reader.index) << " (lane " << lane << ") reads lane "
+    << source << ", which is not in the shuffle's mask or has exited; CUDA leaves that value "
     << "undefined. Include every source lane in the mask (e.g. __activemask() or a full mask), or select the "
     << "source from the lanes that take part";
   fail_block(errc::invalid_argument, s.str());
@@ -197,8 +197,9 @@ std::optional<std::string> describe_mask_cycle(const block_runtime& rt, const re
       if (text || intrinsic_of(here) != &rec || !names(*other, here)) return;
       std::ostringstream s;
       s << "deadlock in kernel `" << kernel_name(rt.launch->entry->kernel) << "`, block " << index_text(b.block_index)
-        << ": lanes of warp " << rec.members.base / b.warp_size << " wait for each other with different masks: "
-        << waits(here, rec, missing) << ", and " << waits(missing, *other, here)
+        << ": lanes of warp " << rec.members.base / b.warp_size
+        << " wait for each other with different masks: " << waits(here, rec, missing) << ", and "
+        << waits(missing, *other, here)
         << "; every lane a mask names must call the intrinsic with the same mask (CUDA leaves this undefined: a "
         << "GPU may hang)";
       text = s.str();

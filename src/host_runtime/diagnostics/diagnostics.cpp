@@ -7,8 +7,8 @@
 #include <memory>
 #include <sstream>
 
-#include "launch/launch_state.hpp"
 #include "diagnostics/symbol_names.hpp"
+#include "launch/launch_state.hpp"
 
 namespace cohort::detail::host {
 
@@ -34,8 +34,8 @@ std::string index_text(const uint3& i) {
 }
 
 std::string position(const launch_state& launch, const block_record& block, const thread_record& thread) {
-  return "in kernel `" + kernel_name(launch.entry->kernel) + "`, block " + index_text(block.block_index) +
-         ", thread " + index_text(thread.index);
+  return "in kernel `" + kernel_name(launch.entry->kernel) + "`, block " + index_text(block.block_index) + ", thread " +
+         index_text(thread.index);
 }
 
 }  // namespace cohort::detail::host

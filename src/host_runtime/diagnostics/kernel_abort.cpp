@@ -11,11 +11,11 @@
 #include <optional>
 #include <string>
 
-#include "launch/block_runtime.hpp"
 #include "diagnostics/diagnostics.hpp"
-#include "launch/launch_state.hpp"
 #include "diagnostics/source_lines.hpp"
 #include "diagnostics/symbol_names.hpp"
+#include "launch/block_runtime.hpp"
+#include "launch/launch_state.hpp"
 #include "scheduling/worker.hpp"
 
 namespace cohort::detail::host {
@@ -76,8 +76,7 @@ std::string abort_report(const void* kernel_address, const std::string& where) {
     s += " (from `" + o.caller + "`" + at_line + ")";
   else if (o.line)
     s += " (at " + *o.line + ")";
-  if (terminate)
-    s += ": an exception left a noexcept function, or a destructor threw while an exception was in flight";
+  if (terminate) s += ": an exception left a noexcept function, or a destructor threw while an exception was in flight";
   s += "; the process ends with SIGABRT\n";
   return s;
 }
@@ -126,7 +125,7 @@ void install_abort_report() {
   // here, not in the handler, which may run for an abort from inside malloc.
   void* first[1];
   backtrace(first, 1);
-  struct sigaction action {};
+  struct sigaction action{};
   action.sa_sigaction = &on_abort;
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);

@@ -11,9 +11,9 @@
 #include <cstdlib>
 
 #include "diagnostics/diagnostics.hpp"
-#include "launch/launch_state.hpp"
 #include "diagnostics/source_lines.hpp"
 #include "diagnostics/symbol_names.hpp"
+#include "launch/launch_state.hpp"
 
 namespace cohort::detail::host {
 
@@ -31,8 +31,8 @@ using exit_fn = void (*)(int);
 
 }  // namespace
 
-std::string exit_message(const launch_state& launch, const block_record& block, const thread_record& thread,
-                         int status, const void* caller) {
+std::string exit_message(const launch_state& launch, const block_record& block, const thread_record& thread, int status,
+                         const void* caller) {
   std::string s = "exit(" + std::to_string(status) + ") called " + position(launch, block, thread);
   const void* call = call_before(caller);
   const auto function = function_containing(call);
@@ -45,8 +45,8 @@ std::string exit_message(const launch_state& launch, const block_record& block, 
 }
 
 void carry_out_exit(const kernel_exit_request& request) {
-  const std::string text = "cohort: " + request.message + "; the process exits with status " +
-                           std::to_string(request.status) + "\n";
+  const std::string text =
+      "cohort: " + request.message + "; the process exits with status " + std::to_string(request.status) + "\n";
   [[maybe_unused]] const auto written = write(2, text.data(), text.size());
   exit_as_libc(request.status);
 }

@@ -27,8 +27,8 @@ struct kernel_exit_request {
 void escape_kernel_exit(int status, const void* caller);
 
 // "kernel `k(int)` called exit(7) in block (1,0,0), thread (3,0,0) (from `helper(int)`)"
-std::string exit_message(const launch_state& launch, const block_record& block, const thread_record& thread,
-                         int status, const void* caller);
+std::string exit_message(const launch_state& launch, const block_record& block, const thread_record& thread, int status,
+                         const void* caller);
 
 // The launching thread's part, once the launch is over: prints the request
 // and ends the process with its status.

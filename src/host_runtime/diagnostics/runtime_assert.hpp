@@ -25,10 +25,10 @@ inline constexpr bool runtime_checks = false;
 // COHORT_ASSERT(condition, "what it means when it is false"): the condition
 // is not evaluated where runtime_checks is false, so it may cost what it
 // likes (a walk over a block's threads).
-#define COHORT_ASSERT(condition, what)                                                                \
-  do {                                                                                                \
-    if constexpr (::cohort::detail::host::runtime_checks) {                                           \
-      if (!(condition)) [[unlikely]]                                                                  \
+#define COHORT_ASSERT(condition, what)                                                                       \
+  do {                                                                                                       \
+    if constexpr (::cohort::detail::host::runtime_checks) {                                                  \
+      if (!(condition)) [[unlikely]]                                                                         \
         ::cohort::detail::host::runtime_assertion_failed(what, #condition, std::source_location::current()); \
-    }                                                                                                 \
+    }                                                                                                        \
   } while (false)

@@ -19,8 +19,6 @@ std::optional<std::string> source_line_at(const void* instruction);
 // The instruction that made a call returning to `return_address`: the byte
 // before it (a call of a noreturn function may be its caller's last
 // instruction, so the return address can lie in the next function).
-inline const void* call_before(const void* return_address) {
-  return static_cast<const char*>(return_address) - 1;
-}
+inline const void* call_before(const void* return_address) { return static_cast<const char*>(return_address) - 1; }
 
 }  // namespace cohort::detail::host

@@ -25,7 +25,7 @@ template <class Visit>
 void for_each_symbol(const char* path, Visit visit) {
   const int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
-  struct stat st {};
+  struct stat st{};
   if (fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) > sizeof(ElfW(Ehdr))) {
     void* map = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
     if (map != MAP_FAILED) {
@@ -70,7 +70,7 @@ std::optional<std::string> symbol_name(const void* address) {
   const auto where = locate(address, info);
   if (!where) return std::nullopt;
   std::optional<std::string> found;
-  for_each_symbol(where->path, [&](const ElfW(Sym)& s, const char* name) {
+  for_each_symbol(where->path, [&](const ElfW(Sym) & s, const char* name) {
     if (ELF64_ST_TYPE(s.st_info) != STT_FUNC || s.st_value != where->offset) return false;
     found = name;
     return true;
@@ -89,7 +89,7 @@ std::optional<std::string> function_containing(const void* address) {
   const auto where = locate(address, info);
   if (!where) return std::nullopt;
   std::optional<std::string> found;
-  for_each_symbol(where->path, [&](const ElfW(Sym)& s, const char* name) {
+  for_each_symbol(where->path, [&](const ElfW(Sym) & s, const char* name) {
     if (ELF64_ST_TYPE(s.st_info) != STT_FUNC || where->offset < s.st_value || where->offset >= s.st_value + s.st_size)
       return false;
     found = demangled(name);
@@ -119,7 +119,7 @@ std::string demangled(const std::string& mangled) {
 
 std::vector<tls_symbol> executable_thread_locals() {
   std::vector<tls_symbol> found;
-  for_each_symbol("/proc/self/exe", [&](const ElfW(Sym)& s, const char* name) {
+  for_each_symbol("/proc/self/exe", [&](const ElfW(Sym) & s, const char* name) {
     if (ELF64_ST_TYPE(s.st_info) == STT_TLS && s.st_shndx != SHN_UNDEF)
       found.push_back({name, static_cast<std::uintptr_t>(s.st_value), static_cast<std::size_t>(s.st_size)});
     return false;

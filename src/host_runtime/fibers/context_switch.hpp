@@ -112,7 +112,9 @@ namespace cohort::detail::host::context {
 // Suspends the running fiber, its context stored at *save, and resumes `to`,
 // which receives {the suspended context, data}; returns when some fiber
 // resumes this one.
-inline transfer_t jump_context(fcontext_t to, void* data, fcontext_t* save) { return cohort_jump_context(to, data, save); }
+inline transfer_t jump_context(fcontext_t to, void* data, fcontext_t* save) {
+  return cohort_jump_context(to, data, save);
+}
 
 // Resumes `to`, which receives `data`, leaving the running fiber for good:
 // it is never resumed, so nothing of it is saved.

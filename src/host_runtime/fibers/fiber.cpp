@@ -87,9 +87,9 @@ std::string size_text(std::size_t bytes) {
 
 std::string stack_pool::overflow_advice() {
   const std::size_t size = stack_size();
-  return "the thread needed more than its " + std::to_string(size) + " bytes of stack (COHORT_STACK_SIZE=" +
-         size_text(size) + "); set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=" +
-         size_text(2 * size) + ")";
+  return "the thread needed more than its " + std::to_string(size) +
+         " bytes of stack (COHORT_STACK_SIZE=" + size_text(size) +
+         "); set COHORT_STACK_SIZE to a larger size (e.g. COHORT_STACK_SIZE=" + size_text(2 * size) + ")";
 }
 
 bool stack_area::overflowed_unguarded(std::uintptr_t sp) const {
@@ -182,8 +182,6 @@ stack_pool::~stack_pool() {
   unmap(free_.begin(), free_.end());
 }
 
-stack_census stacks_in_use() {
-  return {mapped_total.load(), guarded_total.load(), retained_total.load()};
-}
+stack_census stacks_in_use() { return {mapped_total.load(), guarded_total.load(), retained_total.load()}; }
 
 }  // namespace cohort::detail::host

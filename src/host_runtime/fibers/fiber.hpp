@@ -22,11 +22,11 @@ struct thread_record;
 namespace ctx = ::cohort::detail::host::context;
 
 struct stack_area {
-  char* base = nullptr;      // the guard zone starts here
-  std::size_t guard = 0;     // bytes below the usable part: PROT_NONE if `guarded`, else never used
-  std::size_t usable = 0;    // bytes above the guard
-  std::size_t color = 0;     // bytes left unused at the top, different for each stack
-  bool guarded = false;      // the guard zone is PROT_NONE (else it is left untouched)
+  char* base = nullptr;    // the guard zone starts here
+  std::size_t guard = 0;   // bytes below the usable part: PROT_NONE if `guarded`, else never used
+  std::size_t usable = 0;  // bytes above the guard
+  std::size_t color = 0;   // bytes left unused at the top, different for each stack
+  bool guarded = false;    // the guard zone is PROT_NONE (else it is left untouched)
   // Stacks are page-aligned, so without the color every fiber's saved
   // registers would sit at the same page offset and compete for the same few
   // cache sets; switching among many fibers would then miss on every switch.

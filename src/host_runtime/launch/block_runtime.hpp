@@ -3,11 +3,11 @@
 // worker, reused block after block (worker.cpp).
 #pragma once
 
-#include "synchronization/async_copy.hpp"
 #include "cohort/detail/host/collectives/grid_exchange.hpp"
+#include "scheduling/scheduler.hpp"
+#include "synchronization/async_copy.hpp"
 #include "synchronization/barriers.hpp"
 #include "synchronization/rendezvous.hpp"
-#include "scheduling/scheduler.hpp"
 
 namespace cohort::detail::host {
 

@@ -8,11 +8,11 @@
 
 #include <sstream>
 
-#include "launch/block_runtime.hpp"
-#include "launch/cluster_state.hpp"
 #include "cohort/detail/host/cluster.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics/diagnostics.hpp"
+#include "launch/block_runtime.hpp"
+#include "launch/cluster_state.hpp"
 #include "launch/launch_state.hpp"
 #include "scheduling/worker_pool.hpp"
 
@@ -65,8 +65,8 @@ std::size_t dynamic_bytes(const launch_state& L) { return std::max<std::size_t>(
 
 [[noreturn]] void fail_map(const char* call, const std::string& why, std::source_location where) {
   const block_runtime& rt = current_runtime();
-  fail_block(errc::invalid_argument, std::string(call) + " at " + site(where) + " " +
-                                         position(*rt.launch, rt, *current_thread) + ": " + why);
+  fail_block(errc::invalid_argument,
+             std::string(call) + " at " + site(where) + " " + position(*rt.launch, rt, *current_thread) + ": " + why);
 }
 
 std::string pointer_text(const void* p) {
@@ -83,18 +83,18 @@ void* map_shared(void* addr, int rank, std::source_location where) {
   const unsigned blocks = slot ? rt.launch->clusters.size : 1;
   if (rank < 0 || static_cast<unsigned>(rank) >= blocks)
     fail_map("cluster_group::map_shared_rank",
-                      "rank " + std::to_string(rank) + " is outside the cluster's " + std::to_string(blocks) +
-                          " block(s); pass a rank in [0, cluster.num_blocks())",
-                      where);
+             "rank " + std::to_string(rank) + " is outside the cluster's " + std::to_string(blocks) +
+                 " block(s); pass a rank in [0, cluster.num_blocks())",
+             where);
   const auto a = reinterpret_cast<std::uintptr_t>(addr);
   const auto tp = reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer());
   const auto place = place_in(a, tp, rt.dynamic_shared, dynamic_bytes(*rt.launch));
   if (!place)
     fail_map("cluster_group::map_shared_rank",
-                      "address " + pointer_text(addr) +
-                          " is not in the calling block's shared memory; pass the address of a __shared__ variable "
-                          "or of dynamic shared memory",
-                      where);
+             "address " + pointer_text(addr) +
+                 " is not in the calling block's shared memory; pass the address of a __shared__ variable "
+                 "or of dynamic shared memory",
+             where);
   if (slot == nullptr) return addr;
   cluster_member& m = slot->members[rank];
   member_state state;
@@ -103,10 +103,10 @@ void* map_shared(void* addr, int rank, std::source_location where) {
     yield_core();  // it may need this block's core to start
   if (state == member_state::exited)
     fail_map("cluster_group::map_shared_rank",
-                      "block " + index_text(m.block_index) +
-                          " of the cluster has exited, and its shared memory with it; keep every block of the cluster "
-                          "alive while others use its shared memory (cluster.sync() before a block exits)",
-                      where);
+             "block " + index_text(m.block_index) +
+                 " of the cluster has exited, and its shared memory with it; keep every block of the cluster "
+                 "alive while others use its shared memory (cluster.sync() before a block exits)",
+             where);
   if (place->dynamic) return m.dynamic_shared + place->offset;
   return reinterpret_cast<void*>(m.thread_pointer + place->offset);
 }
@@ -117,9 +117,7 @@ unsigned query_shared(const void* addr, std::source_location where) {
   const auto a = reinterpret_cast<std::uintptr_t>(addr);
   const std::size_t bytes = dynamic_bytes(*rt.launch);
   if (slot == nullptr) {
-    if (place_in(a, reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer()), rt.dynamic_shared,
-                          bytes))
-      return 0;
+    if (place_in(a, reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer()), rt.dynamic_shared, bytes)) return 0;
   } else {
     for (unsigned r = 0; r < rt.launch->clusters.size; ++r) {
       const cluster_member& m = slot->members[r];
@@ -128,9 +126,7 @@ unsigned query_shared(const void* addr, std::source_location where) {
     }
   }
   fail_map("cluster_group::query_shared_rank",
-                    "address " + pointer_text(addr) +
-                        " is not in the shared memory of any block of the cluster",
-                    where);
+           "address " + pointer_text(addr) + " is not in the shared memory of any block of the cluster", where);
 }
 
 namespace {

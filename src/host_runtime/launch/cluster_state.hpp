@@ -26,7 +26,7 @@ enum class member_state : int { unstarted, running, exited };
 
 struct cluster_member {
   std::atomic<member_state> state{member_state::unstarted};
-  std::uintptr_t thread_pointer = 0;       // the OS thread's: its __shared__ variables are its thread-locals
+  std::uintptr_t thread_pointer = 0;  // the OS thread's: its __shared__ variables are its thread-locals
   unsigned char* dynamic_shared = nullptr;
   uint3 block_index{};
 };
@@ -50,9 +50,9 @@ struct cluster_slot {
 
 struct cluster_launch {
   dim3 shape{1, 1, 1};
-  unsigned size = 1;               // blocks per cluster
-  dim3 grid{1, 1, 1};              // the grid in clusters
-  unsigned long long count = 0;    // clusters in the grid
+  unsigned size = 1;             // blocks per cluster
+  dim3 grid{1, 1, 1};            // the grid in clusters
+  unsigned long long count = 0;  // clusters in the grid
   unsigned slot_count = 0;
   std::unique_ptr<cluster_slot[]> slots;
 

@@ -6,22 +6,22 @@
 #include <mutex>
 
 #include "cohort/detail/cluster_shape.hpp"
+#include "cohort/detail/host/algorithms/parallel_parts.hpp"
 #include "cohort/detail/host/launch.hpp"
 #include "cohort/detail/launch_checks.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/detail/occupancy.hpp"
-#include "cohort/detail/host/algorithms/parallel_parts.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
 #include "diagnostics/diagnostics.hpp"
 #include "launch/launch_state.hpp"
 #include "launch/loops_engine.hpp"
+#include "launch/settings.hpp"
+#include "launch/virtual_devices.hpp"
 #include "memory/memory_check.hpp"
 #include "races/race_check.hpp"
 #include "scheduling/runtime_tls.hpp"
-#include "launch/settings.hpp"
-#include "launch/virtual_devices.hpp"
 #include "scheduling/worker.hpp"
 #include "scheduling/worker_pool.hpp"
 
@@ -41,7 +41,6 @@ std::size_t shared_limit(const void* kernel, const device_properties& p) {
 unsigned worker_count(unsigned long long blocks) {
   return static_cast<unsigned>(std::min<unsigned long long>(::cohort::detail::host::worker_threads(), blocks));
 }
-
 
 void run_grid(launch_state& launch) {
   if (launch.clusters.active()) return run_clusters(launch);
@@ -147,13 +146,11 @@ void launch_grid_of(multi_grid_launch& multi_grid, unsigned grid_rank, const ker
 void check_cluster_launch(const void* kernel, const launch_config& cfg, int device, const device_properties& p,
                           bool cooperative) {
   cohort::detail::validate_cluster_launch(cfg, cohort::detail::max_portable_cluster_blocks);
-  const long long per_sm =
-      cohort::detail::compute_occupancy(p, static_cast<long long>(cohort::detail::volume(cfg.block)),
-                                        cfg.dynamic_shared_bytes)
-          .blocks_per_sm;
+  const long long per_sm = cohort::detail::compute_occupancy(
+                               p, static_cast<long long>(cohort::detail::volume(cfg.block)), cfg.dynamic_shared_bytes)
+                               .blocks_per_sm;
   cohort::detail::check_cluster_fits(cfg, per_sm * p.multiprocessor_count);
-  if (cooperative)
-    cohort::detail::check_cooperative_fits(kernel, cfg, device, p, cohort::detail::cohort_remedy_api);
+  if (cooperative) cohort::detail::check_cooperative_fits(kernel, cfg, device, p, cohort::detail::cohort_remedy_api);
 }
 
 int active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared_bytes) {

@@ -11,14 +11,14 @@
 #include <optional>
 #include <string>
 
-#include "cohort/errors.hpp"
 #include "cohort/detail/host/launch.hpp"
-#include "launch/cluster_state.hpp"
+#include "cohort/errors.hpp"
 #include "diagnostics/kernel_exit.hpp"
-#include "synchronization/level_barrier.hpp"
+#include "launch/cluster_state.hpp"
 #include "launch/multi_grid_state.hpp"
-#include "races/race_log.hpp"
 #include "launch/settings.hpp"  // copy_checking
+#include "races/race_log.hpp"
+#include "synchronization/level_barrier.hpp"
 
 namespace cohort::detail::host {
 

@@ -3,12 +3,12 @@
 // points), cohort_loops_check_site (threads that stopped at different
 // barriers fail the launch, as on fibers) and cohort_loops_enter_thread (the
 // thread about to fail the launch). Collectives: loops_collectives.cpp.
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <memory>
 #include <new>
 #include <numeric>
@@ -16,10 +16,10 @@
 #include <sstream>
 #include <vector>
 
-#include "launch/block_runtime.hpp"
-#include "launch/loops_block.hpp"
 #include "diagnostics/diagnostics.hpp"
+#include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
+#include "launch/loops_block.hpp"
 #include "scheduling/runtime_tls.hpp"
 #include "scheduling/scheduler.hpp"
 
@@ -86,14 +86,23 @@ loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
   std::fill_n(s.resumes.get(), count, 0u);
   if (count > s.lane_capacity) {
     // Per rank: its value and result (max_exchange_bytes each) and its argument; 64-byte aligned.
-    s.lanes.reset(static_cast<std::byte*>(std::aligned_alloc(64, (count + 63) / 64 * 64 * (2 * max_exchange_bytes + 8))));
+    s.lanes.reset(
+        static_cast<std::byte*>(std::aligned_alloc(64, (count + 63) / 64 * 64 * (2 * max_exchange_bytes + 8))));
     if (!s.lanes) throw std::bad_alloc();
     s.lane_capacity = (count + 63) / 64 * 64;
   }
   current_position = &streak_position;
   current_thread = b.threads;
-  s.block = {&streak_position, s.frames.get(), s.resumes.get(), b.block_dim.x, b.block_dim.y, b.block_dim.z,
-             b.thread_count, frame_bytes, nullptr, s.lanes.get(),
+  s.block = {&streak_position,
+             s.frames.get(),
+             s.resumes.get(),
+             b.block_dim.x,
+             b.block_dim.y,
+             b.block_dim.z,
+             b.thread_count,
+             frame_bytes,
+             nullptr,
+             s.lanes.get(),
              reinterpret_cast<std::uint64_t*>(s.lanes.get() + s.lane_capacity * max_exchange_bytes),
              s.lanes.get() + s.lane_capacity * (max_exchange_bytes + 8)};
   // COHORT_SCHEDULE=shuffle: the threads of each region in an order drawn

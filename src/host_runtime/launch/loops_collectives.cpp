@@ -33,8 +33,17 @@ unsigned first_member(const member_set& m) {
 
 // The fiber engine's record of the group, as `first` would have opened it.
 rendezvous_record record_of(block_runtime& rt, const collective_call& call, unsigned first) {
-  return {call.members, call.op, call.where, rt.threads + first, rt.slots[first].arg, call.members.lanes,
-          call.members.count, call.members.count, call.excuse_exited, call.uniform_arg, nullptr};
+  return {call.members,
+          call.op,
+          call.where,
+          rt.threads + first,
+          rt.slots[first].arg,
+          call.members.lanes,
+          call.members.count,
+          call.members.count,
+          call.excuse_exited,
+          call.uniform_arg,
+          nullptr};
 }
 
 // Lanes whose masks name each other but differ: each mask's lanes would get a
@@ -61,7 +70,8 @@ combine_context members_of(block_runtime& rt, const member_set& m, const std::so
   collective_state& cs = rt.collectives;
   if (m.is_span()) return {rt.slots, nullptr, m.base, m.count, m.base, 0, cs.scratch.data(), where};
   const std::uint64_t run = m.lanes >> std::countr_zero(m.lanes);
-  if ((run & (run + 1)) == 0) return {rt.slots, nullptr, first_member(m), m.count, m.base, m.lanes, cs.scratch.data(), where};
+  if ((run & (run + 1)) == 0)
+    return {rt.slots, nullptr, first_member(m), m.count, m.base, m.lanes, cs.scratch.data(), where};
   unsigned n = 0;
   for (std::uint64_t l = m.lanes; l != 0; l &= l - 1) cs.who[n++] = m.base + static_cast<unsigned>(std::countr_zero(l));
   return {rt.slots, cs.who.data(), m.base, n, m.base, m.lanes, cs.scratch.data(), where};
@@ -101,7 +111,8 @@ void cohort_loops_exchange(loops_block* block) {
         for (unsigned r = rank + 1; r < rank + m.count; ++r) alike &= rt.slots[r].arg == rt.slots[rank].arg;
       if (alike) [[likely]] {
         if (call.op->combine != nullptr)
-          call.op->combine({rt.slots, nullptr, rank, m.count, m.base, m.lanes, rt.collectives.scratch.data(), call.where});
+          call.op->combine(
+              {rt.slots, nullptr, rank, m.count, m.base, m.lanes, rt.collectives.scratch.data(), call.where});
         rank += m.count;
         continue;
       }

@@ -10,12 +10,12 @@
 #include <shared_mutex>
 #include <unordered_map>
 
-#include "launch/block_runtime.hpp"
 #include "cohort/detail/host/runtime/block_loop.hpp"
 #include "diagnostics/diagnostics.hpp"
+#include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
-#include "scheduling/scheduler.hpp"
 #include "launch/settings.hpp"
+#include "scheduling/scheduler.hpp"
 
 namespace cohort::detail::host {
 
@@ -92,8 +92,8 @@ launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device,
                  choice.reason.c_str());
   if (choice.chosen == engine::fibers && cohort::host::current_engine_mode() == engine_mode::loops)
     throw error(cohort::errc::invalid_argument, "COHORT_ENGINE=loops, but kernel `" + kernel_name(entry.kernel) +
-                                            "` cannot run on the loops engine: " + choice.reason +
-                                            "; set COHORT_ENGINE=auto to run it on fibers");
+                                                    "` cannot run on the loops engine: " + choice.reason +
+                                                    "; set COHORT_ENGINE=auto to run it on fibers");
   return result;
 }
 

@@ -57,8 +57,10 @@ template <std::size_t Size>
 void exchange(const loops_block& b, unsigned warp, bool uniform, shuffle_kind kind) {
   // Each source a type of its own, so that every instantiation inlines its own.
   switch (kind) {
-    case shuffle_kind::idx: return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::idx_source(a...); });
-    case shuffle_kind::up: return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::up_source(a...); });
+    case shuffle_kind::idx:
+      return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::idx_source(a...); });
+    case shuffle_kind::up:
+      return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::up_source(a...); });
     case shuffle_kind::down:
       return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::down_source(a...); });
     case shuffle_kind::xor_lanes:
@@ -71,7 +73,8 @@ void exchange(const loops_block& b, unsigned warp, bool uniform, shuffle_kind ki
 void check_mask(const loops_block& b, unsigned warp, shuffle_kind kind, std::uint64_t mask,
                 std::source_location where) {
   const unsigned lanes = b.count < warp ? b.count : warp;
-  if ((mask & low_lanes(lanes)) == low_lanes(lanes)) [[likely]] return;
+  if ((mask & low_lanes(lanes)) == low_lanes(lanes)) [[likely]]
+    return;
   const unsigned lane = static_cast<unsigned>(std::countr_one(mask));
   const unsigned x = lane % b.dim_x, y = lane / b.dim_x % b.dim_y, z = lane / (b.dim_x * b.dim_y);
   cohort_loops_enter_thread(x, y, z, lane - x);
@@ -91,11 +94,17 @@ extern "C" void cohort_loops_lane_exchange(loops_block* block, unsigned kind, un
   const auto k = static_cast<shuffle_kind>(kind);
   check_mask(b, warp, k, mask, where);
   switch (size) {
-    case 1: return exchange<1>(b, warp, uniform_arg, k);
-    case 2: return exchange<2>(b, warp, uniform_arg, k);
-    case 4: return exchange<4>(b, warp, uniform_arg, k);
-    case 8: return exchange<8>(b, warp, uniform_arg, k);
-    case 16: return exchange<16>(b, warp, uniform_arg, k);
-    case 32: return exchange<32>(b, warp, uniform_arg, k);
+    case 1:
+      return exchange<1>(b, warp, uniform_arg, k);
+    case 2:
+      return exchange<2>(b, warp, uniform_arg, k);
+    case 4:
+      return exchange<4>(b, warp, uniform_arg, k);
+    case 8:
+      return exchange<8>(b, warp, uniform_arg, k);
+    case 16:
+      return exchange<16>(b, warp, uniform_arg, k);
+    case 32:
+      return exchange<32>(b, warp, uniform_arg, k);
   }
 }

@@ -9,13 +9,13 @@
 #include <sstream>
 #include <thread>
 
+#include "cohort/detail/host/implicit_groups.hpp"
 #include "cohort/detail/host/multi_device_launch.hpp"
 #include "cohort/detail/host/multi_grid.hpp"
 #include "cohort/detail/messages.hpp"
-#include "cohort/detail/host/implicit_groups.hpp"
 #include "diagnostics/diagnostics.hpp"
-#include "launch/launch_state.hpp"
 #include "launch/block_runtime.hpp"
+#include "launch/launch_state.hpp"
 #include "launch/multi_grid_state.hpp"
 #include "launch/virtual_devices.hpp"
 #include "scheduling/worker_pool.hpp"
@@ -37,17 +37,15 @@ bool multi_grid_valid() { return current_multi_grid() != nullptr; }
 void* multi_grid_slot(unsigned grid) {
   block_runtime& rt = current_runtime();
   if (rt.launch->multi_grid == nullptr)
-    fail_block(errc::not_cooperative,
-                        "a multi-grid collective " + position(*rt.launch, rt, *current_thread) +
-                            ": the kernel was not launched with cohort::launch_cooperative_multi_device");
+    fail_block(errc::not_cooperative, "a multi-grid collective " + position(*rt.launch, rt, *current_thread) +
+                                          ": the kernel was not launched with cohort::launch_cooperative_multi_device");
   return rt.launch->multi_grid->slots[grid].data();
 }
 
 unsigned multi_grid_rank() { return current_multi_grid() ? current_runtime().launch->grid_rank : 0; }
 unsigned multi_grid_count() { return current_multi_grid() ? current_multi_grid()->grids() : 1; }
 unsigned long long multi_grid_thread_rank() {
-  const unsigned long long in_grid =
-      block_linear_rank() * threads_per_block() + thread_rank();
+  const unsigned long long in_grid = block_linear_rank() * threads_per_block() + thread_rank();
   const multi_grid_launch* mg = current_multi_grid();
   return mg ? mg->first_thread[current_runtime().launch->grid_rank] + in_grid : in_grid;
 }
@@ -72,11 +70,12 @@ void launch_multi_device(const grid_launch* grids, unsigned count) {
         g.config.dynamic_shared_bytes != a.dynamic_shared_bytes)
       invalid_multi_device("grid " + std::to_string(i) + " is " + to_string(g.config.grid) + " x " +
                            to_string(g.config.block) + " with " + std::to_string(g.config.dynamic_shared_bytes) +
-                           " bytes of dynamic shared memory, grid 0 " + to_string(a.grid) + " x " +
-                           to_string(a.block) + " with " + std::to_string(a.dynamic_shared_bytes) +
+                           " bytes of dynamic shared memory, grid 0 " + to_string(a.grid) + " x " + to_string(a.block) +
+                           " with " + std::to_string(a.dynamic_shared_bytes) +
                            "; every grid must have the same shape and shared memory");
     if (g.entry->kernel != grids[0].entry->kernel)
-      invalid_multi_device("grid " + std::to_string(i) + " runs another kernel than grid 0; every grid runs the same "
+      invalid_multi_device("grid " + std::to_string(i) +
+                           " runs another kernel than grid 0; every grid runs the same "
                            "kernel");
     mg.first_block.push_back(blocks);
     mg.first_thread.push_back(threads);

@@ -21,9 +21,12 @@ void raise_pending_memory_fault() { detail::host::raise_pending_memory_fault(); 
 
 address_space kernel_address_space(const void* address) {
   switch (detail::host::address_space_of(address)) {
-    case detail::host::kernel_address_space::shared: return address_space::shared;
-    case detail::host::kernel_address_space::local: return address_space::local;
-    case detail::host::kernel_address_space::other: break;
+    case detail::host::kernel_address_space::shared:
+      return address_space::shared;
+    case detail::host::kernel_address_space::local:
+      return address_space::local;
+    case detail::host::kernel_address_space::other:
+      break;
   }
   return address_space::global;
 }

@@ -53,8 +53,23 @@ constexpr unsigned long long max_bytes = 1ull << 50;
 
 // The table's rows, in its order.
 enum class var : std::size_t {
-  workers, stack_size, schedule, check, watchdog, engine, engine_report, device_count, device_memory, sm_count,
-  warp_size, max_threads_per_block, max_threads_per_sm, max_blocks_per_sm, shared_per_sm, shared_per_block, count
+  workers,
+  stack_size,
+  schedule,
+  check,
+  watchdog,
+  engine,
+  engine_report,
+  device_count,
+  device_memory,
+  sm_count,
+  warp_size,
+  max_threads_per_block,
+  max_threads_per_sm,
+  max_blocks_per_sm,
+  shared_per_sm,
+  shared_per_block,
+  count
 };
 constexpr std::size_t variable_count = static_cast<std::size_t>(var::count);
 constexpr std::size_t index(var v) { return static_cast<std::size_t>(v); }
@@ -92,8 +107,8 @@ constexpr std::array<variable, variable_count> table{{
      "the virtual device's warp size (64 emulates wave64 hardware)"},
     {"COHORT_MAX_THREADS_PER_BLOCK", syntax::integer, 1, 1024, "1024", false, "a multiple of the warp size",
      "the most threads a block may have"},
-    {"COHORT_MAX_THREADS_PER_SM", syntax::integer, 1, 1 << 16, "2048", false,
-     "at least COHORT_MAX_THREADS_PER_BLOCK", "the most threads resident on an SM, for occupancy"},
+    {"COHORT_MAX_THREADS_PER_SM", syntax::integer, 1, 1 << 16, "2048", false, "at least COHORT_MAX_THREADS_PER_BLOCK",
+     "the most threads resident on an SM, for occupancy"},
     {"COHORT_MAX_BLOCKS_PER_SM", syntax::integer, 1, 1024, "32", false, nullptr,
      "the most blocks resident on an SM, for occupancy"},
     {"COHORT_SHARED_PER_SM", syntax::bytes, 1024, max_bytes, "228K", false, nullptr,
@@ -293,15 +308,15 @@ values read_environment() {
   s.read(var::stack_size, s.stack_size, bytes);
   s.read(var::schedule, s.shuffle_seed, schedule);
   s.read(var::check, s.checks, checks);
-  s.read(var::watchdog, s.watchdog, [](const variable& r, const std::string& text) {
-    return std::chrono::seconds(integer(r, text));
-  });
+  s.read(var::watchdog, s.watchdog,
+         [](const variable& r, const std::string& text) { return std::chrono::seconds(integer(r, text)); });
   s.read(var::engine, s.engine, engine);
   s.read(var::engine_report, s.engine_report, integer);
   s.read(var::device_count, s.device_count, integer);
   s.read(var::device_memory, s.device_memory, bytes, [&s] {
     s.require(var::device_count);
-    const auto machine = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const auto machine =
+        static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     return machine / static_cast<std::size_t>(s.device_count);
   });
   s.read(var::sm_count, s.sm_count, integer, hardware_threads);
@@ -317,8 +332,9 @@ values read_environment() {
     const auto n = integer(r, text);
     s.require(var::max_threads_per_block);
     if (n < static_cast<unsigned>(s.max_threads_per_block))
-      refuse(r, text, "at least the threads a block may have (" + std::to_string(s.max_threads_per_block) +
-                          ", COHORT_MAX_THREADS_PER_BLOCK)");
+      refuse(r, text,
+             "at least the threads a block may have (" + std::to_string(s.max_threads_per_block) +
+                 ", COHORT_MAX_THREADS_PER_BLOCK)");
     return n;
   });
   s.read(var::max_blocks_per_sm, s.max_blocks_per_sm, integer);
@@ -370,7 +386,7 @@ const values& current() {
 }
 
 template <class T>
-const T& get(var v, T values::*field) {
+const T& get(var v, T values::* field) {
   const values& s = current();
   s.require(v);
   return s.*field;
@@ -410,8 +426,8 @@ const std::vector<setting>& settings_table() {
     using cohort::detail::host::syntax;
     std::vector<setting> all;
     for (const auto& r : table) {
-      const char* type = r.type == syntax::integer ? "integer"
-                         : r.type == syntax::bytes ? "byte count"
+      const char* type = r.type == syntax::integer  ? "integer"
+                         : r.type == syntax::bytes  ? "byte count"
                          : r.type == syntax::choice ? "choice"
                                                     : "list";
       std::string allowed = cohort::detail::host::allowed_values(r);

@@ -33,21 +33,21 @@ struct check_modes {
 namespace settings {
 
 std::optional<std::uint64_t> shuffle_seed();  // COHORT_SCHEDULE: none for `ordered`
-check_modes checks();                          // COHORT_CHECK
-std::chrono::seconds watchdog();               // COHORT_WATCHDOG (0: never)
-std::size_t stack_size();                      // COHORT_STACK_SIZE, as given (not rounded to pages)
-unsigned workers();                            // COHORT_WORKERS
-int device_count();                            // COHORT_DEVICE_COUNT
-cohort::host::engine_mode engine();            // COHORT_ENGINE
-bool engine_report();                          // COHORT_ENGINE_REPORT
+check_modes checks();                         // COHORT_CHECK
+std::chrono::seconds watchdog();              // COHORT_WATCHDOG (0: never)
+std::size_t stack_size();                     // COHORT_STACK_SIZE, as given (not rounded to pages)
+unsigned workers();                           // COHORT_WORKERS
+int device_count();                           // COHORT_DEVICE_COUNT
+cohort::host::engine_mode engine();           // COHORT_ENGINE
+bool engine_report();                         // COHORT_ENGINE_REPORT
 // The virtual device's (cohort/host/virtual_device.hpp): each already checked
 // against the others it must fit with (the threads per block against the warp
 // size, ...), so that the error names the variable that was set.
-int sm_count();               // COHORT_SM_COUNT
-int warp_size();              // COHORT_WARP_SIZE
-int max_threads_per_block();  // COHORT_MAX_THREADS_PER_BLOCK
-int max_threads_per_sm();     // COHORT_MAX_THREADS_PER_SM
-int max_blocks_per_sm();      // COHORT_MAX_BLOCKS_PER_SM
+int sm_count();                  // COHORT_SM_COUNT
+int warp_size();                 // COHORT_WARP_SIZE
+int max_threads_per_block();     // COHORT_MAX_THREADS_PER_BLOCK
+int max_threads_per_sm();        // COHORT_MAX_THREADS_PER_SM
+int max_blocks_per_sm();         // COHORT_MAX_BLOCKS_PER_SM
 std::size_t shared_per_sm();     // COHORT_SHARED_PER_SM
 std::size_t shared_per_block();  // COHORT_SHARED_PER_BLOCK, its default worked out
 std::size_t device_memory();     // COHORT_DEVICE_MEMORY, each virtual device's, its default worked out

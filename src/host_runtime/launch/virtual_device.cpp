@@ -32,13 +32,14 @@ void validate(const device_properties& p) {
   require(p.max_threads_per_block > 0, "max threads per block", p.max_threads_per_block, "positive");
   require(p.max_threads_per_block % p.warp_size == 0, "max threads per block", p.max_threads_per_block,
           "a multiple of the warp size (" + std::to_string(p.warp_size) + ")");
-  require(p.max_threads_per_multiprocessor >= p.max_threads_per_block, "max threads per SM",
-          p.max_threads_per_multiprocessor,
-          "at least the threads a block may have (" + std::to_string(p.max_threads_per_block) +
-              ", max threads per block)");
+  require(
+      p.max_threads_per_multiprocessor >= p.max_threads_per_block, "max threads per SM",
+      p.max_threads_per_multiprocessor,
+      "at least the threads a block may have (" + std::to_string(p.max_threads_per_block) + ", max threads per block)");
   check(p.max_blocks_per_multiprocessor > 0, "max blocks per SM must be positive");
   check(p.total_global_memory > 0, "the global memory (each virtual device's capacity) must be positive");
-  for (int i = 0; i < 3; ++i) check(p.max_block_dim[i] > 0 && p.max_grid_dim[i] > 0, "dimension limits must be positive");
+  for (int i = 0; i < 3; ++i)
+    check(p.max_block_dim[i] > 0 && p.max_grid_dim[i] > 0, "dimension limits must be positive");
   check(p.shared_memory_per_block <= p.shared_memory_per_block_optin,
         "the default shared memory per block exceeds the opt-in maximum");
   check(p.shared_memory_per_block_optin + p.reserved_shared_memory_per_block <= p.shared_memory_per_multiprocessor,

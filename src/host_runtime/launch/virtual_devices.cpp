@@ -5,15 +5,13 @@
 #include <string>
 
 #include "cohort/errors.hpp"
-#include "scheduling/runtime_tls.hpp"
 #include "launch/settings.hpp"
 #include "launch/virtual_devices.hpp"
+#include "scheduling/runtime_tls.hpp"
 
 namespace cohort::detail::host {
 
-int virtual_device_count() {
-  return settings::device_count();
-}
+int virtual_device_count() { return settings::device_count(); }
 
 void check_virtual_device(int device) {
   const int count = virtual_device_count();

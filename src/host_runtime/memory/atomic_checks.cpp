@@ -1,10 +1,10 @@
 // The checks of the kernel language's atomics (cohort/detail/host/language/atomics.hpp).
 #include <sstream>
 
-#include "launch/block_runtime.hpp"
 #include "cohort/detail/host/language/atomics.hpp"
 #include "cohort/errors.hpp"
 #include "diagnostics/diagnostics.hpp"
+#include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
 #include "scheduling/scheduler.hpp"
 

@@ -190,7 +190,7 @@ registry& the_guard() {
     void* memory = mmap(nullptr, sizeof(registry), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     r = new (memory) registry{};
     r->page_size = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-    struct sigaction action {};
+    struct sigaction action{};
     action.sa_sigaction = &on_trap;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);

@@ -16,40 +16,40 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
-#include "cohort/errors.hpp"
 #include "cohort/detail/host/memory.hpp"
+#include "cohort/errors.hpp"
 #include "cohort/host/virtual_device.hpp"
-#include "memory/device_arena.hpp"
 #include "diagnostics/diagnostics.hpp"
-#include "memory/shared_faults.hpp"
-#include "launch/settings.hpp"
 #include "launch/launch_state.hpp"
-#include "memory/memory_check.hpp"
-#include "races/device_shadow.hpp"
+#include "launch/settings.hpp"
 #include "launch/virtual_devices.hpp"
+#include "memory/device_arena.hpp"
+#include "memory/memory_check.hpp"
+#include "memory/shared_faults.hpp"
+#include "races/device_shadow.hpp"
 
 namespace cohort::detail::host {
 
 namespace {
 
-constexpr std::size_t alignment = 256;     // what cudaMalloc guarantees
-constexpr std::size_t redzone = 256;       // before and after each allocation, by default
+constexpr std::size_t alignment = 256;         // what cudaMalloc guarantees
+constexpr std::size_t redzone = 256;           // before and after each allocation, by default
 constexpr std::size_t guard_zone = 64 * 1024;  // PROT_NONE on each side, under COHORT_CHECK=memory
 constexpr unsigned char redzone_byte = 0xFB;
 constexpr unsigned char poison_byte = 0xCD;  // fresh allocations under COHORT_CHECK=memory
 
 struct allocation {
-  int device;         // the virtual device it belongs to
-  std::size_t size;   // bytes asked for
-  char* region;       // what was allocated or mapped
-  std::size_t span;   // its length
-  char* low;          // redzone [low, start) and [start + size, high)
+  int device;        // the virtual device it belongs to
+  std::size_t size;  // bytes asked for
+  char* region;      // what was allocated or mapped
+  std::size_t span;  // its length
+  char* low;         // redzone [low, start) and [start + size, high)
   char* high;
   bool mapped;
 };
@@ -153,8 +153,7 @@ void give_back(const allocation& a) {
   if (a.mapped) {
     device_memory_unmapped(a.region + guard_zone);
     munmap(a.region, a.span);
-  }
-  else
+  } else
     device_arena::give_back(a.region, a.span);
 }
 
@@ -223,7 +222,6 @@ device_memory_usage usage_of(int device) {
   return {used < capacity ? capacity - used : 0, capacity};
 }
 
-
 namespace {
 
 // Frees `p` (not null); returns what the free found overwritten in its
@@ -235,12 +233,12 @@ std::string free_checking_redzones(void* p) {
     const auto it = allocations().find(static_cast<const char*>(p));
     if (it == allocations().end()) {
       if (const auto* inside = holding(p))
-        throw error(errc::invalid_argument,
-                    "free_device(" + address(p) + "): an address " +
-                        std::to_string(static_cast<const char*>(p) - inside->first) + " bytes inside device " +
-                        std::to_string(inside->second.device) + "'s allocation of " +
-                        std::to_string(inside->second.size) + " bytes at " + address(inside->first) +
-                        "; free the pointer malloc_device returned");
+        throw error(errc::invalid_argument, "free_device(" + address(p) + "): an address " +
+                                                std::to_string(static_cast<const char*>(p) - inside->first) +
+                                                " bytes inside device " + std::to_string(inside->second.device) +
+                                                "'s allocation of " + std::to_string(inside->second.size) +
+                                                " bytes at " + address(inside->first) +
+                                                "; free the pointer malloc_device returned");
       throw error(errc::invalid_argument, "free_device(" + address(p) +
                                               "): not the start of a live allocation from cohort::malloc_device "
                                               "(freed twice, or never allocated there)");
@@ -287,8 +285,8 @@ void check_device_range(const void* p, std::size_t bytes, const std::string& wha
                                             std::to_string(size) + " bytes at " + address(found->first) +
                                             " on device " + std::to_string(found->second.device));
   }
-  throw error(errc::invalid_argument, what + ": " + address(p) +
-                                          " is not inside any live allocation from cohort::malloc_device");
+  throw error(errc::invalid_argument,
+              what + ": " + address(p) + " is not inside any live allocation from cohort::malloc_device");
 }
 
 void check_redzones_after(const launch_state& launch) {
@@ -299,9 +297,12 @@ void check_redzones_after(const launch_state& launch) {
     // Reported once: the redzones are made whole again for the free.
     std::memset(a.low, redzone_byte, static_cast<std::size_t>(start - a.low));
     std::memset(const_cast<char*>(start) + a.size, redzone_byte, static_cast<std::size_t>(a.high - (start + a.size)));
-    throw error(errc::memory_fault, "kernel `" + kernel_name(launch.entry->kernel) + "` wrote outside device "
-                                          "memory: " + damage + " (COHORT_CHECK=memory; an index past the end "
-                                          "by more than the redzone faults in the guard zone and names the thread)");
+    throw error(errc::memory_fault, "kernel `" + kernel_name(launch.entry->kernel) +
+                                        "` wrote outside device "
+                                        "memory: " +
+                                        damage +
+                                        " (COHORT_CHECK=memory; an index past the end "
+                                        "by more than the redzone faults in the guard zone and names the thread)");
   }
 }
 
@@ -330,9 +331,11 @@ std::string memory_fault_message(const launch_state& launch, const block_record&
       return s.str();
     }
   }
-  s << ": not inside any device allocation" << (memory_checking() ? "" : " (run with COHORT_CHECK=memory to have "
-                                                                        "accesses just outside an allocation "
-                                                                        "caught and named)");
+  s << ": not inside any device allocation"
+    << (memory_checking() ? ""
+                          : " (run with COHORT_CHECK=memory to have "
+                            "accesses just outside an allocation "
+                            "caught and named)");
   return s.str();
 }
 

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "launch/launch_state.hpp"
-#include "scheduling/runtime_tls.hpp"
 #include "diagnostics/diagnostics.hpp"
-#include "memory/shared_region.hpp"
 #include "diagnostics/symbol_names.hpp"
+#include "launch/launch_state.hpp"
+#include "memory/shared_region.hpp"
+#include "scheduling/runtime_tls.hpp"
 
 namespace cohort::detail::host {
 
@@ -14,14 +14,17 @@ namespace {
 
 const char* access_words(fault_access access) {
   switch (access) {
-    case fault_access::read: return "a read";
-    case fault_access::write: return "a write";
-    default: return "an access";
+    case fault_access::read:
+      return "a read";
+    case fault_access::write:
+      return "a write";
+    default:
+      return "an access";
   }
 }
 
-std::optional<std::string> describe_dynamic(const launch_state& launch, const block_record& block,
-                                            std::uintptr_t a, fault_access access) {
+std::optional<std::string> describe_dynamic(const launch_state& launch, const block_record& block, std::uintptr_t a,
+                                            fault_access access) {
   const auto start = reinterpret_cast<std::uintptr_t>(block.dynamic_shared);
   const std::size_t given = launch.config.dynamic_shared_bytes;
   // The block's memory spans at least 16 bytes, rounded up to 16; a page of
@@ -71,9 +74,9 @@ std::string past_last_shared(std::uintptr_t a, const char* access) {
   if (!p.found || last == nullptr)
     return std::string(access) + " in the guard zone after the block's __shared__ variables";
   const std::uintptr_t start = p.base + last->offset;
-  return std::string(access) + " at offset " + std::to_string(a - start) + " of __shared__ `" +
-         demangled(last->name) + "` (" + std::to_string(last->size) + " bytes; the last __shared__ variable, " +
-         "followed by a guard zone), " + std::to_string(a - start - last->size) + " bytes past its end";
+  return std::string(access) + " at offset " + std::to_string(a - start) + " of __shared__ `" + demangled(last->name) +
+         "` (" + std::to_string(last->size) + " bytes; the last __shared__ variable, " + "followed by a guard zone), " +
+         std::to_string(a - start - last->size) + " bytes past its end";
 }
 
 // Before the first __shared__ variable: the program's thread-local that
@@ -86,9 +89,8 @@ std::string before_first_shared(std::uintptr_t a, const char* access) {
   if (!p.found || first == nullptr)
     return std::string(access) + " in the guard zone before the block's __shared__ variables";
   const std::uintptr_t start = p.base + first->offset;
-  return std::string(access) + " " + std::to_string(start - a) + " bytes before __shared__ `" +
-         demangled(first->name) + "` (" + std::to_string(first->size) + " bytes; the first __shared__ variable, " +
-         "preceded by a guard zone)";
+  return std::string(access) + " " + std::to_string(start - a) + " bytes before __shared__ `" + demangled(first->name) +
+         "` (" + std::to_string(first->size) + " bytes; the first __shared__ variable, " + "preceded by a guard zone)";
 }
 
 // A fault in one of the calling thread's TLS guards.

@@ -35,7 +35,7 @@ class shared_region {
   }
 
  private:
-  std::uintptr_t base_ = 0;   // the mapping: lower guard, capacity_ bytes, upper guard
+  std::uintptr_t base_ = 0;  // the mapping: lower guard, capacity_ bytes, upper guard
   std::size_t capacity_ = 0;
 };
 

@@ -14,7 +14,7 @@ struct access_record {
   std::uint32_t block;   // the block's linear index (device memory only: shared memory is the block's own)
   std::uint16_t thread;  // the block rank
   bool atomic;
-  std::uint8_t bytes;    // which bytes of its word it touched (device memory only: a cell is a word there)
+  std::uint8_t bytes;  // which bytes of its word it touched (device memory only: a cell is a word there)
 };
 
 // Device memory only: the block's place in the grid's order then.

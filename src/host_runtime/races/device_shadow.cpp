@@ -85,7 +85,7 @@ void device_memory_mapped(const void* begin, std::size_t bytes) {
                  shadow_page_bytes * shadow_page_bytes;
   void* slots = mmap(nullptr, range->bytes / shadow_page_bytes * sizeof(std::atomic<shadow_page*>),
                      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (slots == MAP_FAILED) return;  // the range goes unchecked
+  if (slots == MAP_FAILED) return;                                // the range goes unchecked
   range->pages = static_cast<std::atomic<shadow_page*>*>(slots);  // zeroed: no page yet
   std::lock_guard lock(tables_mutex);
   std::vector<shadowed_range*> ranges = current_ranges();

@@ -42,7 +42,8 @@ struct shadow_page {
 extern std::atomic<std::uintptr_t> device_memory_low, device_memory_high;
 
 inline bool may_be_device_memory(std::uintptr_t a) {
-  return a >= device_memory_low.load(std::memory_order_relaxed) && a < device_memory_high.load(std::memory_order_relaxed);
+  return a >= device_memory_low.load(std::memory_order_relaxed) &&
+         a < device_memory_high.load(std::memory_order_relaxed);
 }
 
 // Where device memory is mapped, and where it goes away (memory.cpp,

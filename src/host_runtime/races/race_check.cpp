@@ -11,16 +11,16 @@
 #include <tuple>
 #include <vector>
 
-#include "launch/block_runtime.hpp"
+#include "cohort/detail/host/launch.hpp"
 #include "cohort/detail/host/runtime/sync_points.hpp"
 #include "cohort/errors.hpp"
-#include "cohort/detail/host/launch.hpp"
 #include "diagnostics/diagnostics.hpp"
+#include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
 #include "memory/memory_check.hpp"
-#include "races/race_symbols.hpp"
 #include "races/access_record.hpp"
 #include "races/device_shadow.hpp"
+#include "races/race_symbols.hpp"
 #include "scheduling/runtime_tls.hpp"
 
 namespace cohort::detail::host {
@@ -122,7 +122,8 @@ class race_shadow : public race_window {
     for (std::size_t i = 0; i < size; ++i, ++cell) {
       byte_cell& c = *cell;
       const race_site where{address + i, offset + i, place};
-      if (races_with(c.write, now)) found(write ? race_kind::write_after_write : race_kind::read_after_write, c.write, now, where);
+      if (races_with(c.write, now))
+        found(write ? race_kind::write_after_write : race_kind::read_after_write, c.write, now, where);
       if (write) {
         for (const access_record& r : c.reads)
           if (races_with(r, now)) found(race_kind::write_after_read, r, now, where);
@@ -160,8 +161,8 @@ class race_shadow : public race_window {
   std::size_t own(unsigned rank) const { return (std::size_t{rank} << lane_bits) + (rank & (warp_size - 1)); }
 
   access_record record(unsigned me, bool atomic, std::uintptr_t pc, std::uint8_t bytes) const {
-    return {pc, epoch, clocks[own(me)], static_cast<std::uint32_t>(linear), static_cast<std::uint16_t>(me), atomic,
-            bytes};
+    return {pc,     epoch, clocks[own(me)], static_cast<std::uint32_t>(linear), static_cast<std::uint16_t>(me),
+            atomic, bytes};
   }
 
   // Whether `earlier`, in this interval by another thread of this block, is
@@ -185,7 +186,8 @@ class race_shadow : public race_window {
   // an atomic too, or is over: a plain write of this interval stays, for the
   // other threads' atomics to race with.
   bool superseded_by_atomic(const device_access& last) const {
-    return last.at.atomic || last.at.epoch == 0 || (last.at.block == static_cast<std::uint32_t>(linear) && last.at.epoch != epoch);
+    return last.at.atomic || last.at.epoch == 0 ||
+           (last.at.block == static_cast<std::uint32_t>(linear) && last.at.epoch != epoch);
   }
 
   void record_read(byte_cell& c, const access_record& now) {
@@ -322,8 +324,7 @@ void race_access_in_new_block(std::uintptr_t address, std::size_t size, bool wri
     s->access(address, size, write, false, pc);
 }
 
-void race_atomic_starts(std::uintptr_t address, std::size_t size, bool writes, int order,
-                        std::uintptr_t pc) {
+void race_atomic_starts(std::uintptr_t address, std::size_t size, bool writes, int order, std::uintptr_t pc) {
   race_shadow* s = checking();
   if (s == nullptr) return;
   if (writes && is_release(order)) s->release();
@@ -349,13 +350,18 @@ namespace {
 
 const char* kind_name(race_kind k) {
   switch (k) {
-    case race_kind::read_after_write: return "read-after-write";
-    case race_kind::write_after_read: return "write-after-read";
-    case race_kind::write_after_write: return "write-after-write";
+    case race_kind::read_after_write:
+      return "read-after-write";
+    case race_kind::write_after_read:
+      return "write-after-read";
+    case race_kind::write_after_write:
+      return "write-after-write";
   }
   return "";
 }
-std::string verb(bool reads, bool atomic) { return std::string(atomic ? "atomically " : "") + (reads ? "read" : "wrote"); }
+std::string verb(bool reads, bool atomic) {
+  return std::string(atomic ? "atomically " : "") + (reads ? "read" : "wrote");
+}
 std::string earlier_verb(const race_found& r) { return verb(r.kind == race_kind::write_after_read, r.earlier_atomic); }
 std::string later_verb(const race_found& r) { return verb(r.kind == race_kind::read_after_write, r.later_atomic); }
 
@@ -380,7 +386,8 @@ void require_race_instrumentation(const void* kernel) {
   if (instrumented_code.load(std::memory_order_relaxed)) return;
   throw error(errc::invalid_argument,
               "COHORT_CHECK=races, but no code of this program is built for race checking, so kernel `" +
-                  kernel_name(kernel) + "` would be checked for nothing: build the kernels' target with "
+                  kernel_name(kernel) +
+                  "` would be checked for nothing: build the kernels' target with "
                   "cohort::race_instrumentation (CMake), or the program with cohort-cxx --races");
 }
 

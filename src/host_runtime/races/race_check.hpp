@@ -82,8 +82,7 @@ inline void race_access(std::uintptr_t address, std::size_t size, bool write, st
 // An atomic of `size` bytes at `address` (`order`: std::memory_order's
 // value): race_atomic_starts before it is carried out (it is recorded, and a
 // release publishes), race_atomic_ended after (a read acquires).
-void race_atomic_starts(std::uintptr_t address, std::size_t size, bool writes, int order,
-                        std::uintptr_t pc);
+void race_atomic_starts(std::uintptr_t address, std::size_t size, bool writes, int order, std::uintptr_t pc);
 void race_atomic_ended(std::uintptr_t address, bool reads);
 // A fence by the running kernel thread.
 void race_fence(int order);

@@ -26,11 +26,11 @@ namespace host = cohort::detail::host;
 
 #define COHORT_RACE_ACCESS(name, size, write) \
   extern "C" void name(void* address) { access(address, size, write, __builtin_return_address(0)); }
-#define COHORT_RACE_SIZES(prefix, write)               \
-  COHORT_RACE_ACCESS(prefix##1, 1, write)              \
-  COHORT_RACE_ACCESS(prefix##2, 2, write)              \
-  COHORT_RACE_ACCESS(prefix##4, 4, write)              \
-  COHORT_RACE_ACCESS(prefix##8, 8, write)              \
+#define COHORT_RACE_SIZES(prefix, write)  \
+  COHORT_RACE_ACCESS(prefix##1, 1, write) \
+  COHORT_RACE_ACCESS(prefix##2, 2, write) \
+  COHORT_RACE_ACCESS(prefix##4, 4, write) \
+  COHORT_RACE_ACCESS(prefix##8, 8, write) \
   COHORT_RACE_ACCESS(prefix##16, 16, write)
 COHORT_RACE_SIZES(__tsan_read, false)
 COHORT_RACE_SIZES(__tsan_write, true)
@@ -46,12 +46,8 @@ void __tsan_func_entry(void*) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_read(void**) {}
 void __tsan_vptr_update(void**, void*) {}
-void __tsan_read_range(void* address, unsigned long size) {
-  access(address, size, false, __builtin_return_address(0));
-}
-void __tsan_write_range(void* address, unsigned long size) {
-  access(address, size, true, __builtin_return_address(0));
-}
+void __tsan_read_range(void* address, unsigned long size) { access(address, size, false, __builtin_return_address(0)); }
+void __tsan_write_range(void* address, unsigned long size) { access(address, size, true, __builtin_return_address(0)); }
 // clang's instrumentation calls these for memcpy, memmove and memset.
 void* __tsan_memcpy(void* to, const void* from, std::size_t size) {
   access(from, size, false, __builtin_return_address(0));
@@ -94,47 +90,46 @@ template <class T, class Op>
 
 }  // namespace
 
-#define COHORT_RACE_RMW(bits, type, name, builtin)                                                       \
-  extern "C" type __tsan_atomic##bits##_##name(volatile type* a, type v, int order) {                  \
-    return atomic(a, true, true, order, __builtin_return_address(0),                                   \
-                  [&] { return builtin(a, v, __ATOMIC_SEQ_CST); });                                    \
+#define COHORT_RACE_RMW(bits, type, name, builtin)                                                                     \
+  extern "C" type __tsan_atomic##bits##_##name(volatile type* a, type v, int order) {                                  \
+    return atomic(a, true, true, order, __builtin_return_address(0), [&] { return builtin(a, v, __ATOMIC_SEQ_CST); }); \
   }
-#define COHORT_RACE_ATOMICS(bits, type)                                                                               \
-  extern "C" type __tsan_atomic##bits##_load(const volatile type* a, int order) {                                     \
-    return atomic(a, true, false, order, __builtin_return_address(0),                                                 \
-                  [&] { return __atomic_load_n(a, __ATOMIC_SEQ_CST); });                                              \
-  }                                                                                                                   \
-  extern "C" void __tsan_atomic##bits##_store(volatile type* a, type v, int order) {                                  \
-    atomic(a, false, true, order, __builtin_return_address(0), [&] {                                                  \
-      __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                                       \
-      return 0;                                                                                                       \
-    });                                                                                                               \
-  }                                                                                                                   \
-  COHORT_RACE_RMW(bits, type, exchange, __atomic_exchange_n)                                                          \
-  COHORT_RACE_RMW(bits, type, fetch_add, __atomic_fetch_add)                                                          \
-  COHORT_RACE_RMW(bits, type, fetch_sub, __atomic_fetch_sub)                                                          \
-  COHORT_RACE_RMW(bits, type, fetch_and, __atomic_fetch_and)                                                          \
-  COHORT_RACE_RMW(bits, type, fetch_or, __atomic_fetch_or)                                                            \
-  COHORT_RACE_RMW(bits, type, fetch_xor, __atomic_fetch_xor)                                                          \
-  COHORT_RACE_RMW(bits, type, fetch_nand, __atomic_fetch_nand)                                                        \
-  extern "C" int __tsan_atomic##bits##_compare_exchange_strong(volatile type* a, type* expected, type v, int order,    \
-                                                               int) {                                                 \
-    return atomic(a, true, true, order, __builtin_return_address(0), [&] {                                            \
-      return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                  \
-    });                                                                                                               \
-  }                                                                                                                   \
-  extern "C" int __tsan_atomic##bits##_compare_exchange_weak(volatile type* a, type* expected, type v, int order,      \
-                                                             int) {                                                   \
-    return atomic(a, true, true, order, __builtin_return_address(0), [&] {                                            \
-      return __atomic_compare_exchange_n(a, expected, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                   \
-    });                                                                                                               \
-  }                                                                                                                   \
-  extern "C" type __tsan_atomic##bits##_compare_exchange_val(volatile type* a, type expected, type v, int order,      \
-                                                             int) {                                                   \
-    return atomic(a, true, true, order, __builtin_return_address(0), [&] {                                            \
-      __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                        \
-      return expected;                                                                                                \
-    });                                                                                                               \
+#define COHORT_RACE_ATOMICS(bits, type)                                                                             \
+  extern "C" type __tsan_atomic##bits##_load(const volatile type* a, int order) {                                   \
+    return atomic(a, true, false, order, __builtin_return_address(0),                                               \
+                  [&] { return __atomic_load_n(a, __ATOMIC_SEQ_CST); });                                            \
+  }                                                                                                                 \
+  extern "C" void __tsan_atomic##bits##_store(volatile type* a, type v, int order) {                                \
+    atomic(a, false, true, order, __builtin_return_address(0), [&] {                                                \
+      __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                                     \
+      return 0;                                                                                                     \
+    });                                                                                                             \
+  }                                                                                                                 \
+  COHORT_RACE_RMW(bits, type, exchange, __atomic_exchange_n)                                                        \
+  COHORT_RACE_RMW(bits, type, fetch_add, __atomic_fetch_add)                                                        \
+  COHORT_RACE_RMW(bits, type, fetch_sub, __atomic_fetch_sub)                                                        \
+  COHORT_RACE_RMW(bits, type, fetch_and, __atomic_fetch_and)                                                        \
+  COHORT_RACE_RMW(bits, type, fetch_or, __atomic_fetch_or)                                                          \
+  COHORT_RACE_RMW(bits, type, fetch_xor, __atomic_fetch_xor)                                                        \
+  COHORT_RACE_RMW(bits, type, fetch_nand, __atomic_fetch_nand)                                                      \
+  extern "C" int __tsan_atomic##bits##_compare_exchange_strong(volatile type* a, type* expected, type v, int order, \
+                                                               int) {                                               \
+    return atomic(a, true, true, order, __builtin_return_address(0), [&] {                                          \
+      return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                \
+    });                                                                                                             \
+  }                                                                                                                 \
+  extern "C" int __tsan_atomic##bits##_compare_exchange_weak(volatile type* a, type* expected, type v, int order,   \
+                                                             int) {                                                 \
+    return atomic(a, true, true, order, __builtin_return_address(0), [&] {                                          \
+      return __atomic_compare_exchange_n(a, expected, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                 \
+    });                                                                                                             \
+  }                                                                                                                 \
+  extern "C" type __tsan_atomic##bits##_compare_exchange_val(volatile type* a, type expected, type v, int order,    \
+                                                             int) {                                                 \
+    return atomic(a, true, true, order, __builtin_return_address(0), [&] {                                          \
+      __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                      \
+      return expected;                                                                                              \
+    });                                                                                                             \
   }
 COHORT_RACE_ATOMICS(8, std::uint8_t)
 COHORT_RACE_ATOMICS(16, std::uint16_t)

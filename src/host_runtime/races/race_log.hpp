@@ -21,9 +21,9 @@ struct race_found {
   race_kind kind;
   race_place place;
   bool earlier_atomic, later_atomic;
-  std::size_t offset;              // from the start of dynamic shared memory, or of the __shared__ variables' span
-  std::uintptr_t address;          // as the finding thread saw it
-  uint3 block;                     // the later access's
+  std::size_t offset;      // from the start of dynamic shared memory, or of the __shared__ variables' span
+  std::uintptr_t address;  // as the finding thread saw it
+  uint3 block;             // the later access's
   unsigned long long block_linear, earlier_block_linear;  // the same block but in a race between blocks
   uint3 earlier_thread, later_thread;
   std::uintptr_t earlier_pc, later_pc;  // return addresses of the hooks' calls
@@ -32,7 +32,7 @@ struct race_found {
 struct race_log {
   static constexpr std::size_t kept = 4096;  // pairs of instructions kept; the rest are counted
 
-  bool on = false;  // COHORT_CHECK=races
+  bool on = false;       // COHORT_CHECK=races
   std::uint64_t id = 0;  // distinct for every checked launch of the process
   std::mutex mutex;
   std::vector<race_found> races;

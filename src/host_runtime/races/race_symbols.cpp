@@ -38,8 +38,8 @@ std::string shared_place(bool in_dynamic, std::size_t offset) {
   if (base)
     for (const tls_symbol& s : locals)
       if (address - *base >= s.offset && address - *base < s.offset + s.size)
-        return "offset " + std::to_string(address - *base - s.offset) + " of __shared__ `" + demangled(s.name) +
-               "` (" + std::to_string(s.size) + " bytes)";
+        return "offset " + std::to_string(address - *base - s.offset) + " of __shared__ `" + demangled(s.name) + "` (" +
+               std::to_string(s.size) + " bytes)";
   return "offset " + std::to_string(offset) + " of the block's __shared__ variables";
 }
 

@@ -19,21 +19,30 @@ void runtime_assertion_failed(std::string_view what, const char* condition, std:
 
 const char* wait_kind_name(wait_kind k) {
   switch (k) {
-    case wait_kind::none: return "none";
-    case wait_kind::runnable: return "runnable";
-    case wait_kind::block_barrier: return "block_barrier";
-    case wait_kind::grid_barrier: return "grid_barrier";
-    case wait_kind::cluster_barrier: return "cluster_barrier";
-    case wait_kind::multi_grid_barrier: return "multi_grid_barrier";
-    case wait_kind::collective: return "collective";
-    case wait_kind::converge: return "converge";
+    case wait_kind::none:
+      return "none";
+    case wait_kind::runnable:
+      return "runnable";
+    case wait_kind::block_barrier:
+      return "block_barrier";
+    case wait_kind::grid_barrier:
+      return "grid_barrier";
+    case wait_kind::cluster_barrier:
+      return "cluster_barrier";
+    case wait_kind::multi_grid_barrier:
+      return "multi_grid_barrier";
+    case wait_kind::collective:
+      return "collective";
+    case wait_kind::converge:
+      return "converge";
   }
   return "unknown";
 }
 
 void illegal_transition(const thread_record& t, wait_kind to, std::source_location where) {
   const std::string what = "thread " + index_text(t.index) + " moved from " + wait_kind_name(t.waiting) + " to " +
-                           wait_kind_name(to) + ", a transition src/host_runtime/scheduling/run_state.hpp's table does not allow";
+                           wait_kind_name(to) +
+                           ", a transition src/host_runtime/scheduling/run_state.hpp's table does not allow";
   runtime_assertion_failed(what, "allowed_transition(t.waiting, to)", where);
 }
 

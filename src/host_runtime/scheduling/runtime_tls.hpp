@@ -38,12 +38,12 @@ struct loops_storage;
 // The running block and thread, and CUDA's built-in variables, are declared
 // in state.hpp (kernel code reads them); these are the runtime's alone. The
 // worker's:
-extern thread_local constinit worker_context* this_worker;            // worker.cpp's worker()
-extern thread_local constinit loops_storage* this_loops_storage;      // loops_block.cpp's storage()
+extern thread_local constinit worker_context* this_worker;        // worker.cpp's worker()
+extern thread_local constinit loops_storage* this_loops_storage;  // loops_block.cpp's storage()
 // The OS thread's, whether it runs blocks or launches them:
-extern thread_local constinit core_waiter* this_threads_waiter;       // worker_pool.cpp's this_waiter()
-extern thread_local constinit bool holds_core;                        // worker_pool.cpp
-extern thread_local constinit int current_device_index;               // virtual_devices.cpp
+extern thread_local constinit core_waiter* this_threads_waiter;                 // worker_pool.cpp's this_waiter()
+extern thread_local constinit bool holds_core;                                  // worker_pool.cpp
+extern thread_local constinit int current_device_index;                         // virtual_devices.cpp
 extern thread_local constinit cohort::host::launch_statistics last_statistics;  // launch.cpp
 // The call a grid barrier's refusal names (launch.cpp's cooperative_launch_named).
 extern thread_local constinit const char* cooperative_call;

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <thread>
 
-#include "cohort/detail/host/language/atomics.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
+#include "cohort/detail/host/language/atomics.hpp"
 #include "diagnostics/diagnostics.hpp"
 #include "launch/launch_state.hpp"
 #include "scheduling/worker.hpp"
@@ -151,8 +151,7 @@ void kernel_threw() {
       what = e.what();
     } catch (...) {
     }
-    b.launch->fail(errc::kernel_exception,
-                   "kernel code threw " + position(*b.launch, b, *current_thread) + ": " + what,
+    b.launch->fail(errc::kernel_exception, "kernel code threw " + position(*b.launch, b, *current_thread) + ": " + what,
                    block_linear_rank());
   } catch (const std::bad_alloc&) {
     b.launch->fail_without_memory(block_linear_rank());
@@ -167,8 +166,8 @@ std::int64_t steady_now() { return std::chrono::steady_clock::now().time_since_e
 [[noreturn]] void spin_stalled(scheduled_block& b, const thread_record& t) {
   std::ostringstream s;
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(b.launch->watchdog).count();
-  s << "spin-wait without progress " << position(*b.launch, b, t) << " at " << site(t.poll_site)
-    << ": for " << seconds << " s its atomics";
+  s << "spin-wait without progress " << position(*b.launch, b, t) << " at " << site(t.poll_site) << ": for " << seconds
+    << " s its atomics";
   if (t.poll_address == &fence_poll)
     s << " and fences saw nothing change";
   else if (t.poll_address == &sleep_poll)

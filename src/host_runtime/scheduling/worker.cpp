@@ -11,30 +11,30 @@
 #include <ucontext.h>
 
 #include <algorithm>
-#include <csetjmp>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
+#include <csetjmp>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 #include <memory>
 #include <sstream>
+#include <thread>
 
-#include "launch/block_runtime.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
-#include "memory/copy_guard.hpp"
 #include "diagnostics/diagnostics.hpp"
 #include "diagnostics/kernel_abort.hpp"
 #include "diagnostics/kernel_assert.hpp"
-#include "diagnostics/source_lines.hpp"
 #include "diagnostics/kernel_exit.hpp"
+#include "diagnostics/source_lines.hpp"
+#include "diagnostics/symbol_names.hpp"
+#include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
-#include "scheduling/runtime_tls.hpp"
+#include "memory/copy_guard.hpp"
 #include "memory/shared_faults.hpp"
 #include "memory/shared_region.hpp"
-#include "diagnostics/symbol_names.hpp"
+#include "scheduling/runtime_tls.hpp"
 
 namespace cohort::detail::host {
 
@@ -50,8 +50,8 @@ struct worker_context {
   shared_region shared;
   block_runtime runtime;
   std::uint64_t blocks_run = 0;
-  std::size_t fibers_started = 0;   // by the blocks run so far
-  unsigned long long run_end = 0;   // the end of the blocks run_blocks was given
+  std::size_t fibers_started = 0;  // by the blocks run so far
+  unsigned long long run_end = 0;  // the end of the blocks run_blocks was given
   sigjmp_buf escape;
   volatile sig_atomic_t escape_armed = 0;
   volatile sig_atomic_t fault_kind = 0;  // what the escape leaves for (escape_reason)
@@ -90,7 +90,7 @@ bool stack_pointer_overflowed(const fiber& f, void* ucontext) {
 fault_access access_of(void* ucontext) {
 #if defined(__x86_64__)
   return (static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_ERR] & 2) ? fault_access::write
-                                                                               : fault_access::read;
+                                                                              : fault_access::read;
 #else
   (void)ucontext;
   return fault_access::unknown;
@@ -168,7 +168,7 @@ void on_segv(int sig, siginfo_t* info, void* ucontext) {
 
 void install_overflow_handler() {
   static const bool installed = [] {
-    struct sigaction action {};
+    struct sigaction action{};
     action.sa_sigaction = &on_segv;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
@@ -286,16 +286,26 @@ std::string describe_deadlock(const block_runtime& rt) {
       ++g->count;
   }
   std::ostringstream s;
-  s << "deadlock in kernel `" << kernel_name(rt.launch->entry->kernel) << "`, block "
-    << index_text(rt.block_index) << ": none of its " << rt.live << " live threads can make progress";
+  s << "deadlock in kernel `" << kernel_name(rt.launch->entry->kernel) << "`, block " << index_text(rt.block_index)
+    << ": none of its " << rt.live << " live threads can make progress";
   for (const group& g : groups) {
     s << "; " << g.count << (g.count == 1 ? " thread waits" : " threads wait") << " at ";
     switch (g.kind) {
-      case wait_kind::block_barrier: s << "a block barrier"; break;
-      case wait_kind::grid_barrier: s << "a grid barrier its block has not completed arriving at"; break;
-      case wait_kind::cluster_barrier: s << "a cluster barrier its block has not completed arriving at"; break;
-      case wait_kind::multi_grid_barrier: s << "a multi-grid barrier its block has not completed arriving at"; break;
-      default: s << "a collective"; break;
+      case wait_kind::block_barrier:
+        s << "a block barrier";
+        break;
+      case wait_kind::grid_barrier:
+        s << "a grid barrier its block has not completed arriving at";
+        break;
+      case wait_kind::cluster_barrier:
+        s << "a cluster barrier its block has not completed arriving at";
+        break;
+      case wait_kind::multi_grid_barrier:
+        s << "a multi-grid barrier its block has not completed arriving at";
+        break;
+      default:
+        s << "a collective";
+        break;
     }
     s << " (" << site(g.where) << "), first thread " << index_text(g.first->index);
   }
@@ -357,7 +367,8 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
                                          std::to_string(linear) + " (" + std::strerror(errno) + ")");
   index_threads(w, b);
   if (r.barriers.arrivals_recorded) {  // clear what the last block's threads left behind
-    for (thread_record& t : w.threads) t.block_arrival = t.grid_arrival = t.cluster_arrival = t.multi_grid_arrival = no_arrival;
+    for (thread_record& t : w.threads)
+      t.block_arrival = t.grid_arrival = t.cluster_arrival = t.multi_grid_arrival = no_arrival;
     r.barriers.arrivals_recorded = false;
   }
   r.threads = w.threads.data();
@@ -466,8 +477,7 @@ bool run_next_block(scheduled_block& b) {
   worker_context& w = *rt.worker;
   launch_state& launch = *rt.launch;
   const unsigned long long next = rt.linear + 1;
-  if (rt.live != 0 || rt.failed || rt.running != rt.fibers.data() || next >= w.run_end ||
-      !launch.worth_running(next))
+  if (rt.live != 0 || rt.failed || rt.running != rt.fibers.data() || next >= w.run_end || !launch.worth_running(next))
     return false;
   if (left_as_started(rt)) {  // what finish_block and start_block would change
     COHORT_ASSERT(no_thread_waits(rt), "a block's record reused with threads still waiting");
@@ -572,10 +582,10 @@ void run_from(worker_context& w, launch_state& launch, unsigned long long linear
     else if (w.fault_kind == assertion_escape)
       launch.fail(errc::assertion_failed, assertion_message(launch, rt, *current_thread, w.assertion), rt.linear);
     else if (w.fault_kind == stack_overflow_escape)
-      launch.fail(errc::stack_overflow,
-                  "fiber stack overflow " + position(launch, rt, *current_thread) + ": " +
-                      stack_pool::overflow_advice(),
-                  rt.linear);
+      launch.fail(
+          errc::stack_overflow,
+          "fiber stack overflow " + position(launch, rt, *current_thread) + ": " + stack_pool::overflow_advice(),
+          rt.linear);
     else
       launch.fail(errc::memory_fault,
                   memory_fault_message(launch, rt, *current_thread, w.fault_address, w.fault_kind_of_access) +

@@ -1,9 +1,9 @@
 #include "scheduling/worker_pool.hpp"
 
 #include "cohort/detail/host/algorithms/parallel_parts.hpp"
+#include "cohort/errors.hpp"
 #include "scheduling/cpu_pin.hpp"
 #include "scheduling/runtime_tls.hpp"
-#include "cohort/errors.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -95,9 +95,10 @@ class pool {
       }
     } catch (const std::system_error& e) {
       idle_.insert(idle_.end(), taken.begin(), taken.end());
-      throw error(errc::out_of_memory, "cannot start OS thread " + std::to_string(all_.size() + 1) + " for a launch ("
-                                       + e.what() + "); lower COHORT_WORKERS, or, for a cooperative launch, which "
-                                       "gives every block an OS thread, launch fewer blocks");
+      throw error(errc::out_of_memory, "cannot start OS thread " + std::to_string(all_.size() + 1) + " for a launch (" +
+                                           e.what() +
+                                           "); lower COHORT_WORKERS, or, for a cooperative launch, which "
+                                           "gives every block an OS thread, launch fewer blocks");
     }
     return taken;
   }

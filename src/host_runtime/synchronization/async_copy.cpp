@@ -5,10 +5,10 @@
 #include <sstream>
 
 #include "cohort/detail/host/memcpy_async.hpp"
-#include "memory/copy_guard.hpp"
 #include "diagnostics/diagnostics.hpp"
-#include "launch/launch_state.hpp"
 #include "launch/block_runtime.hpp"
+#include "launch/launch_state.hpp"
+#include "memory/copy_guard.hpp"
 
 namespace cohort::detail::host {
 

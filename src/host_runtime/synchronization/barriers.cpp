@@ -7,13 +7,13 @@
 #include <cstring>
 #include <sstream>
 
-#include "launch/block_runtime.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "cohort/detail/host/runtime/sync_points.hpp"
 #include "diagnostics/diagnostics.hpp"
+#include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
-#include "synchronization/level_barrier.hpp"
 #include "races/race_check.hpp"
+#include "synchronization/level_barrier.hpp"
 
 namespace cohort::detail::host {
 
@@ -22,29 +22,30 @@ namespace {
 // The cold paths of every arrival: out of line, so that the arrival needs no
 // frame of its own for them.
 [[noreturn, gnu::cold, gnu::noinline]] void mismatched_barrier(const block_runtime& rt, const char* what,
-                                                              std::source_location first_site,
-                                                              const thread_record& first, std::source_location where) {
+                                                               std::source_location first_site,
+                                                               const thread_record& first, std::source_location where) {
   std::ostringstream s;
   s << "threads of block " << index_text(rt.block_index) << " in kernel `" << kernel_name(rt.launch->entry->kernel)
-    << "` wait at different " << what << " call sites: thread " << index_text(first.index) << " at "
-    << site(first_site) << " and thread " << index_text(current_thread->index) << " at " << site(where)
+    << "` wait at different " << what << " call sites: thread " << index_text(first.index) << " at " << site(first_site)
+    << " and thread " << index_text(current_thread->index) << " at " << site(where)
     << "; every thread of a block must reach the same barrier call";
   fail_block(errc::barrier_mismatch, s.str());
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void arrived_twice(const block_runtime& rt, const char* what,
-                                                         std::source_location where) {
+                                                          std::source_location where) {
   fail_block(errc::barrier_mismatch,
-             std::string("thread arrived twice at the ") + what + " " + position(*rt.launch, rt, *current_thread) + ", at " +
-                 site(where) + ", without waiting for the phase it arrived at first; each thread arrives once per "
+             std::string("thread arrived twice at the ") + what + " " + position(*rt.launch, rt, *current_thread) +
+                 ", at " + site(where) +
+                 ", without waiting for the phase it arrived at first; each thread arrives once per "
                  "phase: barrier_arrive(), then barrier_wait(token) before arriving again");
 }
 
 // One call site's source_location objects are one record: the same bytes
 // settle the usual case; others are compared field by field, out of line.
 [[gnu::cold, gnu::noinline]] void check_other_site(const block_runtime& rt, const char* what,
-                                                  std::source_location first_site, const thread_record& first,
-                                                  std::source_location where) {
+                                                   std::source_location first_site, const thread_record& first,
+                                                   std::source_location where) {
   if (!same_site(first_site, where)) mismatched_barrier(rt, what, first_site, first, where);
 }
 inline bool same_record(const std::source_location& a, const std::source_location& b) {
@@ -91,8 +92,8 @@ std::string unreachable_barrier(const block_runtime& rt, const barrier_level& le
   std::ostringstream s;
   s << barrier_name(level) << " at " << site(waiter.wait_site) << " " << position(*rt.launch, rt, waiter)
     << level.place(rt) << " can never complete: " << level.block_name(rt, shared.exited_block())
-    << " exited after arriving at " << shared.phases_of_exited_block() << " " << barrier_name(level)
-    << "(s); " << level.reach << " must reach every " << level.sync_op.name << "()";
+    << " exited after arriving at " << shared.phases_of_exited_block() << " " << barrier_name(level) << "(s); "
+    << level.reach << " must reach every " << level.sync_op.name << "()";
   return s.str();
 }
 
@@ -290,8 +291,8 @@ const grid_entry* level_exchange(block_runtime& rt, const barrier_level& level, 
       abandon_block();
     case level_barrier::outcome::unreachable: {
       std::ostringstream s;
-      s << collective_opening(rt, level, op, where) << " can never complete: "
-        << level.block_name(rt, shared.exited_block()) << " exited after arriving at "
+      s << collective_opening(rt, level, op, where)
+        << " can never complete: " << level.block_name(rt, shared.exited_block()) << " exited after arriving at "
         << shared.phases_of_exited_block() << " " << barrier_name(level) << "(s); " << level.reach
         << " must reach every " << level.name << " collective and " << level.sync_op.name << "()";
       fail_block(errc::unreachable_barrier, s.str());
@@ -304,8 +305,8 @@ const grid_entry* level_exchange(block_runtime& rt, const barrier_level& level, 
       s << "blocks of one " << level.name << " call different " << level.name
         << " collectives: " << collective_opening(rt, level, op, where) << " meets " << level.block_name(rt, b)
         << " in `" << entries[b].op->name << "` at " << site(entries[b].site) << "; " << level.callers
-        << " must call the same " << level.name << " collectives (with the same value type) and "
-        << level.sync_op.name << "() in the same order";
+        << " must call the same " << level.name << " collectives (with the same value type) and " << level.sync_op.name
+        << "() in the same order";
       fail_block(errc::collective_mismatch, s.str());
     }
   return entries;
@@ -320,7 +321,8 @@ void barriers_on_exit(block_runtime& rt, thread_record& thread) {
   }
   if (bar.arrived != 0 && bar.arrived == rt.live) release_block_barrier(rt);
   if (rt.cooperative || rt.cluster != nullptr)  // the block is in some level's barrier
-    for (const barrier_level* level : {&grid_level, &cluster_level, &multi_grid_level}) level_on_exit(rt, *level, thread);
+    for (const barrier_level* level : {&grid_level, &cluster_level, &multi_grid_level})
+      level_on_exit(rt, *level, thread);
 }
 
 std::optional<bool> resolve_barrier_stall(block_runtime& rt) {

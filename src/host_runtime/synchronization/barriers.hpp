@@ -69,8 +69,8 @@ struct block_barriers {
 struct barrier_level {
   const char* name;  // "grid": the grid barrier, grid collectives
   wait_kind waiting;
-  std::uint64_t thread_record::*arrival;
-  level_part block_barriers::*part;
+  std::uint64_t thread_record::* arrival;
+  level_part block_barriers::* part;
   collective_op sync_op;  // what a block's entry names while it syncs ("grid.sync")
   const char* reach;      // who must reach every barrier: "every block of a cooperative launch"
   const char* callers;    // who must call the same collectives: "every block"

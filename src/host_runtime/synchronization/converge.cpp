@@ -10,8 +10,8 @@
 #include <cstring>
 
 #include "diagnostics/diagnostics.hpp"
-#include "synchronization/rendezvous.hpp"
 #include "launch/block_runtime.hpp"
+#include "synchronization/rendezvous.hpp"
 
 namespace cohort::detail::host {
 

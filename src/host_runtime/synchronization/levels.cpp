@@ -8,17 +8,17 @@
 #include <cstring>
 #include <sstream>
 
-#include "launch/block_runtime.hpp"
-#include "launch/cluster_state.hpp"
-#include "cohort/detail/host/collectives/block_spans.hpp"
 #include "cohort/detail/host/cluster.hpp"
+#include "cohort/detail/host/collectives/block_spans.hpp"
 #include "cohort/detail/host/implicit_groups.hpp"
 #include "cohort/detail/host/multi_grid.hpp"
 #include "cohort/detail/host/runtime/sync_points.hpp"
 #include "diagnostics/diagnostics.hpp"
+#include "launch/block_runtime.hpp"
+#include "launch/cluster_state.hpp"
 #include "launch/launch_state.hpp"
-#include "synchronization/level_barrier.hpp"
 #include "launch/multi_grid_state.hpp"
+#include "synchronization/level_barrier.hpp"
 
 namespace cohort::detail::host {
 
@@ -42,8 +42,8 @@ std::string cluster_block(const block_runtime& rt, unsigned long long entry) {
 
 std::string multi_grid_block(const block_runtime& rt, unsigned long long entry) {
   const multi_grid_launch& mg = *rt.launch->multi_grid;
-  const auto grid = static_cast<unsigned>(
-      std::upper_bound(mg.first_block.begin(), mg.first_block.end(), entry) - mg.first_block.begin() - 1);
+  const auto grid = static_cast<unsigned>(std::upper_bound(mg.first_block.begin(), mg.first_block.end(), entry) -
+                                          mg.first_block.begin() - 1);
   return "block " + std::to_string(entry - mg.first_block[grid]) + " of grid " + std::to_string(grid) + " (device " +
          std::to_string(mg.devices[grid]) + ")";
 }
@@ -129,7 +129,9 @@ std::uint64_t grid_arrive(std::source_location where) {
     fail_block(errc::not_cooperative,
                "grid barrier at " + site(where) + " " + position(*rt.launch, rt, *current_thread) +
                    ": the kernel was not launched cooperatively, so its blocks need not be co-resident and the "
-                   "barrier could hang; launch it with " + rt.launch->cooperative_call + " (grid_group::is_valid() "
+                   "barrier could hang; launch it with " +
+                   rt.launch->cooperative_call +
+                   " (grid_group::is_valid() "
                    "tells a kernel which launch it got)");
   }
   return level_arrive(rt, grid_level, where);
@@ -149,7 +151,9 @@ void require_cooperative(const char* collective, std::source_location where) {
              "grid collective `" + std::string(collective) + "` at " + site(where) + " " +
                  position(*rt.launch, rt, *current_thread) +
                  ": the kernel was not launched cooperatively, so its blocks need not be co-resident and the "
-                 "collective could hang; launch it with " + rt.launch->cooperative_call + " (grid_group::is_valid() "
+                 "collective could hang; launch it with " +
+                 rt.launch->cooperative_call +
+                 " (grid_group::is_valid() "
                  "tells a kernel which launch it got)");
 }
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <bit>
 
-#include "launch/block_runtime.hpp"
 #include "diagnostics/diagnostics.hpp"
+#include "launch/block_runtime.hpp"
 #include "races/race_check.hpp"
 
 namespace cohort::detail::host {
@@ -46,17 +46,8 @@ rendezvous_record* find_open(const collective_state& cs, unsigned list, const me
     rec = cs.free_records.back();
     cs.free_records.pop_back();
   }
-  *rec = {call.members,
-          call.op,
-          call.where,
-          &self,
-          rt.slots[self.rank].arg,
-          0,
-          0,
-          call.members.count,
-          call.excuse_exited,
-          call.uniform_arg,
-          cs.open[list]};
+  *rec = {call.members,       call.op,          call.where,   &self, rt.slots[self.rank].arg, 0, 0, call.members.count,
+          call.excuse_exited, call.uniform_arg, cs.open[list]};
   cs.open[list] = rec;
   cs.used = true;
   // Members may have exited only if some thread of the block has, only those

@@ -52,9 +52,10 @@ struct collective_state {
   std::vector<unsigned> present_at_exits;
   unsigned converging_total = 0;
   std::uint64_t converge_arrivals = 0;
-  unsigned last_block_threads = 0;  // the thread count of the block before, whose slots start_block may clear  // counts arrivals in coalesced_threads(): a waiting lane's wait_phase
+  unsigned last_block_threads = 0;     // the thread count of the block before, whose slots start_block may clear  //
+                                       // counts arrivals in coalesced_threads(): a waiting lane's wait_phase
   std::vector<unsigned> who, scratch;  // for the combine
-  bool used = false;  // the block opened a record or formed a coalesced group
+  bool used = false;                   // the block opened a record or formed a coalesced group
 
   // Sizes everything for the block and drops what a failed block left open.
   void start_block(block_record& record);

@@ -113,8 +113,8 @@ __global__ void first_block_leaves(int* out) {
 
 TEST(CoreSharing, AGridBarrierABlockLeftIsStillAnError) {
   cg::device_buffer<int> out(12);
-  const cg::error e = cohort_test::launch_error(
-      [&] { cg::launch_cooperative(first_block_leaves, {dim3(12), dim3(32)}, out.data()); });
+  const cg::error e =
+      cohort_test::launch_error([&] { cg::launch_cooperative(first_block_leaves, {dim3(12), dim3(32)}, out.data()); });
   EXPECT_EQ(e.kind(), cg::errc::unreachable_barrier);
   EXPECT_THAT(e.what(), HasSubstr("can never complete: block (0,0,0) exited"));
 }

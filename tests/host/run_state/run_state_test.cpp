@@ -21,14 +21,15 @@ using cohort::detail::host::wait_kind;
 
 namespace {
 
-constexpr wait_kind every_kind[] = {wait_kind::none,        wait_kind::runnable,          wait_kind::block_barrier,
+constexpr wait_kind every_kind[] = {wait_kind::none,         wait_kind::runnable,        wait_kind::block_barrier,
                                     wait_kind::grid_barrier, wait_kind::cluster_barrier, wait_kind::multi_grid_barrier,
                                     wait_kind::collective,   wait_kind::converge};
-constexpr wait_kind parked_kinds[] = {wait_kind::block_barrier,      wait_kind::grid_barrier, wait_kind::cluster_barrier,
-                                      wait_kind::multi_grid_barrier, wait_kind::collective,   wait_kind::converge};
+constexpr wait_kind parked_kinds[] = {wait_kind::block_barrier,   wait_kind::grid_barrier,
+                                      wait_kind::cluster_barrier, wait_kind::multi_grid_barrier,
+                                      wait_kind::collective,      wait_kind::converge};
 
-#define SKIP_WITHOUT_RUNTIME_CHECKS()                                                                      \
-  if (!cohort::detail::host::runtime_checks)                                                               \
+#define SKIP_WITHOUT_RUNTIME_CHECKS()                                                                     \
+  if (!cohort::detail::host::runtime_checks)                                                              \
   GTEST_SKIP() << "a Release build compiles the runtime's assertions away (NDEBUG, no COHORT_SANITIZE): " \
                   "built with the asan or tsan preset, or without NDEBUG, this test runs"
 

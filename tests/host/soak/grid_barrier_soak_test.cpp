@@ -53,10 +53,10 @@ TEST(GridBarrierSoak, NoBlockIsReleasedEarlyAndNoArrivalIsLost) {
     elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   const unsigned long long barriers = launches * 2ull * rounds;
-  std::printf("grid barrier soak: %llu launches of %d blocks x %d threads, %llu grid.sync in %.1f s (%.1f us each); "
-              "readers that saw a block missing: %llu; launches with an arrival lost: %llu\n",
-              launches, blocks, threads, barriers, elapsed, elapsed / static_cast<double>(barriers) * 1e6, wrong,
-              lost);
+  std::printf(
+      "grid barrier soak: %llu launches of %d blocks x %d threads, %llu grid.sync in %.1f s (%.1f us each); "
+      "readers that saw a block missing: %llu; launches with an arrival lost: %llu\n",
+      launches, blocks, threads, barriers, elapsed, elapsed / static_cast<double>(barriers) * 1e6, wrong, lost);
   EXPECT_EQ(wrong, 0u);
   EXPECT_EQ(lost, 0u);
 }

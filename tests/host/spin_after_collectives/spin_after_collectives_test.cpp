@@ -55,22 +55,39 @@ __device__ int run_collective(before c, const int* source) {
   const auto tile = cg::tiled_partition<32>(block);
   const int lane = static_cast<int>(threadIdx.x % 32);
   switch (c) {
-    case before::nothing: return 0;
-    case before::syncwarp: __syncwarp(); return 0;
-    case before::syncthreads: __syncthreads(); return 0;
-    case before::tile_sync: tile.sync(); return 0;
-    case before::tile_reduce: return cg::reduce(tile, 1, cg::plus<int>());
-    case before::ballot: return __popc(__ballot_sync(full_mask, 1));
-    case before::shfl: return __shfl_sync(full_mask, lane + 5, 3);
-    case before::any_all: return __any_sync(full_mask, lane == 3) + __all_sync(full_mask, 1);
-    case before::match: return __popc(__match_any_sync(full_mask, lane / 8));
-    case before::coalesced_threads: return static_cast<int>(cg::coalesced_threads().num_threads());
+    case before::nothing:
+      return 0;
+    case before::syncwarp:
+      __syncwarp();
+      return 0;
+    case before::syncthreads:
+      __syncthreads();
+      return 0;
+    case before::tile_sync:
+      tile.sync();
+      return 0;
+    case before::tile_reduce:
+      return cg::reduce(tile, 1, cg::plus<int>());
+    case before::ballot:
+      return __popc(__ballot_sync(full_mask, 1));
+    case before::shfl:
+      return __shfl_sync(full_mask, lane + 5, 3);
+    case before::any_all:
+      return __any_sync(full_mask, lane == 3) + __all_sync(full_mask, 1);
+    case before::match:
+      return __popc(__match_any_sync(full_mask, lane / 8));
+    case before::coalesced_threads:
+      return static_cast<int>(cg::coalesced_threads().num_threads());
     case before::memcpy_async_wait:
       cg::memcpy_async(block, staged, source, sizeof staged);
       cg::wait(block);
       return staged[5];
-    case before::grid_sync: cg::this_grid().sync(); return 0;
-    case before::cluster_sync: cg::this_cluster().sync(); return 0;
+    case before::grid_sync:
+      cg::this_grid().sync();
+      return 0;
+    case before::cluster_sync:
+      cg::this_cluster().sync();
+      return 0;
   }
   return -1;
 }
@@ -79,12 +96,18 @@ int expected_from(before c) {
   switch (c) {
     case before::tile_reduce:
     case before::ballot:
-    case before::coalesced_threads: return 32;
-    case before::shfl: return 8;
-    case before::any_all: return 2;
-    case before::match: return 8;
-    case before::memcpy_async_wait: return 5;
-    default: return 0;
+    case before::coalesced_threads:
+      return 32;
+    case before::shfl:
+      return 8;
+    case before::any_all:
+      return 2;
+    case before::match:
+      return 8;
+    case before::memcpy_async_wait:
+      return 5;
+    default:
+      return 0;
   }
 }
 
@@ -131,8 +154,7 @@ __global__ void waits_within_block(before c, spin how, const int* source, int* f
 // Thread 0 of each block arrives at a barrier of `group` blocks written with
 // atomics and waits there for the others; the block's other threads wait for
 // it at __syncthreads().
-__global__ void waits_for_other_blocks(before c, spin how, const int* source, int* arrived, unsigned group,
-                                       int* out) {
+__global__ void waits_for_other_blocks(before c, spin how, const int* source, int* arrived, unsigned group, int* out) {
   const int seen = run_collective(c, source);
   int* const counter = arrived + blockIdx.x / group;
   if (threadIdx.x == 0) {
@@ -150,8 +172,8 @@ std::vector<int> iota_source() {
 }
 
 const char* name_of(before c) {
-  constexpr const char* names[] = {"Nothing",   "Syncwarp", "Syncthreads", "TileSync", "TileReduce",
-                                   "Ballot",    "Shfl",     "AnyAll",      "Match",    "CoalescedThreads",
+  constexpr const char* names[] = {"Nothing",         "Syncwarp", "Syncthreads", "TileSync", "TileReduce",
+                                   "Ballot",          "Shfl",     "AnyAll",      "Match",    "CoalescedThreads",
                                    "MemcpyAsyncWait", "GridSync", "ClusterSync"};
   return names[static_cast<int>(c)];
 }
@@ -170,12 +192,12 @@ std::string case_name(const ::testing::TestParamInfo<spin_case>& info) {
 
 // Every case of `collectives`, each followed by every kind of spin.
 auto cases(std::initializer_list<before> collectives) {
-  return ::testing::Combine(::testing::ValuesIn(std::vector<before>(collectives)),
-                            ::testing::Values(spin::atomic_load, spin::volatile_and_fence,
-                                              spin::volatile_and_nanosleep));
+  return ::testing::Combine(
+      ::testing::ValuesIn(std::vector<before>(collectives)),
+      ::testing::Values(spin::atomic_load, spin::volatile_and_fence, spin::volatile_and_nanosleep));
 }
 
-#define BLOCK_COLLECTIVES                                                                                          \
+#define BLOCK_COLLECTIVES                                                                                         \
   before::nothing, before::syncwarp, before::syncthreads, before::tile_sync, before::tile_reduce, before::ballot, \
       before::shfl, before::any_all, before::match, before::coalesced_threads, before::memcpy_async_wait
 

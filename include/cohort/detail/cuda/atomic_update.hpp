@@ -32,13 +32,16 @@ __device__ T atomic_apply(A& a, const T& total, Op& op) {
     return a.fetch_add(total, relaxed);
   else if constexpr (std::is_integral_v<T> && std::is_same_v<O, less<T>> && requires { a.fetch_min(total, relaxed); })
     return a.fetch_min(total, relaxed);
-  else if constexpr (std::is_integral_v<T> && std::is_same_v<O, greater<T>> && requires { a.fetch_max(total, relaxed); })
+  else if constexpr (std::is_integral_v<T> && std::is_same_v<O, greater<T>> &&
+                     requires { a.fetch_max(total, relaxed); })
     return a.fetch_max(total, relaxed);
-  else if constexpr (std::is_integral_v<T> && std::is_same_v<O, bit_and<T>> && requires { a.fetch_and(total, relaxed); })
+  else if constexpr (std::is_integral_v<T> && std::is_same_v<O, bit_and<T>> &&
+                     requires { a.fetch_and(total, relaxed); })
     return a.fetch_and(total, relaxed);
   else if constexpr (std::is_integral_v<T> && std::is_same_v<O, bit_or<T>> && requires { a.fetch_or(total, relaxed); })
     return a.fetch_or(total, relaxed);
-  else if constexpr (std::is_integral_v<T> && std::is_same_v<O, bit_xor<T>> && requires { a.fetch_xor(total, relaxed); })
+  else if constexpr (std::is_integral_v<T> && std::is_same_v<O, bit_xor<T>> &&
+                     requires { a.fetch_xor(total, relaxed); })
     return a.fetch_xor(total, relaxed);
   else {
     T old = a.load(relaxed);

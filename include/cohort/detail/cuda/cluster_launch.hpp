@@ -8,10 +8,10 @@
 
 #include <sstream>
 
-#include "cohort/detail/cuda/runtime/runtime_check.hpp"
 #include "cohort/detail/cluster_shape.hpp"
-#include "cohort/launch/device.hpp"
+#include "cohort/detail/cuda/runtime/runtime_check.hpp"
 #include "cohort/errors.hpp"
+#include "cohort/launch/device.hpp"
 #include "cohort/launch/launch_config.hpp"
 
 namespace cohort::detail::gpu {
@@ -55,8 +55,8 @@ inline void check_cluster_launch(const void* kernel, const launch_config& cfg, i
   const unsigned long long clusters = volume(grid_in_clusters(cfg));
   if (cooperative && clusters > static_cast<unsigned long long>(resident)) {
     std::ostringstream s;
-    s << "cooperative launch of " << clusters << " clusters " << to_string(cfg.cluster) << " exceeds the "
-      << resident << " clusters that can be co-resident for this kernel at " << volume(cfg.block)
+    s << "cooperative launch of " << clusters << " clusters " << to_string(cfg.cluster) << " exceeds the " << resident
+      << " clusters that can be co-resident for this kernel at " << volume(cfg.block)
       << " threads per block; use cohort::max_active_clusters(kernel, cfg) to size the grid";
     throw error(errc::cooperative_too_large, s.str());
   }

@@ -7,13 +7,13 @@
 
 #include <cstddef>
 
-#include "cohort/groups/grid_group.hpp"
 #include "cohort/collectives/reduce.hpp"
 #include "cohort/detail/cuda/algorithms/array_reduce.hpp"
 #include "cohort/detail/cuda/algorithms/array_scan.hpp"
 #include "cohort/detail/cuda/algorithms/grid_look_back_scan.hpp"
 #include "cohort/detail/grid_chunks.hpp"
 #include "cohort/detail/partial_value.hpp"
+#include "cohort/groups/grid_group.hpp"
 
 namespace cohort::detail {
 

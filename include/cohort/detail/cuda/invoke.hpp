@@ -15,8 +15,8 @@
 #include <utility>
 
 #include "cohort/detail/cuda/collectives/fold_scratch.hpp"
-#include "cohort/detail/cuda/collectives/group_fold.hpp"
 #include "cohort/detail/cuda/collectives/grid_fold.hpp"
+#include "cohort/detail/cuda/collectives/group_fold.hpp"
 #include "cohort/detail/cuda/tiles/shuffle.hpp"
 
 namespace cohort::detail::gpu {
@@ -91,7 +91,8 @@ __device__ call_result<Call> invoke_once(const thread_block_tile<Size, P>&, Call
   if constexpr (Size <= warp_lanes)
     return invoke_in_warp(tile_lanes(Size) & existing_lanes(), call);
   else
-    return invoke_in_warps(wide_tile_sync_of<Size>{}, block_rank() & (Size - 1), broadcast_area(Size, tile_base(Size)), call);
+    return invoke_in_warps(wide_tile_sync_of<Size>{}, block_rank() & (Size - 1), broadcast_area(Size, tile_base(Size)),
+                           call);
 }
 
 template <class Call>

@@ -54,8 +54,8 @@ inline error launch_refused(cudaError_t e, const void* kernel, const launch_conf
     const unsigned long long threads = volume(cfg.block);
     if (threads > static_cast<unsigned long long>(a.maxThreadsPerBlock)) {
       std::ostringstream s;
-      s << "block " << to_string(cfg.block) << " has " << threads << " threads, more than the "
-        << a.maxThreadsPerBlock << " this kernel can run per block (it uses " << a.numRegs
+      s << "block " << to_string(cfg.block) << " has " << threads << " threads, more than the " << a.maxThreadsPerBlock
+        << " this kernel can run per block (it uses " << a.numRegs
         << " registers per thread, or __launch_bounds__ caps it); launch at most " << a.maxThreadsPerBlock
         << " threads per block";
       return error(errc::invalid_configuration, s.str());

@@ -109,8 +109,8 @@ __device__ void copy_bytes_async(const Group& g, void* dst, const void* src, std
 // The alignment an aligned_size_t promised is not needed here: copy_bytes_async
 // finds the widest chunk from the addresses themselves.
 template <class Group>
-__device__ __forceinline__ void copy_async(const Group& g, void* dst, const void* src, std::size_t bytes,
-                                           std::size_t, call_site) {
+__device__ __forceinline__ void copy_async(const Group& g, void* dst, const void* src, std::size_t bytes, std::size_t,
+                                           call_site) {
   copy_bytes_async(g, dst, src, bytes);
 }
 

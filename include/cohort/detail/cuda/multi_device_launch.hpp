@@ -17,10 +17,10 @@
 
 #include "cohort/detail/cuda/device_queries.hpp"
 #include "cohort/detail/cuda/launch.hpp"
+#include "cohort/detail/cuda/multi_grid.hpp"
+#include "cohort/detail/cuda/runtime/runtime_check.hpp"
 #include "cohort/detail/kernel_arguments.hpp"
 #include "cohort/detail/launch_checks.hpp"
-#include "cohort/detail/cuda/runtime/runtime_check.hpp"
-#include "cohort/detail/cuda/multi_grid.hpp"
 #include "cohort/detail/messages.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/launch/launch_config.hpp"
@@ -134,8 +134,8 @@ void launch_multi_device(void (*kernel)(P...), const Grids& grids, ArgsOf& args_
   for (std::size_t i = 0; i < grids.size(); ++i) {
     const auto& g = grids[i];
     check(cudaSetDevice(g.device), "launch_cooperative_multi_device");
-    const multi_grid_context context{device_view, static_cast<unsigned>(i), static_cast<unsigned>(grids.size()),
-                                     i * per_grid, per_grid * grids.size(), 1};
+    const multi_grid_context context{device_view,  static_cast<unsigned>(i), static_cast<unsigned>(grids.size()),
+                                     i * per_grid, per_grid * grids.size(),  1};
     check(cudaMemcpyToSymbolAsync(multi_grid_context_of_launch<>, &context, sizeof context, 0, cudaMemcpyHostToDevice,
                                   g.config.stream),
           "setting a grid's multi-device context");

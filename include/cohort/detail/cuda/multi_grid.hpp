@@ -17,8 +17,8 @@
 // others', which plain stores and loads do correctly over any link.
 #pragma once
 
-#include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 #include "cohort/backend.hpp"
 #include "cohort/detail/cuda/runtime/grid_barrier.hpp"
@@ -68,13 +68,14 @@ __device__ __forceinline__ bool multi_grid_valid() { return multi_grid_here().va
 // memory, which paces it: no pause.
 __device__ inline void system_barrier(multi_grid_shared* s, unsigned grid_rank, unsigned grids) {
   unsigned* const row = s->arrivals[grids - 1];
-  const unsigned reached = cuda::atomic_ref<unsigned, cuda::thread_scope_system>(row[grid_rank])
-                               .load(cuda::memory_order_relaxed) + 1;
+  const unsigned reached =
+      cuda::atomic_ref<unsigned, cuda::thread_scope_system>(row[grid_rank]).load(cuda::memory_order_relaxed) + 1;
   cuda::atomic_ref<unsigned, cuda::thread_scope_system>(row[grid_rank]).store(reached, cuda::memory_order_release);
   for (bool all = false; !all;) {
     all = true;
     for (unsigned g = 0; g < grids; ++g) {
-      const unsigned count = cuda::atomic_ref<unsigned, cuda::thread_scope_system>(row[g]).load(cuda::memory_order_relaxed);
+      const unsigned count =
+          cuda::atomic_ref<unsigned, cuda::thread_scope_system>(row[g]).load(cuda::memory_order_relaxed);
       all &= static_cast<int>(count - reached) >= 0;
     }
   }

@@ -72,25 +72,39 @@ class atomic_ref {
   bool compare_exchange_strong(T& expected, T desired, memory_order order = memory_order_seq_cst) const {
     return ref_.compare_exchange_strong(expected, desired, order);
   }
-  T fetch_add(T v, memory_order order = memory_order_seq_cst) const requires std::is_arithmetic_v<T> {
+  T fetch_add(T v, memory_order order = memory_order_seq_cst) const
+    requires std::is_arithmetic_v<T>
+  {
     return ref_.fetch_add(v, order);
   }
-  T fetch_sub(T v, memory_order order = memory_order_seq_cst) const requires std::is_arithmetic_v<T> {
+  T fetch_sub(T v, memory_order order = memory_order_seq_cst) const
+    requires std::is_arithmetic_v<T>
+  {
     return ref_.fetch_sub(v, order);
   }
-  T fetch_and(T v, memory_order order = memory_order_seq_cst) const requires std::is_integral_v<T> {
+  T fetch_and(T v, memory_order order = memory_order_seq_cst) const
+    requires std::is_integral_v<T>
+  {
     return ref_.fetch_and(v, order);
   }
-  T fetch_or(T v, memory_order order = memory_order_seq_cst) const requires std::is_integral_v<T> {
+  T fetch_or(T v, memory_order order = memory_order_seq_cst) const
+    requires std::is_integral_v<T>
+  {
     return ref_.fetch_or(v, order);
   }
-  T fetch_xor(T v, memory_order order = memory_order_seq_cst) const requires std::is_integral_v<T> {
+  T fetch_xor(T v, memory_order order = memory_order_seq_cst) const
+    requires std::is_integral_v<T>
+  {
     return ref_.fetch_xor(v, order);
   }
-  T fetch_min(T v, memory_order order = memory_order_seq_cst) const requires std::is_arithmetic_v<T> {
+  T fetch_min(T v, memory_order order = memory_order_seq_cst) const
+    requires std::is_arithmetic_v<T>
+  {
     return detail::host::fetch_pick(ref_, v, order, detail::host::smaller);
   }
-  T fetch_max(T v, memory_order order = memory_order_seq_cst) const requires std::is_arithmetic_v<T> {
+  T fetch_max(T v, memory_order order = memory_order_seq_cst) const
+    requires std::is_arithmetic_v<T>
+  {
     return detail::host::fetch_pick(ref_, v, order, detail::host::larger);
   }
   // The object referred to (std::atomic_ref::address, C++26).
@@ -109,10 +123,14 @@ class atomic : public std::atomic<T> {
   constexpr atomic(T v) noexcept : std::atomic<T>(v) {}
   using std::atomic<T>::operator=;
 
-  T fetch_min(T v, memory_order order = memory_order_seq_cst) requires std::is_arithmetic_v<T> {
+  T fetch_min(T v, memory_order order = memory_order_seq_cst)
+    requires std::is_arithmetic_v<T>
+  {
     return detail::host::fetch_pick(*this, v, order, detail::host::smaller);
   }
-  T fetch_max(T v, memory_order order = memory_order_seq_cst) requires std::is_arithmetic_v<T> {
+  T fetch_max(T v, memory_order order = memory_order_seq_cst)
+    requires std::is_arithmetic_v<T>
+  {
     return detail::host::fetch_pick(*this, v, order, detail::host::larger);
   }
 };

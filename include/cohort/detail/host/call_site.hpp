@@ -10,7 +10,8 @@
 // <source_location> needs the compiler's __builtin_source_location (g++ 11,
 // clang 15) and C++20.
 #if !defined(__cpp_lib_source_location)
-#error "cohort's host backend needs std::source_location: compile as C++20 (-std=c++20) with g++ 11 or later or clang 15 or later"
+#error \
+    "cohort's host backend needs std::source_location: compile as C++20 (-std=c++20) with g++ 11 or later or clang 15 or later"
 #endif
 
 namespace cohort {

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <source_location>
 
-#include "cohort/detail/host/runtime/sync_points.hpp"
 #include "cohort/detail/host/language/vector_types.hpp"
+#include "cohort/detail/host/runtime/sync_points.hpp"
 
 namespace cohort::detail::host {
 

@@ -24,9 +24,7 @@ namespace cohort::detail::host {
 using lane_set = std::uint64_t;
 
 inline unsigned lanes_count(lane_set lanes) { return lane_count(lanes); }
-inline unsigned lanes_rank(lane_set lanes) {
-  return lane_count(lanes & low_lanes(lane_id()));
-}
+inline unsigned lanes_rank(lane_set lanes) { return lane_count(lanes & low_lanes(lane_id())); }
 inline member_set lanes_members(lane_set lanes) { return {warp_base(), lanes_count(lanes), lanes}; }
 inline void lanes_sync(lane_set lanes, call_site where) { synchronize(lanes_members(lanes), where); }
 
@@ -112,8 +110,8 @@ partition_result_lanes labeled_split(const partition_parent& parent, Label label
 }
 // NVIDIA's rule: meta rank = the predicate of 2 when the parent splits, 0 of 1 when it doesn't.
 inline partition_result_lanes binary_split(const partition_parent& parent, bool pred, call_site where) {
-  const auto part = collective<group_ops::partition_result>(
-      {parent, &group_ops::binary_partition_op, where, false, false}, pred);
+  const auto part =
+      collective<group_ops::partition_result>({parent, &group_ops::binary_partition_op, where, false, false}, pred);
   return {part.lanes, part.meta_rank, part.meta_size};
 }
 

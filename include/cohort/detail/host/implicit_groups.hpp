@@ -1,7 +1,8 @@
 // The host backend's primitives under thread_block and grid_group
 // (include/cohort/groups/): the block's and the grid's shape, read off the
 // running block's record, and their barriers, which park the calling fiber
-// (src/host_runtime/synchronization/barriers.cpp, levels.cpp), and the grid's clusters (src/host_runtime/launch/cluster_shared.cpp).
+// (src/host_runtime/synchronization/barriers.cpp, levels.cpp), and the grid's clusters
+// (src/host_runtime/launch/cluster_shared.cpp).
 #pragma once
 
 #include <cstdint>

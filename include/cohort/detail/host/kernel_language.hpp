@@ -9,9 +9,9 @@
 #include <type_traits>
 
 #include "cohort/detail/host/language/atomics.hpp"
-#include "cohort/detail/host/runtime/state.hpp"
 #include "cohort/detail/host/language/vector_types.hpp"
 #include "cohort/detail/host/language/warp_intrinsics.hpp"
+#include "cohort/detail/host/runtime/state.hpp"
 
 // Under clang, a kernel carries an annotation by which cohort's loops pass
 // (tools/loops-pass, docs/loops-engine.md) finds it; without the pass it changes nothing.
@@ -48,13 +48,13 @@ inline void __syncthreads(std::source_location where = std::source_location::cur
 // overloads give. Where std::min also applies (same types, `using std::min`)
 // it is the more specialized template and wins.
 template <class A, class B>
-requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
+  requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
 constexpr std::common_type_t<A, B> min(A a, B b) {
   using C = std::common_type_t<A, B>;
   return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
 }
 template <class A, class B>
-requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
+  requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
 constexpr std::common_type_t<A, B> max(A a, B b) {
   using C = std::common_type_t<A, B>;
   return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);

@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "cohort/detail/host/runtime/block_loop.hpp"
 #include "cohort/detail/host/language/kernel_call.hpp"
+#include "cohort/detail/host/runtime/block_loop.hpp"
 #include "cohort/detail/host/runtime/thread_loop.hpp"
 #include "cohort/detail/kernel_arguments.hpp"
 #include "cohort/errors.hpp"
@@ -85,7 +85,8 @@ void run_dynamic(const void* payload) {
 template <class... P>
 void run_loops(const void* payload) {
   const auto& p = *static_cast<const kernel_payload<P...>*>(payload);
-  auto* const block = reinterpret_cast<void (*)(P...)>(const_cast<void*>(loops_block_function(kernel_address(p.kernel))));
+  auto* const block =
+      reinterpret_cast<void (*)(P...)>(const_cast<void*>(loops_block_function(kernel_address(p.kernel))));
   run_whole_blocks([&p, block] { std::apply(block, p.args); });
 }
 
@@ -94,7 +95,7 @@ void run_static(const void* payload) {
   const auto& p = *static_cast<const kernel_payload<P...>*>(payload);
   if constexpr (any_passed_by_address<P...>)
     run_threads([&p] { call_kernel(p.kernel, p.args); });  // copied bitwise per thread, not by their constructors
-  else  // the arguments copied into the body: see run_threads
+  else                                                     // the arguments copied into the body: see run_threads
     run_threads([args = p.args] { std::apply([](const auto&... a) { Kernel(a...); }, args); });
 }
 
@@ -116,7 +117,8 @@ inline constexpr std::size_t max_parameter_bytes = 32764;
 template <class... P, class... A>
 void launch_with(void (*run)(const void*), void (*kernel)(P...), const launch_config& cfg, bool cooperative,
                  A&&... args) {
-  if constexpr (parameter_bytes<P...>() > max_parameter_bytes) parameters_too_large(kernel_address(kernel), parameter_bytes<P...>());
+  if constexpr (parameter_bytes<P...>() > max_parameter_bytes)
+    parameters_too_large(kernel_address(kernel), parameter_bytes<P...>());
   // Each argument converted once, straight into the launch's copy (arguments_fit has checked that it converts).
   const kernel_payload<P...> payload{kernel, {std::forward<A>(args)...}};
   void (*const run_loops_for)(const void*) = any_passed_by_address<P...> ? nullptr : &run_loops<P...>;

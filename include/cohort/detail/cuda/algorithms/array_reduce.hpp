@@ -14,13 +14,13 @@
 #include <cstring>
 #include <type_traits>
 
-#include "cohort/detail/cuda/tiles/shuffle.hpp"
-#include "cohort/groups/grid_group.hpp"
+#include "cohort/collectives/functional.hpp"
 #include "cohort/collectives/reduce.hpp"
 #include "cohort/detail/cuda/algorithms/array_scratch.hpp"
 #include "cohort/detail/cuda/algorithms/array_tiles.hpp"
+#include "cohort/detail/cuda/tiles/shuffle.hpp"
 #include "cohort/detail/partial_value.hpp"
-#include "cohort/collectives/functional.hpp"
+#include "cohort/groups/grid_group.hpp"
 
 namespace cohort::detail::gpu {
 
@@ -148,7 +148,8 @@ __device__ partial<T> fold_block_tiles(const T* in, std::size_t n, tile_run run,
 template <class T, class Op>
 __device__ partial<T> ordered_grid_fold(const grid_group& grid, const T* in, std::size_t n, Op op) {
   const std::size_t tiles = (n + tile_items<T>(blockDim.x / 32) - 1) / tile_items<T>(blockDim.x / 32);
-  const partial<T> block_total = fold_block_tiles(in, n, tiles_of_block(tiles, grid.block_rank(), grid.num_blocks()), op);
+  const partial<T> block_total =
+      fold_block_tiles(in, n, tiles_of_block(tiles, grid.block_rank(), grid.num_blocks()), op);
   return cohort::reduce(grid, threadIdx.x == 0 ? block_total : absent<T>(), lifted<Op>{op});
 }
 

@@ -15,21 +15,20 @@
 #include <cstddef>
 #include <string>
 
-#include "cohort/groups/grid_group.hpp"
 #include "cohort/collectives/scan.hpp"
 #include "cohort/detail/cuda/algorithms/array_reduce.hpp"
 #include "cohort/detail/cuda/algorithms/array_scratch.hpp"
 #include "cohort/detail/cuda/algorithms/array_tiles.hpp"
 #include "cohort/detail/cuda/algorithms/tile_status.hpp"
 #include "cohort/detail/partial_value.hpp"
+#include "cohort/groups/grid_group.hpp"
 
 namespace cohort::detail::gpu {
 
 // Scans tile t of in[0, n) into out; prefix_of as scan_tile's.
 template <bool Inclusive, class T, class Op, class PrefixOf>
 __device__ __forceinline__ void scan_one_tile(tile_exchange<T>& shared, const T* in, T* out, std::size_t n,
-                                              std::size_t t, bool vector, Op op, PrefixOf&& prefix_of,
-                                              unsigned warps) {
+                                              std::size_t t, bool vector, Op op, PrefixOf&& prefix_of, unsigned warps) {
   const std::size_t tile = tile_items<T>(warps);
   const std::size_t base = t * tile;
   const bool whole = base + tile <= n;
@@ -97,20 +96,23 @@ __global__ void __launch_bounds__((Warps + 1) * 32, (look_back_blocks_per_sm<T, 
   const bool whole = base + tile_items<T>(Warps) <= n;
   lane_items<T> items;
   load_tile(items, in, base, n, whole, vector);
-  scan_tile<Inclusive>(items, shared, op, [&](partial<T> total) {
-    if (threadIdx.x < 32) {
-      if (threadIdx.x == 0) {
-        // The aggregate, for tiles whose look-back passes this one before
-        // its inclusive total is known; tile 0's total is its inclusive total.
-        if (publishes) status.publish(t, total.value, t == 0);
-        shared.tile_total = total;
-      }
-      __syncwarp();
-      asm volatile("bar.arrive 2, 64;" ::: "memory");
-    }
-    asm volatile("bar.sync 3, %0;" ::"n"(block) : "memory");  // the prefix is in
-    return shared.tile_prefix;
-  }, Warps, data_warps_barrier<Warps>{});
+  scan_tile<Inclusive>(
+      items, shared, op,
+      [&](partial<T> total) {
+        if (threadIdx.x < 32) {
+          if (threadIdx.x == 0) {
+            // The aggregate, for tiles whose look-back passes this one before
+            // its inclusive total is known; tile 0's total is its inclusive total.
+            if (publishes) status.publish(t, total.value, t == 0);
+            shared.tile_total = total;
+          }
+          __syncwarp();
+          asm volatile("bar.arrive 2, 64;" ::: "memory");
+        }
+        asm volatile("bar.sync 3, %0;" ::"n"(block) : "memory");  // the prefix is in
+        return shared.tile_prefix;
+      },
+      Warps, data_warps_barrier<Warps>{});
   store_tile(items, out, base, n, whole, vector);
 }
 
@@ -124,8 +126,8 @@ void look_back_scan(const T* in, T* out, std::size_t n, partial<T> init, Op op, 
   if (n == 0) return;
   const std::size_t tiles = (n + tile_items<T>(Warps) - 1) / tile_items<T>(Warps);
   if (tiles > 0x7FFFFFFFu)
-    throw cohort::error(errc::invalid_argument, "device scan of " + std::to_string(n) +
-                                                    " elements: more tiles of " + std::to_string(tile_items<T>(Warps)) +
+    throw cohort::error(errc::invalid_argument, "device scan of " + std::to_string(n) + " elements: more tiles of " +
+                                                    std::to_string(tile_items<T>(Warps)) +
                                                     " than a grid has blocks (2^31 - 1); scan it in parts");
   const array_scratch scratch = scratch_for(scratch_use::scan, stream, tile_status<T>::bytes(tiles));
   launch_array_kernel(look_back_scan_kernel<Warps, Windows, Inclusive, T, Op>, static_cast<unsigned>(tiles),
@@ -153,12 +155,15 @@ __device__ void tiled_grid_scan(const grid_group& grid, const T* in, T* out, std
   partial<T> carry = shared.tile_prefix;
   const bool vector = vector_aligned(in) && vector_aligned(out);
   for (std::size_t t = run.begin; t < run.end; ++t)
-    scan_one_tile<Inclusive>(shared, in, out, n, t, vector, op, [&](partial<T> total) {
-      const partial<T> prefix = carry;
-      carry = lift(carry, total);
-      __syncthreads();  // every warp has read the warps' totals before the next tile writes them
-      return prefix;
-    }, warps);
+    scan_one_tile<Inclusive>(
+        shared, in, out, n, t, vector, op,
+        [&](partial<T> total) {
+          const partial<T> prefix = carry;
+          carry = lift(carry, total);
+          __syncthreads();  // every warp has read the warps' totals before the next tile writes them
+          return prefix;
+        },
+        warps);
 }
 
 }  // namespace cohort::detail::gpu

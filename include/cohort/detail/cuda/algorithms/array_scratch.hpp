@@ -13,8 +13,8 @@
 #include <mutex>
 #include <tuple>
 
-#include "cohort/launch/device_queries.hpp"
 #include "cohort/detail/cuda/runtime/runtime_check.hpp"
+#include "cohort/launch/device_queries.hpp"
 #include "cohort/launch/launch_config.hpp"
 
 namespace cohort::detail::gpu {
@@ -68,7 +68,8 @@ int resident_blocks(Kernel kernel, int threads) {
   auto [it, fresh] = by_device.try_emplace(device, 0);
   if (fresh) {
     int per_sm = 0;
-    gpu::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0), "device algorithm occupancy");
+    gpu::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
+               "device algorithm occupancy");
     it->second = per_sm * properties_of(device).multiprocessor_count;
   }
   return it->second;

@@ -235,8 +235,8 @@ __device__ __forceinline__ partial<T> join_warps(tile_exchange<T>& shared, const
 // with the prefix of its warp. Exclusive scans shift by one element first.
 // The last tile's total counts the elements past n: nothing reads it.
 template <bool Inclusive, class T, class Op, class PrefixOf, class Barrier = tile_barrier>
-__device__ __forceinline__ void scan_tile(lane_items<T>& items, tile_exchange<T>& shared, Op op,
-                                          PrefixOf&& prefix_of, unsigned warps, Barrier barrier = {}) {
+__device__ __forceinline__ void scan_tile(lane_items<T>& items, tile_exchange<T>& shared, Op op, PrefixOf&& prefix_of,
+                                          unsigned warps, Barrier barrier = {}) {
   const T warp_total = scan_warp_segment(items, op);
   if constexpr (!Inclusive) shift_to_exclusive(items);
   partial<T> tile_total;

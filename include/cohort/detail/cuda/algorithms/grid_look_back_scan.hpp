@@ -105,8 +105,8 @@ __device__ __forceinline__ unsigned grid_scan_blocks() {
 }
 
 template <bool Inclusive, class T, class Op>
-__device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T* out, std::size_t n,
-                                    partial<T> init, Op op, std::size_t tiles, unsigned rounds) {
+__device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T* out, std::size_t n, partial<T> init,
+                                    Op op, std::size_t tiles, unsigned rounds) {
   __shared__ tile_exchange<T> shared;
   const unsigned warps = blockDim.x / 32 - 1;  // data warps
   const unsigned blocks = grid_scan_blocks(), me = block_rank_in_grid();
@@ -146,20 +146,23 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
     const std::size_t t = static_cast<std::size_t>(r) * blocks + me;
     if (t >= tiles) break;
     if (r > 0) load(t);
-    scan_tile<Inclusive>(items, shared, op, [&](partial<T> total) {
-      if (threadIdx.x < 32) {
-        if (threadIdx.x == 0) {
-          // The aggregate, for tiles whose look-back passes this one before
-          // its inclusive total is known; tile 0's total is its inclusive total.
-          if (t + 1 < tiles) records.publish(r, me, total.value, t == 0);
-          shared.tile_total = total;
-        }
-        __syncwarp();
-        asm volatile("bar.arrive 2, 64;" ::: "memory");
-      }
-      asm volatile("bar.sync 3, %0;" ::"r"(blockDim.x) : "memory");  // the prefix is in
-      return shared.tile_prefix;
-    }, warps, grid_data_warps_barrier{warps * 32});
+    scan_tile<Inclusive>(
+        items, shared, op,
+        [&](partial<T> total) {
+          if (threadIdx.x < 32) {
+            if (threadIdx.x == 0) {
+              // The aggregate, for tiles whose look-back passes this one before
+              // its inclusive total is known; tile 0's total is its inclusive total.
+              if (t + 1 < tiles) records.publish(r, me, total.value, t == 0);
+              shared.tile_total = total;
+            }
+            __syncwarp();
+            asm volatile("bar.arrive 2, 64;" ::: "memory");
+          }
+          asm volatile("bar.sync 3, %0;" ::"r"(blockDim.x) : "memory");  // the prefix is in
+          return shared.tile_prefix;
+        },
+        warps, grid_data_warps_barrier{warps * 32});
     store_tile(items, out, t * tile, n, (t + 1) * tile <= n, vector);
   }
 }

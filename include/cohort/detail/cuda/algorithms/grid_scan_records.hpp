@@ -40,9 +40,9 @@
 #include <cstddef>
 
 #include "cohort/detail/cuda/algorithms/array_scratch.hpp"
-#include "cohort/detail/cuda/runtime/grid_barrier.hpp"
-#include "cohort/detail/cuda/collectives/grid_fold.hpp"
 #include "cohort/detail/cuda/algorithms/tile_status.hpp"
+#include "cohort/detail/cuda/collectives/grid_fold.hpp"
+#include "cohort/detail/cuda/runtime/grid_barrier.hpp"
 #include "cohort/detail/cuda/tiles/words.hpp"
 
 namespace cohort::detail::gpu {
@@ -90,8 +90,8 @@ struct grid_records {
       unsigned* slot = l.words + (inclusive ? 7 : 0);
 #pragma unroll
       for (unsigned i = 0; i < word_count<T>; ++i) slot[i] = w.w[i];
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(l.header)
-          .store(tag(round, inclusive), cuda::memory_order_release);
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(l.header).store(tag(round, inclusive),
+                                                                                      cuda::memory_order_release);
     }
   }
 
@@ -128,7 +128,7 @@ struct grid_records {
 // (3 records each must fit in grid_record_lines).
 template <class T, class WhileWaiting>
 __device__ grid_records<T> open_grid_records(const grid_barrier& b, unsigned scanning_blocks, unsigned rounds,
-                                            WhileWaiting&& while_waiting) {
+                                             WhileWaiting&& while_waiting) {
   __shared__ unsigned slot_of_block;
   __shared__ const unsigned* handed_over;
   const unsigned blocks = grid_blocks();

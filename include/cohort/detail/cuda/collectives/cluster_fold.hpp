@@ -10,12 +10,12 @@
 
 #include <type_traits>
 
+#include "cohort/detail/cuda/cluster.hpp"
 #include "cohort/detail/cuda/collectives/fold.hpp"
 #include "cohort/detail/cuda/collectives/fold_scratch.hpp"
 #include "cohort/detail/cuda/collectives/group_fold.hpp"
-#include "cohort/groups/thread_block.hpp"
-#include "cohort/detail/cuda/cluster.hpp"
 #include "cohort/groups/cluster_group.hpp"
+#include "cohort/groups/thread_block.hpp"
 
 namespace cohort::detail::gpu {
 

@@ -21,11 +21,11 @@
 
 #include <type_traits>
 
+#include "cohort/collectives/functional.hpp"
 #include "cohort/detail/cuda/collectives/fold_scratch.hpp"
 #include "cohort/detail/cuda/collectives/operators.hpp"
-#include "cohort/detail/cuda/tiles/tile_geometry.hpp"
 #include "cohort/detail/cuda/collectives/warp_fold.hpp"
-#include "cohort/collectives/functional.hpp"
+#include "cohort/detail/cuda/tiles/tile_geometry.hpp"
 
 namespace cohort::detail::gpu {
 
@@ -44,8 +44,7 @@ inline constexpr bool updates = !std::is_same_v<Update, no_update>;
 // (`before`), the caller's inclusive value within it, and for an exclusive
 // scan the inclusive value of the rank before it there.
 template <fold_kind Kind, class T, class Op>
-__device__ __forceinline__ T scan_result(Op& op, const maybe<T>& before, const T& inclusive,
-                                         const maybe<T>& previous) {
+__device__ __forceinline__ T scan_result(Op& op, const maybe<T>& before, const T& inclusive, const maybe<T>& previous) {
   if constexpr (Kind == fold_kind::inclusive_scan) {
     return after(op, before, inclusive);
   } else {
@@ -168,8 +167,7 @@ __device__ T fold_own_warp(const Sync& sync, const T& v, Op& op, maybe<T>& previ
 }
 
 template <fold_kind Kind, class T, class Op, class Sync, class Update>
-__device__ T fold_warps(const warp_span& g, unsigned* broadcast, const Sync& sync, const T& v, Op& op,
-                        Update& update) {
+__device__ T fold_warps(const warp_span& g, unsigned* broadcast, const Sync& sync, const T& v, Op& op, Update& update) {
   maybe<T> previous{v, false};
   const T part = fold_own_warp<Kind>(sync, v, op, previous);
   if constexpr (Kind == fold_kind::reduce) {

@@ -40,10 +40,8 @@ __device__ unsigned* exchange_space(const grid_barrier& b) {
   if (!b.valid()) trap_not_cooperative();
   // A grid on NVIDIA's protocol has not looked its slot up.
   const counter_line* slot = b.slot != no_slot() ? b.slot : find_slot(b.workspace, fresh_sm_id());
-  if (!slot)
-    trap_not_cooperative();
-  if (dim_volume(gridDim) * words_per_block > grid_exchange_words)
-    trap_not_cooperative();
+  if (!slot) trap_not_cooperative();
+  if (dim_volume(gridDim) * words_per_block > grid_exchange_words) trap_not_cooperative();
   return grid_exchange_pool<>[slot_index(slot)][phase_parity(*b.workspace, b.slot)];
 }
 
@@ -59,7 +57,8 @@ __device__ const unsigned* exchange(const grid_barrier& b, const T& value, bool 
   }
   b.sync();
   if (block_rank() < warp_lanes)
-    entries = reinterpret_cast<unsigned*>(__shfl_sync(existing_lanes(), reinterpret_cast<unsigned long long>(entries), 0));
+    entries =
+        reinterpret_cast<unsigned*>(__shfl_sync(existing_lanes(), reinterpret_cast<unsigned long long>(entries), 0));
   return entries;
 }
 
@@ -92,7 +91,8 @@ __device__ grid_view<T> fold_entries(const unsigned* entries, Op& op, const T& l
   unsigned b = from;
   for (; b + 4 <= to; b += 4) {
     const T e0 = get_words(entries + b * word_count<T>, like), e1 = get_words(entries + (b + 1) * word_count<T>, like),
-            e2 = get_words(entries + (b + 2) * word_count<T>, like), e3 = get_words(entries + (b + 3) * word_count<T>, like);
+            e2 = get_words(entries + (b + 2) * word_count<T>, like),
+            e3 = get_words(entries + (b + 3) * word_count<T>, like);
     fold(b, e0);
     fold(b + 1, e1);
     fold(b + 2, e2);

@@ -47,7 +47,8 @@ __device__ T fold(const thread_block_tile<Size, P>&, const T& v, Op& op, Update&
   if constexpr (Size <= warp_lanes)
     return fold_segment<Kind, Size>(tile_segment<Size>(), v, op, update);
   else
-    return fold_warps<Kind>(tile_span(Size), broadcast_area(Size, tile_base(Size)), wide_tile_sync_of<Size>{}, v, op, update);
+    return fold_warps<Kind>(tile_span(Size), broadcast_area(Size, tile_base(Size)), wide_tile_sync_of<Size>{}, v, op,
+                            update);
 }
 
 template <fold_kind Kind, class T, class Op, class Update>

@@ -19,9 +19,9 @@ namespace cohort::detail::gpu {
 template <class Op, class T>
 inline constexpr bool commutes =
     (std::is_arithmetic_v<T> && std::is_same_v<Op, plus<T>>) ||
-    (std::is_integral_v<T> && (std::is_same_v<Op, less<T>> || std::is_same_v<Op, greater<T>> ||
-                               std::is_same_v<Op, bit_and<T>> || std::is_same_v<Op, bit_or<T>> ||
-                               std::is_same_v<Op, bit_xor<T>>));
+    (std::is_integral_v<T> &&
+     (std::is_same_v<Op, less<T>> || std::is_same_v<Op, greater<T>> || std::is_same_v<Op, bit_and<T>> ||
+      std::is_same_v<Op, bit_or<T>> || std::is_same_v<Op, bit_xor<T>>));
 
 // op over a lane's value and its partner's, in rank order.
 template <class Op, class T>
@@ -38,10 +38,10 @@ __device__ __forceinline__ T combine_in_order(Op& op, const T& mine, const T& ot
 // redux.sync covers integers of up to 32 bits (narrower ones widened, as
 // NVIDIA's implementation does) under cohort's operators.
 template <class Op, class T>
-inline constexpr bool has_redux = std::is_integral_v<T> && sizeof(T) <= 4 && !std::is_same_v<T, bool> &&
-                                  (std::is_same_v<Op, plus<T>> || std::is_same_v<Op, less<T>> ||
-                                   std::is_same_v<Op, greater<T>> || std::is_same_v<Op, bit_and<T>> ||
-                                   std::is_same_v<Op, bit_or<T>> || std::is_same_v<Op, bit_xor<T>>);
+inline constexpr bool has_redux =
+    std::is_integral_v<T> && sizeof(T) <= 4 && !std::is_same_v<T, bool> &&
+    (std::is_same_v<Op, plus<T>> || std::is_same_v<Op, less<T>> || std::is_same_v<Op, greater<T>> ||
+     std::is_same_v<Op, bit_and<T>> || std::is_same_v<Op, bit_or<T>> || std::is_same_v<Op, bit_xor<T>>);
 
 #if __CUDA_ARCH__ >= 800
 template <class Op, class T>

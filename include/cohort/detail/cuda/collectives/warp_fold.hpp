@@ -13,8 +13,8 @@
 
 #include <type_traits>
 
-#include "cohort/detail/cuda/tiles/lanes.hpp"
 #include "cohort/detail/cuda/collectives/operators.hpp"
+#include "cohort/detail/cuda/tiles/lanes.hpp"
 #include "cohort/detail/cuda/tiles/shuffle.hpp"
 #include "cohort/detail/cuda/tiles/tile_geometry.hpp"
 
@@ -52,7 +52,8 @@ __device__ __forceinline__ T segment_reduce(const segment& s, T v, Op& op) {
   {
     const auto butterfly = [&] {
 #pragma unroll
-      for (unsigned m = 1; m < Size; m *= 2) v = combine_in_order(op, v, shfl_xor<Size>(s.lanes, v, m), (s.rank & m) == 0);
+      for (unsigned m = 1; m < Size; m *= 2)
+        v = combine_in_order(op, v, shfl_xor<Size>(s.lanes, v, m), (s.rank & m) == 0);
       return v;
     };
     if (tiles_are_whole(Size)) return butterfly();

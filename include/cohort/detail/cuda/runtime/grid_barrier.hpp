@@ -46,8 +46,8 @@
 
 #include <cstdio>
 
-#include "cohort/detail/cuda/tiles/tile_geometry.hpp"
 #include "cohort/detail/cuda/runtime/special_registers.hpp"
+#include "cohort/detail/cuda/tiles/tile_geometry.hpp"
 
 namespace cohort::detail::gpu {
 
@@ -97,7 +97,7 @@ struct alignas(128) counter_line {
 };
 
 struct barrier_slot {
-  owner_line owner;                                // authoritative
+  owner_line owner;                               // authoritative
   owner_line owner_copies[barrier_owner_copies];  // for the fast lookup
 };
 

@@ -14,15 +14,21 @@ namespace cohort::detail::gpu {
 
 inline errc kind_of(cudaError_t e) {
   switch (e) {
-    case cudaErrorMemoryAllocation: return errc::out_of_memory;
+    case cudaErrorMemoryAllocation:
+      return errc::out_of_memory;
     case cudaErrorInvalidDevice:
     case cudaErrorInvalidDevicePointer:
-    case cudaErrorInvalidValue: return errc::invalid_argument;
+    case cudaErrorInvalidValue:
+      return errc::invalid_argument;
     case cudaErrorInvalidConfiguration:
-    case cudaErrorLaunchOutOfResources: return errc::invalid_configuration;
-    case cudaErrorCooperativeLaunchTooLarge: return errc::cooperative_too_large;
-    case cudaErrorAssert: return errc::assertion_failed;
-    default: return errc::runtime;
+    case cudaErrorLaunchOutOfResources:
+      return errc::invalid_configuration;
+    case cudaErrorCooperativeLaunchTooLarge:
+      return errc::cooperative_too_large;
+    case cudaErrorAssert:
+      return errc::assertion_failed;
+    default:
+      return errc::runtime;
   }
 }
 
@@ -47,8 +53,10 @@ inline const char* hint_for(cudaError_t e) {
     case cudaErrorAssert:
       return " (an assert() in kernel code failed: the device printed the assertion, block and thread on stdout; "
              "the CUDA context is unusable from here on)";
-    case cudaErrorLaunchTimeout: return " (a kernel ran into the watchdog: a barrier some thread never reached?)";
-    default: return "";
+    case cudaErrorLaunchTimeout:
+      return " (a kernel ran into the watchdog: a barrier some thread never reached?)";
+    default:
+      return "";
   }
 }
 

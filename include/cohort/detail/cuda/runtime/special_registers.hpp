@@ -35,15 +35,15 @@ __device__ __forceinline__ driver_workspace* grid_workspace() {
 // if every block were its own cluster.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define COHORT_CLUSTER_REGISTERS 1
-#define COHORT_READ_DIM3(reg)                          \
-  unsigned x, y, z;                                    \
-  asm("mov.u32 %0, %%" reg ".x;" : "=r"(x));           \
-  asm("mov.u32 %0, %%" reg ".y;" : "=r"(y));           \
-  asm("mov.u32 %0, %%" reg ".z;" : "=r"(z));           \
+#define COHORT_READ_DIM3(reg)                \
+  unsigned x, y, z;                          \
+  asm("mov.u32 %0, %%" reg ".x;" : "=r"(x)); \
+  asm("mov.u32 %0, %%" reg ".y;" : "=r"(y)); \
+  asm("mov.u32 %0, %%" reg ".z;" : "=r"(z)); \
   return dim3(x, y, z)
-#define COHORT_READ_U32(reg)                 \
-  unsigned v;                                \
-  asm("mov.u32 %0, %%" reg ";" : "=r"(v));   \
+#define COHORT_READ_U32(reg)               \
+  unsigned v;                              \
+  asm("mov.u32 %0, %%" reg ";" : "=r"(v)); \
   return v
 #else
 #define COHORT_CLUSTER_REGISTERS 0

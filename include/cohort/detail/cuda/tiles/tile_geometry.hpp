@@ -7,8 +7,8 @@
 
 #include <cuda_runtime.h>
 
-#include "cohort/detail/cuda/tiles/lanes.hpp"
 #include "cohort/detail/cuda/runtime/special_registers.hpp"
+#include "cohort/detail/cuda/tiles/lanes.hpp"
 
 namespace cohort::detail::gpu {
 

@@ -27,40 +27,28 @@ enum class shfl_mode { idx, down, bfly };
 
 // shfl.sync with an explicit c operand (segment mask and clamp).
 template <shfl_mode M>
-__device__ __forceinline__ unsigned shfl_clamped(unsigned lanes, unsigned word,
-                                                 unsigned b, unsigned c) {
+__device__ __forceinline__ unsigned shfl_clamped(unsigned lanes, unsigned word, unsigned b, unsigned c) {
   unsigned r;
   if constexpr (M == shfl_mode::idx)
-    asm("shfl.sync.idx.b32 %0, %1, %2, %3, %4;"
-        : "=r"(r)
-        : "r"(word), "r"(b), "r"(c), "r"(lanes));
+    asm("shfl.sync.idx.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(b), "r"(c), "r"(lanes));
   else if constexpr (M == shfl_mode::down)
-    asm("shfl.sync.down.b32 %0, %1, %2, %3, %4;"
-        : "=r"(r)
-        : "r"(word), "r"(b), "r"(c), "r"(lanes));
+    asm("shfl.sync.down.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(b), "r"(c), "r"(lanes));
   else
-    asm("shfl.sync.bfly.b32 %0, %1, %2, %3, %4;"
-        : "=r"(r)
-        : "r"(word), "r"(b), "r"(c), "r"(lanes));
+    asm("shfl.sync.bfly.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(b), "r"(c), "r"(lanes));
   return r;
 }
 
-template <unsigned Size> struct warp_tile_ops {
+template <unsigned Size>
+struct warp_tile_ops {
   static_assert(Size >= 1 && Size <= warp_lanes);
 
   __device__ static unsigned lanes() { return tile_lanes(Size); }
   // Bit 0 of the tile's rank space is the lane this shift brings down.
-  __device__ static unsigned first_lane() {
-    return Size == warp_lanes ? 0 : lane_id() & ~(Size - 1);
-  }
+  __device__ static unsigned first_lane() { return Size == warp_lanes ? 0 : lane_id() & ~(Size - 1); }
   // shfl.sync's c operand: the lanes outside the segment (bits 8-12) and the
   // tile's last member (bits 0-4).
-  __device__ static unsigned clamp() {
-    return (warp_lanes - Size) << 8 | (tile_count(Size) - 1);
-  }
-  __device__ static unsigned in_tile(unsigned argument) {
-    return argument < Size ? argument : 0;
-  }
+  __device__ static unsigned clamp() { return (warp_lanes - Size) << 8 | (tile_count(Size) - 1); }
+  __device__ static unsigned in_tile(unsigned argument) { return argument < Size ? argument : 0; }
 
   __device__ static void sync() { __syncwarp(lanes()); }
 
@@ -72,48 +60,44 @@ template <unsigned Size> struct warp_tile_ops {
   // NVIDIA's shfl with a varying source (1.8x for a double) where the
   // constant form costs the same.
   template <shfl_mode M, class T>
-  __device__ static T shuffle(const T &v, unsigned b) {
+  __device__ static T shuffle(const T& v, unsigned b) {
     const unsigned m = lanes();
     const auto with_clamp = [&](unsigned c) {
-      return move_words(
-          v, [&](unsigned w, unsigned) { return shfl_clamped<M>(m, w, b, c); });
+      return move_words(v, [&](unsigned w, unsigned) { return shfl_clamped<M>(m, w, b, c); });
     };
-    if (tiles_are_whole(Size))
-      return with_clamp((warp_lanes - Size) << 8 | (Size - 1));
+    if (tiles_are_whole(Size)) return with_clamp((warp_lanes - Size) << 8 | (Size - 1));
     return with_clamp(clamp());
   }
 
-  template <class T> __device__ static T shfl(const T &v, unsigned src) {
+  template <class T>
+  __device__ static T shfl(const T& v, unsigned src) {
     return shuffle<shfl_mode::idx>(v, src);
   }
-  template <class T> __device__ static T shfl_up(const T &v, unsigned delta) {
+  template <class T>
+  __device__ static T shfl_up(const T& v, unsigned delta) {
     return gpu::shfl_up<Size>(lanes(), v, in_tile(delta));
   }
-  template <class T> __device__ static T shfl_down(const T &v, unsigned delta) {
+  template <class T>
+  __device__ static T shfl_down(const T& v, unsigned delta) {
     return shuffle<shfl_mode::down>(v, in_tile(delta));
   }
   template <class T>
-  __device__ static T shfl_xor(const T &v, unsigned lane_mask) {
+  __device__ static T shfl_xor(const T& v, unsigned lane_mask) {
     return shuffle<shfl_mode::bfly>(v, in_tile(lane_mask));
   }
 
-  __device__ static int any(int predicate) {
-    return __any_sync(lanes(), predicate);
-  }
-  __device__ static int all(int predicate) {
-    return __all_sync(lanes(), predicate);
-  }
-  __device__ static unsigned ballot(int predicate) {
-    return __ballot_sync(lanes(), predicate) >> first_lane();
-  }
-  template <class T> __device__ static unsigned match_any(const T &v) {
+  __device__ static int any(int predicate) { return __any_sync(lanes(), predicate); }
+  __device__ static int all(int predicate) { return __all_sync(lanes(), predicate); }
+  __device__ static unsigned ballot(int predicate) { return __ballot_sync(lanes(), predicate) >> first_lane(); }
+  template <class T>
+  __device__ static unsigned match_any(const T& v) {
     return match_any_lanes(lanes(), v) >> first_lane();
   }
   template <class T>
-  __device__ static unsigned match_all(const T &v, int &pred) {
+  __device__ static unsigned match_all(const T& v, int& pred) {
     pred = match_all_lanes(lanes(), v);
     return pred ? low_bits(tile_count(Size)) : 0u;
   }
 };
 
-} // namespace cohort::detail::gpu
+}  // namespace cohort::detail::gpu

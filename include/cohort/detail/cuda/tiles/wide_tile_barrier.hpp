@@ -40,8 +40,8 @@
 // reach it).
 #pragma once
 
-#include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 
 #include "cohort/detail/cuda/tiles/lanes.hpp"
 #include "cohort/detail/cuda/tiles/tile_geometry.hpp"

@@ -16,17 +16,16 @@
 #include <type_traits>
 #include <vector>
 
-#include "cohort/detail/host/algorithms/parallel_parts.hpp"
 #include "cohort/collectives/functional.hpp"
+#include "cohort/detail/host/algorithms/parallel_parts.hpp"
 
 namespace cohort::detail::host {
 
 // Whether `Op` may be applied to T in any order: cohort's commutative operators.
 template <class Op, class T>
-inline constexpr bool reorderable =
-    std::is_same_v<Op, cohort::plus<T>> || std::is_same_v<Op, cohort::less<T>> ||
-    std::is_same_v<Op, cohort::greater<T>> || std::is_same_v<Op, cohort::bit_and<T>> ||
-    std::is_same_v<Op, cohort::bit_or<T>> || std::is_same_v<Op, cohort::bit_xor<T>>;
+inline constexpr bool reorderable = std::is_same_v<Op, cohort::plus<T>> || std::is_same_v<Op, cohort::less<T>> ||
+                                    std::is_same_v<Op, cohort::greater<T>> || std::is_same_v<Op, cohort::bit_and<T>> ||
+                                    std::is_same_v<Op, cohort::bit_or<T>> || std::is_same_v<Op, cohort::bit_xor<T>>;
 
 // Below this many elements per part a part is not worth a thread.
 inline constexpr std::size_t min_part_elements = std::size_t{1} << 15;

@@ -17,7 +17,8 @@ namespace cohort::detail::host {
 namespace runtime = ::cohort::detail::host;
 
 // Publishes the calling block's entry for `op` to its cluster and waits for
-// every block of the cluster to publish one (the cluster level's exchange, src/host_runtime/synchronization/barriers.cpp).
+// every block of the cluster to publish one (the cluster level's exchange,
+// src/host_runtime/synchronization/barriers.cpp).
 const runtime::grid_entry* cluster_exchange(const runtime::collective_op& op, std::source_location site,
                                             const void* value, std::size_t size);
 

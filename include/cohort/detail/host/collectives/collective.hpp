@@ -16,8 +16,8 @@
 #include <string>
 #include <type_traits>
 
-#include "cohort/errors.hpp"
 #include "cohort/detail/host/runtime/state.hpp"
+#include "cohort/errors.hpp"
 
 namespace cohort::detail::host {
 

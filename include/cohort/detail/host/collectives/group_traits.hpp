@@ -59,8 +59,6 @@ using group_traits = group_traits_of<std::remove_cvref_t<Group>>;
 
 // Groups the collectives accept: tiles, coalesced groups, blocks, clusters and grids.
 template <class Group>
-concept collective_group = requires(const Group& g) {
-  group_traits<Group>::members(g);
-};
+concept collective_group = requires(const Group& g) { group_traits<Group>::members(g); };
 
 }  // namespace cohort::detail::host

@@ -60,7 +60,9 @@ void shuffle(const combine_context& c, Source source) {
 
 // The lane each shuffle reads (PTX's shfl.sync modes), from the caller's lane,
 // its operand, its width and the first lane of its segment.
-inline unsigned idx_source(unsigned, unsigned src, unsigned width, unsigned first) { return first + (src & (width - 1)); }
+inline unsigned idx_source(unsigned, unsigned src, unsigned width, unsigned first) {
+  return first + (src & (width - 1));
+}
 inline unsigned up_source(unsigned lane, unsigned delta, unsigned, unsigned first) {
   return delta <= lane - first ? lane - delta : lane;
 }

@@ -82,58 +82,83 @@ T atomic_update(T* address, F next, const char* name, std::source_location where
 
 template <class T>
 inline T atomicAdd(T* address, std::type_identity_t<T> value,
-                std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicAdd", where).fetch_add(value, std::memory_order_relaxed), where);
+                   std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(
+      address,
+      ::cohort::detail::host::atomic_at(address, "atomicAdd", where).fetch_add(value, std::memory_order_relaxed),
+      where);
 }
 template <class T>
 inline T atomicSub(T* address, std::type_identity_t<T> value,
-                std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicSub", where).fetch_sub(value, std::memory_order_relaxed), where);
+                   std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(
+      address,
+      ::cohort::detail::host::atomic_at(address, "atomicSub", where).fetch_sub(value, std::memory_order_relaxed),
+      where);
 }
 template <class T>
 inline T atomicExch(T* address, std::type_identity_t<T> value,
-                std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicExch", where).exchange(value, std::memory_order_relaxed), where);
+                    std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(
+      address,
+      ::cohort::detail::host::atomic_at(address, "atomicExch", where).exchange(value, std::memory_order_relaxed),
+      where);
 }
 template <class T>
 inline T atomicMin(T* address, std::type_identity_t<T> value,
-                std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_update(address, [value](T old) { return value < old ? value : old; }, "atomicMin", where),
+                   std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(
+      address,
+      ::cohort::detail::host::atomic_update(
+          address, [value](T old) { return value < old ? value : old; }, "atomicMin", where),
       where);
 }
 template <class T>
 inline T atomicMax(T* address, std::type_identity_t<T> value,
-                std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_update(address, [value](T old) { return old < value ? value : old; }, "atomicMax", where),
+                   std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(
+      address,
+      ::cohort::detail::host::atomic_update(
+          address, [value](T old) { return old < value ? value : old; }, "atomicMax", where),
       where);
 }
 template <class T>
 inline T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> value,
                    std::source_location where = std::source_location::current()) {
-  ::cohort::detail::host::atomic_at(address, "atomicCAS", where).compare_exchange_strong(compare, value, std::memory_order_relaxed);
+  ::cohort::detail::host::atomic_at(address, "atomicCAS", where)
+      .compare_exchange_strong(compare, value, std::memory_order_relaxed);
   return ::cohort::detail::host::observed(address, compare, where);  // the old value, exchanged or not
 }
 template <class T>
 inline T atomicAnd(T* address, std::type_identity_t<T> value,
-                std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicAnd", where).fetch_and(value, std::memory_order_relaxed), where);
+                   std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(
+      address,
+      ::cohort::detail::host::atomic_at(address, "atomicAnd", where).fetch_and(value, std::memory_order_relaxed),
+      where);
 }
 template <class T>
 inline T atomicOr(T* address, std::type_identity_t<T> value,
-                std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicOr", where).fetch_or(value, std::memory_order_relaxed), where);
+                  std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(
+      address, ::cohort::detail::host::atomic_at(address, "atomicOr", where).fetch_or(value, std::memory_order_relaxed),
+      where);
 }
 template <class T>
 inline T atomicXor(T* address, std::type_identity_t<T> value,
-                std::source_location where = std::source_location::current()) {
-  return ::cohort::detail::host::observed(address, ::cohort::detail::host::atomic_at(address, "atomicXor", where).fetch_xor(value, std::memory_order_relaxed), where);
+                   std::source_location where = std::source_location::current()) {
+  return ::cohort::detail::host::observed(
+      address,
+      ::cohort::detail::host::atomic_at(address, "atomicXor", where).fetch_xor(value, std::memory_order_relaxed),
+      where);
 }
 // ((old >= limit) ? 0 : old + 1), as CUDA defines it.
 inline unsigned atomicInc(unsigned* address, unsigned limit,
                           std::source_location where = std::source_location::current()) {
   return ::cohort::detail::host::observed(
       address,
-      ::cohort::detail::host::atomic_update(address, [limit](unsigned old) { return old >= limit ? 0u : old + 1; }, "atomicInc", where),
+      ::cohort::detail::host::atomic_update(
+          address, [limit](unsigned old) { return old >= limit ? 0u : old + 1; }, "atomicInc", where),
       where);
 }
 // (((old == 0) || (old > limit)) ? limit : old - 1), as CUDA defines it.
@@ -142,8 +167,7 @@ inline unsigned atomicDec(unsigned* address, unsigned limit,
   return ::cohort::detail::host::observed(
       address,
       ::cohort::detail::host::atomic_update(
-          address, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; }, "atomicDec",
-          where),
+          address, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; }, "atomicDec", where),
       where);
 }
 

@@ -49,7 +49,9 @@ struct thread_copy {
 template <class P, class T>
 struct thread_copy<P, T, true> {
   alignas(T) unsigned char bytes[sizeof(T)];
-  explicit thread_copy(const T& argument) { std::memcpy(bytes, static_cast<const void*>(std::addressof(argument)), sizeof(T)); }
+  explicit thread_copy(const T& argument) {
+    std::memcpy(bytes, static_cast<const void*>(std::addressof(argument)), sizeof(T));
+  }
   T* parameter(const T&) { return reinterpret_cast<T*>(bytes); }
 };
 

@@ -89,7 +89,8 @@ T __shfl_sync(unsigned long long mask, T var, int src_lane,
               int width = static_cast<int>(::cohort::detail::host::warp_size()),
               std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_shuffle(d::shuffle_kind::idx, d::lane_ops::shfl_op<sizeof(T)>, mask, var, static_cast<unsigned>(src_lane), width, where);
+  return d::warp_shuffle(d::shuffle_kind::idx, d::lane_ops::shfl_op<sizeof(T)>, mask, var,
+                         static_cast<unsigned>(src_lane), width, where);
 }
 template <class T>
 T __shfl_up_sync(unsigned long long mask, T var, unsigned delta,
@@ -110,8 +111,8 @@ T __shfl_xor_sync(unsigned long long mask, T var, int lane_mask,
                   int width = static_cast<int>(::cohort::detail::host::warp_size()),
                   std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_shuffle(d::shuffle_kind::xor_lanes, d::lane_ops::shfl_xor_op<sizeof(T)>, mask, var, static_cast<unsigned>(lane_mask), width,
-                         where);
+  return d::warp_shuffle(d::shuffle_kind::xor_lanes, d::lane_ops::shfl_xor_op<sizeof(T)>, mask, var,
+                         static_cast<unsigned>(lane_mask), width, where);
 }
 
 inline unsigned long long __ballot_sync(unsigned long long mask, int predicate,

@@ -20,7 +20,16 @@ inline constexpr std::uint64_t no_arrival = ~std::uint64_t{0};
 // parked at a barrier, a collective, or in coalesced_threads() (converge). A started thread that is
 // none and not the running one has exited: exits themselves write nothing. The runtime changes it
 // only through move_to, checked against the table of transitions in src/host_runtime/scheduling/run_state.hpp.
-enum class wait_kind : std::uint8_t { none, runnable, block_barrier, grid_barrier, cluster_barrier, multi_grid_barrier, collective, converge };
+enum class wait_kind : std::uint8_t {
+  none,
+  runnable,
+  block_barrier,
+  grid_barrier,
+  cluster_barrier,
+  multi_grid_barrier,
+  collective,
+  converge
+};
 
 // Where a thread lies in its block: threadIdx, and the block rank of the
 // first thread of its row (threadIdx.x == 0), so that its rank is row +
@@ -37,8 +46,8 @@ struct thread_position {
 // barrier-free kernels cheap. Aligned so that what a block barrier touches (up
 // to block_arrival) lies in one cache line.
 struct alignas(64) thread_record : thread_position {
-  unsigned rank;               // linear rank in the block
-  fiber* home = nullptr;       // the fiber this thread runs on, recorded when it parks
+  unsigned rank;                        // linear rank in the block
+  fiber* home = nullptr;                // the fiber this thread runs on, recorded when it parks
   wait_kind waiting = wait_kind::none;  // changed only by move_to (src/host_runtime/scheduling/run_state.hpp)
   std::source_location wait_site{};
   std::uint64_t wait_phase = 0;
@@ -70,22 +79,22 @@ struct block_record {
   dim3 grid_dim;
   unsigned warp_size;
   unsigned thread_count;
-  unsigned next_unstarted;     // threads [0, next_unstarted) have started
-  unsigned live;               // started or unstarted threads that have not exited
-  unsigned parked;             // threads waiting at a collective or barrier
-  unsigned arrivals_pending;   // arrivals counted at barriers that have not completed
-  std::uint64_t serial;         // distinct for every block a worker runs
+  unsigned next_unstarted;    // threads [0, next_unstarted) have started
+  unsigned live;              // started or unstarted threads that have not exited
+  unsigned parked;            // threads waiting at a collective or barrier
+  unsigned arrivals_pending;  // arrivals counted at barriers that have not completed
+  std::uint64_t serial;       // distinct for every block a worker runs
   // While a runner runs threads with nothing waiting (a streak, thread_loop.hpp),
   // next_unstarted and live are not stored per thread: they follow from the
   // running thread's rank, and are settled when kernel code calls into the runtime.
-  unsigned streak_first;       // the streak's first rank
-  unsigned streak_live;        // live when it began
+  unsigned streak_first;  // the streak's first rank
+  unsigned streak_live;   // live when it began
   bool streak;
   bool cooperative;
-  bool check_copies;           // COHORT_CHECK=memcpy: memcpy_async's checking mode
+  bool check_copies;  // COHORT_CHECK=memcpy: memcpy_async's checking mode
   unsigned char* dynamic_shared;
   thread_record* threads;
-  collective_slot* slots;      // one per thread: its input to and result of a collective
+  collective_slot* slots;  // one per thread: its input to and result of a collective
 };
 
 extern thread_local constinit block_record* current_block;
