@@ -35,13 +35,12 @@ def main():
     if not check:
         subprocess.run([tool, "-i", *files], cwd=repo, check=True)
         return 0
-    unformatted = []
-    for f in files:
-        with open(os.path.join(repo, f), "rb") as source:
-            text = source.read()
-        formatted = subprocess.run([tool, f"--assume-filename={f}"], input=text, capture_output=True, cwd=repo)
-        if formatted.returncode != 0 or formatted.stdout != text:
-            unformatted.append(f)
+    # One process for the whole tree: --dry-run names each file that would change, in its warnings.
+    checked = subprocess.run([tool, "--dry-run", "--Werror", *files], cwd=repo, capture_output=True, text=True)
+    unformatted = sorted({line.split(":", 1)[0] for line in checked.stderr.splitlines() if ": error: code should" in line})
+    if checked.returncode != 0 and not unformatted:
+        print(checked.stderr)
+        return 1
     for f in unformatted:
         print(f"{f}: not in the format of .clang-format; run scripts/format.py")
     return 1 if unformatted else 0

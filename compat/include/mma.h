@@ -1,3 +1,2 @@
-// A placeholder, found before a CUDA toolkit's own header, which does not compile for the host.
-#error \
-    "cohort: <mma.h> (nvcuda::wmma, warp matrix multiply-accumulate on tensor cores) is not supported on the host backend: keep the wmma code under #ifdef __CUDACC__ (defined by nvcc, not by cohort-cxx) and multiply with plain loops otherwise"
+// clang-format off: a placeholder, found before a CUDA toolkit header of its name, which does not compile for the host (its #error stays on one line: tests/cuda_programs/unsupported_headers_test.cmake reads it).
+#error "cohort: <mma.h> (nvcuda::wmma, warp matrix multiply-accumulate on tensor cores) is not supported on the host backend: keep the wmma code under #ifdef __CUDACC__ (defined by nvcc, not by cohort-cxx) and multiply with plain loops otherwise"
