@@ -143,7 +143,7 @@ TEST(ClusterDiagnostics, AddressOutsideSharedMemory) {
                                         "__shared__ variable or of dynamic shared memory")));
 }
 
-constexpr int query_line = __LINE__ + 2;
+constexpr int query_line = __LINE__ + 1;
 __global__ void query_global_memory(unsigned* out) { out[0] = cg::this_cluster().query_shared_rank(&not_shared); }
 
 TEST(ClusterDiagnostics, QueryOfAnAddressOutsideSharedMemory) {

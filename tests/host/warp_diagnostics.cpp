@@ -324,7 +324,7 @@ TEST(WarpDiagnostics, LanesThatExitAfterAnotherIntrinsicAreExcused) {
 // one call site: lane 0 waits for lane 1 in one call, lane 1 for lane 0 in
 // another. A GPU may hang; here the launch fails naming both lanes' masks,
 // for __syncwarp and for the intrinsics that exchange values alike.
-constexpr int disagreeing_masks_line = __LINE__ + 4;  // __syncwarp's and __shfl_sync's; __ballot_sync's the next
+constexpr int disagreeing_masks_line = __LINE__ + 5;  // __syncwarp's; __shfl_sync's 2 lines on, __ballot_sync's 4
 __global__ void lane_one_names_fewer_lanes(unsigned* out, int intrinsic) {
   const unsigned lane = threadIdx.x % 32;
   const unsigned mask = lane == 1 ? 0x3u : 0xffffffffu;
@@ -345,7 +345,7 @@ TEST(WarpDiagnostics, LanesWaitingForEachOtherWithDifferentMasks) {
       const cg::error e =
           launch_error([&] { cg::launch(lane_one_names_fewer_lanes, {dim3(1), dim3(32)}, out.data(), intrinsic); });
       const std::string in = std::string(" waits in `") + names[intrinsic] + "` at [^ ]*" +
-                             at_line(disagreeing_masks_line + (intrinsic == 2)) + "[0-9]+ with mask ";
+                             at_line(disagreeing_masks_line + 2 * intrinsic) + "[0-9]+ with mask ";
       EXPECT_EQ(e.kind(), cg::errc::deadlock) << names[intrinsic] << ' ' << schedule;
       EXPECT_THAT(e.what(),
                   AllOf(HasSubstr("deadlock in kernel `(anonymous namespace)::lane_one_names_fewer_lanes("
@@ -367,8 +367,8 @@ __global__ void lane_one_syncs_alone_and_leaves() {
 }
 
 // Lane 1 waits at a block barrier the others, in __syncwarp, never reach.
-constexpr int syncwarp_never_reached_line = __LINE__ + 4;
-constexpr int barrier_instead_line = __LINE__ + 2;
+constexpr int syncwarp_never_reached_line = __LINE__ + 6;
+constexpr int barrier_instead_line = __LINE__ + 3;
 __global__ void lane_one_waits_at_the_block_barrier() {
   if (threadIdx.x == 1)
     __syncthreads();
