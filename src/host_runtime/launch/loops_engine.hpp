@@ -11,11 +11,13 @@ namespace cohort::detail::host {
 
 struct launch_engine {
   cohort::host::engine_choice choice;
-  kernel_entry entry;  // the launch's entry, run_threads the chosen engine's runner
+  kernel_entry entry;          // the launch's entry, run_threads the chosen engine's runner
+  bool grid_barriers = false;  // on loops, a block function that returns at grid barriers (loops_grid.hpp)
 };
 
 // Throws under COHORT_ENGINE=loops when the choice is fibers; reports the
 // choice on stderr under COHORT_ENGINE_REPORT=1.
-launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked);
+launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked,
+                                   bool clustered = false);
 
 }  // namespace cohort::detail::host
