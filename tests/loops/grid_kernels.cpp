@@ -78,6 +78,15 @@ std::vector<float> grid_rounds(const std::vector<float>& in, unsigned blocks, un
 }
 engine_choice grid_rounds_engine() { return cohort::host::engine_for(grid_rounds_kernel); }
 
+std::vector<float> grid_rounds_in_clusters(const std::vector<float>& in, unsigned blocks, unsigned block,
+                                           unsigned rounds, unsigned cluster) {
+  cg::device_buffer<float> din(in), exchange(in.size()), dout(in.size());
+  cg::launch_config config{dim3(blocks), dim3(block), block * sizeof(float)};
+  config.cluster = dim3(cluster);
+  cg::launch_cooperative(grid_rounds_kernel, config, din.data(), exchange.data(), dout.data(), rounds);
+  return dout.to_host();
+}
+
 std::vector<int> grid_normalize(const std::vector<int>& in, unsigned blocks, unsigned block) {
   cg::device_buffer<int> din(in), sums(blocks), total(1), dout(in.size());
   cg::launch_cooperative(grid_normalize_kernel, {dim3(blocks), dim3(block)}, din.data(), sums.data(), total.data(),

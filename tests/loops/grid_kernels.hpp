@@ -17,6 +17,9 @@ using cohort::host::engine_choice;
 // Cooperative, `blocks` blocks of `block` threads.
 std::vector<float> grid_rounds(const std::vector<float>& in, unsigned blocks, unsigned block, unsigned rounds);
 engine_choice grid_rounds_engine();
+// The same in clusters of `cluster` blocks: a cluster launch of grid barriers stays on fibers.
+std::vector<float> grid_rounds_in_clusters(const std::vector<float>& in, unsigned blocks, unsigned block,
+                                           unsigned rounds, unsigned cluster);
 
 // Two grid barriers at two call sites: a block's sum, the grid's total,
 // then every thread scaling its element by the total.

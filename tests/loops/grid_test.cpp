@@ -58,6 +58,14 @@ TEST_F(LoopsGrid, RoundsOfGridBarriersKeepEveryThreadsValuesAndSharedMemory) {
   }
 }
 
+TEST_F(LoopsGrid, ClusterLaunchOfGridBarriersStaysOnFibers) {
+  const auto in = random_floats(8 * 64, 31);
+  const std::vector<float> unclustered = loops_tests::grid_rounds(in, 8, 64, 2);
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
+  EXPECT_EQ(loops_tests::grid_rounds_in_clusters(in, 8, 64, 2, 2), unclustered);
+  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::fibers);
+}
+
 TEST_F(LoopsGrid, RoundsByHand) {
   const unsigned blocks = 6, block = 32;
   const auto in = random_floats(blocks * block, 77);

@@ -113,8 +113,11 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
     launch.grid.reset(launch.block_count);
   }
   prepare_clusters(launch, worker_count(launch.block_count));
-  std::optional<loops_grid> phases;  // a block function returning at grid barriers: the grid in phases
-  if (engine.grid_barriers && cooperative) launch.grid_phases = &phases.emplace(launch.block_count);
+  // A cooperative grid on the loops engine runs in phases on the workers
+  // (loops_grid.hpp), its block functions returning at grid barriers: no OS thread per block.
+  std::optional<loops_grid> phases;
+  if (cooperative && engine.choice.chosen == cohort::host::engine::loops && !launch.clusters.active())
+    launch.grid_phases = &phases.emplace(launch.block_count);
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load(), engine.choice.chosen};
   if (launch.exit_request) carry_out_exit(*launch.exit_request);

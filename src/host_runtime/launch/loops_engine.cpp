@@ -85,12 +85,8 @@ launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device,
     choice = {engine::fibers, "a multi-device launch (not on the loops engine yet)"};
   } else if (choice.chosen == engine::loops && race_checked) {
     choice = {engine::fibers, "COHORT_CHECK=races (checked on fibers only)"};
-  } else if (choice.chosen == engine::loops) {
-    result.grid_barriers = find_kernel(entry.kernel)->grid_barriers;
-    if (result.grid_barriers && clustered) {
-      choice = {engine::fibers, "grid barriers in a cluster launch (not on the loops engine yet)"};
-      result.grid_barriers = false;
-    }
+  } else if (choice.chosen == engine::loops && clustered && find_kernel(entry.kernel)->grid_barriers) {
+    choice = {engine::fibers, "grid barriers in a cluster launch (not on the loops engine yet)"};
   }
   if (choice.chosen == engine::loops) result.entry.run_threads = entry.run_loops;
   if (settings::engine_report())

@@ -11,8 +11,7 @@ namespace cohort::detail::host {
 
 struct launch_engine {
   cohort::host::engine_choice choice;
-  kernel_entry entry;          // the launch's entry, run_threads the chosen engine's runner
-  bool grid_barriers = false;  // on loops, a block function that returns at grid barriers (loops_grid.hpp)
+  kernel_entry entry;  // the launch's entry, run_threads the chosen engine's runner
 };
 
 // Throws under COHORT_ENGINE=loops when the choice is fibers; reports the
