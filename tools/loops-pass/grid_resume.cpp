@@ -74,8 +74,9 @@ bool thread_local_address(const Value* value) {
 
 }  // namespace
 
-bool keeps_thread_local_address(const Function& step, ArrayRef<Instruction*> kept) {
-  if (any_of(kept, thread_local_address)) return true;
+bool keeps_thread_local_address(const Function& step, ArrayRef<Instruction*> per_thread,
+                                ArrayRef<Instruction*> per_block) {
+  if (any_of(per_thread, thread_local_address) || any_of(per_block, thread_local_address)) return true;
   // One stored in memory (a local array of pointers) may be read after a grid barrier.
   for (const Instruction& inst : instructions(step))
     if (const auto* store = dyn_cast<StoreInst>(&inst); store && thread_local_address(store->getValueOperand()))

@@ -46,9 +46,10 @@ std::optional<step_refusal> refuse_grid_barriers(llvm::ArrayRef<llvm::CallInst*>
 // entry, where the step recomputes it at every resume, and such joins fold.
 void compute_thread_local_addresses_once(llvm::Function& step);
 
-// Whether a value kept across barriers (`kept`), or one the step stores in
-// memory, is still a thread-local address.
-bool keeps_thread_local_address(const llvm::Function& step, llvm::ArrayRef<llvm::Instruction*> kept);
+// Whether a value kept across barriers (per thread or per block), or one the
+// step stores in memory, is still a thread-local address.
+bool keeps_thread_local_address(const llvm::Function& step, llvm::ArrayRef<llvm::Instruction*> per_thread,
+                                llvm::ArrayRef<llvm::Instruction*> per_block);
 
 // The static shared memory (`__shared__`, a function-local `static thread_local`)
 // of the kernel and the functions it calls: the block's, which a worker's OS

@@ -236,8 +236,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   const bool uniform = none_of(ArrayRef(calls).take_front(barriers.size()), [&](CallInst* call) {
     return divergent.divergently_executed(call->getParent()) || divergent.divergent(call->getArgOperand(0));
   });
-  // A collective's groups complete between two regions: every thread of the
-  // block must stop there (later: warp-uniform control flow, per warp).
+  // A grid barrier returns to the scheduler with the block's one resume point.
   if (const std::optional<step_refusal> refused =
           refuse_grid_barriers(ArrayRef(calls).drop_front(first_grid), grid_barriers, divergent, uniform)) {
     step.eraseFromParent();
@@ -246,6 +245,8 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   SmallVector<Constant*, 4> grid_sites;
   for (CallInst* grid : ArrayRef(calls).drop_front(first_grid))
     grid_sites.push_back(cast<Constant>(grid->getArgOperand(0)));
+  // A collective's groups complete between two regions: every thread of the
+  // block must stop there (later: warp-uniform control flow, per warp).
   for (unsigned i = barriers.size(); i < first_grid; ++i)
     if (divergent.divergently_executed(calls[i]->getParent()) || !uniform) {
       const Instruction* where = collectives[i - barriers.size()];
@@ -291,8 +292,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   for (Instruction* value : live)
     if (!isa<AllocaInst>(value) && value->getParent() != dispatch)
       (uniform && !divergent.divergent(value) && !shuffled.contains(value) ? per_block : per_thread).push_back(value);
-  if (!grid_barriers.empty() &&
-      (keeps_thread_local_address(step, per_thread) || keeps_thread_local_address(step, per_block))) {
+  if (!grid_barriers.empty() && keeps_thread_local_address(step, per_thread, per_block)) {
     step.eraseFromParent();
     return {{},
             step_refusal{"a thread-local address (shared memory's, a runtime variable's) kept across a grid barrier",
