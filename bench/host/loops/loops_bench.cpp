@@ -147,7 +147,8 @@ void BM_Shuffle_Fibers(benchmark::State& state) {
 // The cooperative grid-sync reduction of 2^range(1) floats in blocks of
 // range(0), as many blocks as can be co-resident: on fibers every block has
 // an OS thread of its own; on loops the grid runs in two phases on the
-// workers. Wall time: the work is on other threads than the benchmark's.
+// workers. Wall time, and the CPU time of the whole process: the blocks run
+// on other threads than the benchmark's.
 void grid_reduce_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
   const unsigned block = static_cast<unsigned>(state.range(0));
   const unsigned n = 1u << state.range(1);
@@ -212,9 +213,9 @@ LOOPS_BENCH(BM_Barrier_Loops)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Barrier_Fibers)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Shuffle_Loops)->Arg(32)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Shuffle_Fibers)->Arg(32)->Arg(256)->Arg(1024);
-LOOPS_BENCH(BM_GridSyncReduce_Loops)->Args({256, 16})->Args({256, 22})->UseRealTime();
-LOOPS_BENCH(BM_GridSyncReduce_Fibers)->Args({256, 16})->Args({256, 22})->UseRealTime();
-LOOPS_BENCH(BM_GridSync_Loops)->Arg(32)->Arg(256)->UseRealTime();
-LOOPS_BENCH(BM_GridSync_Fibers)->Arg(32)->Arg(256)->UseRealTime();
+LOOPS_BENCH(BM_GridSyncReduce_Loops)->Args({256, 16})->Args({256, 22})->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_GridSyncReduce_Fibers)->Args({256, 16})->Args({256, 22})->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_GridSync_Loops)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_GridSync_Fibers)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
 
 }  // namespace
