@@ -27,7 +27,7 @@ __global__ void fallback_collective_recursion(float* out, int n) { out[n] = shuf
 // Other levels and services.
 __global__ void fallback_grid(int* out) {
   out[threadIdx.x] = 1;
-  cg::this_grid().sync();
+  if (threadIdx.x < 16) cg::this_grid().sync();
 }
 __global__ void fallback_multi_grid(int* out) {
   out[threadIdx.x] = 1;
@@ -118,3 +118,35 @@ __global__ void fallback_try(float* out) {
   }
 }
 __global__ void fallback_variadic(int* out, ...) { out[threadIdx.x] = 1; }
+
+// Grid barriers the loops engine does not lower (grid_resume.hpp), and a grid collective.
+__attribute__((noinline)) void grid_sync_in_helper() { cg::this_grid().sync(); }
+__global__ void fallback_grid_collective(int* out) {
+  out[threadIdx.x] = cg::reduce(cg::this_grid(), 1, cg::plus<int>());
+}
+__global__ void fallback_grid_divergent_barrier(int* out) {
+  if (threadIdx.x < 16) __syncthreads();
+  cg::this_grid().sync();
+  out[threadIdx.x] = 1;
+}
+__global__ void fallback_grid_helper(int* out) {
+  out[threadIdx.x] = 1;
+  grid_sync_in_helper();
+}
+__global__ void fallback_grid_thread_local(int* out, int* table) {
+  __shared__ int tile[32];
+  int* where[2] = {tile, out};
+  table[threadIdx.x] = where[threadIdx.x % 2] == tile;
+  cg::this_grid().sync();
+  where[threadIdx.x % 2][threadIdx.x % 32] = 1;
+}
+__global__ void fallback_grid_site(int* out, int n) {
+  if (n > 0) {
+    out[0] = 1;
+    cg::this_grid().sync();
+  } else {
+    out[1] = 2;
+    cg::this_grid().sync();
+  }
+  out[threadIdx.x] = 3;
+}

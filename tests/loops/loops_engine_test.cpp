@@ -257,14 +257,6 @@ TEST_F(LoopsEngine, EngineFibersRunsEveryKernelOnFibers) {
   EXPECT_EQ(loops_tests::tree_reduce_engine().reason, "COHORT_ENGINE=fibers");
 }
 
-TEST_F(LoopsEngine, GridSyncStaysOnFibers) {
-  const auto in = random_ints(4 * 64, 9);
-  int total = 0;
-  for (int v : in) total += v;
-  expect_fallback<int>(loops_tests::grid_sum_engine(), "a grid barrier",
-                       [&] { return loops_tests::grid_sum(in, 4, 64); }, {total});
-}
-
 TEST_F(LoopsEngine, CallToAnotherTranslationUnitStaysOnFibers) {
   const auto in = random_floats(32, 10);
   std::vector<float> expected(in);

@@ -1,5 +1,6 @@
 #include "block_function.hpp"
 
+#include "grid_resume.hpp"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -84,6 +85,31 @@ block_record_fields read_block_record(IRBuilder<>& b, Value* ctx) {
 block_record_fields begin_block(IRBuilder<>& b, Module& module, std::uint64_t frame_bytes) {
   FunctionCallee begin = module.getOrInsertFunction(begin_block_symbol, b.getPtrTy(), b.getInt64Ty());
   return read_block_record(b, b.CreateCall(begin, {b.getInt64(frame_bytes)}, "ctx"));
+}
+
+// A kernel with grid barriers: the block's own frames and kept store (grid_resume.hpp).
+block_record_fields begin_block(IRBuilder<>& b, Module& module, const step_function& step) {
+  if (step.grid_barriers == 0) return begin_block(b, module, step.frame_bytes);
+  FunctionCallee begin =
+      module.getOrInsertFunction(begin_grid_block_symbol, b.getPtrTy(), b.getInt64Ty(), b.getInt64Ty());
+  return read_block_record(
+      b, b.CreateCall(begin, {b.getInt64(step.frame_bytes), b.getInt64(kept_store_bytes(module, step))}, "ctx"));
+}
+
+// The dispatch's way to point `point`: its region, or where a grid barrier
+// returns to the scheduler, unless the block function has just resumed there.
+BasicBlock* way_to_point(const step_function& step, const block_record_fields& f, Value* kept, PHINode* resumed,
+                         BasicBlock* region, unsigned point) {
+  if (point == 0 || !step.grid_sites[point - 1]) return region;
+  LLVMContext& context = region->getContext();
+  Function* function = region->getParent();
+  auto* grid = BasicBlock::Create(context, "grid" + Twine(point), function);
+  auto* suspend = BasicBlock::Create(context, "suspend" + Twine(point), function);
+  IRBuilder<> at(grid);
+  at.CreateCondBr(resumed, region, suspend);
+  at.SetInsertPoint(suspend);
+  suspend_block(at, step, f.ctx, kept, point);
+  return grid;
 }
 
 // threadIdx and the row where code the step's parameters do not reach reads them.
@@ -361,7 +387,7 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   auto* dispatch = BasicBlock::Create(context, "dispatch", &block);
   auto* done = BasicBlock::Create(context, "done", &block);
   IRBuilder<> b(entry);
-  const block_record_fields f = begin_block(b, module, step.frame_bytes);
+  const block_record_fields f = begin_block(b, module, step);
   // The uniform values kept across barriers (step_function.cpp): as the
   // region started, as the next will start, and where threads but the first write them.
   auto slots = [&](const char* name) {
@@ -372,17 +398,20 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   AllocaInst* kept = slots("kept");
   AllocaInst* keep = slots("keep");
   AllocaInst* ignored = slots("ignored");
+  Value* start = step.grid_barriers ? restore_block(b, step, f.ctx, kept) : b.getInt32(0);
   b.CreateBr(dispatch);
 
   b.SetInsertPoint(dispatch);
   PHINode* resume = b.CreatePHI(b.getInt32Ty(), step.barriers + 2, "resume");
-  resume->addIncoming(b.getInt32(0), entry);
+  resume->addIncoming(start, entry);
+  PHINode* resumed = b.CreatePHI(b.getInt1Ty(), step.barriers + 2, "resumed");  // just resumed at a grid barrier
+  resumed->addIncoming(b.getTrue(), entry);
   SwitchInst* to = b.CreateSwitch(resume, done, step.barriers + 1);
 
   SmallVector<CallInst*, 16> calls;
   for (unsigned point = 0; point <= step.barriers; ++point) {
     auto* first = BasicBlock::Create(context, "region" + Twine(point), &block);
-    to->addCase(b.getInt32(point), first);
+    to->addCase(b.getInt32(point), way_to_point(step, f, kept, resumed, first, point));
     b.SetInsertPoint(first);
     // After a collective, its groups' exchange (every thread stopped there), then the region.
     if (point > 0) complete_collective(b, module, step, f, point - 1);
@@ -399,6 +428,7 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
     });
     if (step.uniform_bytes) b.CreateMemCpy(kept, Align(16), keep, Align(16), step.uniform_bytes);
     resume->addIncoming(next, after);
+    resumed->addIncoming(b.getFalse(), after);
     b.CreateBr(dispatch);
   }
 
@@ -503,16 +533,19 @@ SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& sh
     AllocaInst* keep = slots("keep");
     AllocaInst* ignored = slots("ignored");
     Value* first_rank = b.CreateLoad(i32, f.order, "first_rank");
+    Value* start = step.grid_barriers ? restore_block(b, step, f.ctx, kept) : b.getInt32(0);
     auto* dispatch = BasicBlock::Create(context, "dispatch", &shuffled);
     auto* done = BasicBlock::Create(context, "done", &shuffled);
     b.CreateBr(dispatch);
     b.SetInsertPoint(dispatch);
     PHINode* resume = b.CreatePHI(i32, step.barriers + 2, "resume");
-    resume->addIncoming(b.getInt32(0), entry);
+    resume->addIncoming(start, entry);
+    PHINode* resumed = b.CreatePHI(b.getInt1Ty(), step.barriers + 2, "resumed");
+    resumed->addIncoming(b.getTrue(), entry);
     SwitchInst* to = b.CreateSwitch(resume, done, step.barriers + 1);
     for (unsigned point = 0; point <= step.barriers; ++point) {
       auto* first = BasicBlock::Create(context, "region" + Twine(point), &shuffled);
-      to->addCase(b.getInt32(point), first);
+      to->addCase(b.getInt32(point), way_to_point(step, f, kept, resumed, first, point));
       b.SetInsertPoint(first);
       if (point > 0) complete_collective(b, module, step, f, point - 1);
       CallInst* next = thread_step(coordinates_of(b, f, first_rank), b.getInt32(point),
@@ -522,6 +555,7 @@ SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& sh
       });
       if (step.uniform_bytes) b.CreateMemCpy(kept, Align(16), keep, Align(16), step.uniform_bytes);
       resume->addIncoming(next, b.GetInsertBlock());
+      resumed->addIncoming(b.getFalse(), b.GetInsertBlock());
       b.CreateBr(dispatch);
     }
     b.SetInsertPoint(done);
@@ -580,8 +614,9 @@ void divert_shuffled_blocks(Function& block, Function& shuffled) {
   BasicBlock& entry = block.getEntryBlock();
   CallInst* ctx = nullptr;
   for (Instruction& inst : entry)
-    if (auto* call = dyn_cast<CallInst>(&inst);
-        call && call->getCalledFunction() && call->getCalledFunction()->getName() == begin_block_symbol)
+    if (auto* call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() &&
+                                                (call->getCalledFunction()->getName() == begin_block_symbol ||
+                                                 call->getCalledFunction()->getName() == begin_grid_block_symbol))
       ctx = call;
   auto* in_order = cast<BranchInst>(entry.getTerminator());
   LLVMContext& context = block.getContext();

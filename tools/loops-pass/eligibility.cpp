@@ -41,7 +41,8 @@ std::string runtime_call_reason(StringRef demangled) {
   if (has("block_arrive") || has("block_wait"))
     return "a split block barrier (barrier_arrive / barrier_wait), not lowered yet";
   if (has("multi_grid")) return "a multi-grid barrier or collective, not lowered yet";
-  if (has("grid_")) return "a grid barrier or grid collective (grid.sync()), not lowered yet";
+  if (has("grid_") || has("require_cooperative"))
+    return "a grid collective or a split grid barrier (barrier_arrive / barrier_wait on the grid), not lowered yet";
   if (has("cluster")) return "a cluster barrier or distributed shared memory, not lowered yet";
   if (has("copy") || has("copies") || has("memcpy")) return "memcpy_async and its waits, not lowered yet";
   if (has("converge"))
@@ -89,7 +90,7 @@ class checker {
     // Found in a function the kernel calls: named at the kernel's call that reaches it.
     if (result.refused && result.refused->where && result.refused->where->getFunction() != &kernel_)
       result.refused->where = reached_from_.lookup(result.refused->where->getFunction());
-    if (result.refused) result.barriers.clear(), result.collectives.clear();
+    if (result.refused) result.barriers.clear(), result.collectives.clear(), result.grid_barriers.clear();
     return result;
   }
 
@@ -134,6 +135,12 @@ class checker {
           if (call->arg_size() != 1 || !call->getArgOperand(0)->getType()->isPointerTy())
             return refusal{"block_sync with an unexpected ABI (its source_location is not one pointer)", &inst};
           found.barriers.push_back(call);
+          continue;
+        }
+        if (name == grid_sync_symbol) {  // a point where the block returns to the scheduler (grid_resume.hpp)
+          if (!in_kernel)
+            return refusal{"a grid barrier inside `" + demangle(f.getName()) + "`, which was not inlined", &inst};
+          found.grid_barriers.push_back(call);
           continue;
         }
         if (name == rendezvous_symbol) {

@@ -78,7 +78,7 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
       eligibility verdict = check_eligibility(*kernel, functions);
       std::optional<step_or_refusal> built;
       if (!verdict.refused) {
-        built = build_step_function(*kernel, verdict.barriers, verdict.collectives);
+        built = build_step_function(*kernel, verdict.barriers, verdict.collectives, verdict.grid_barriers);
         if (built->refused) verdict.refused = refusal{built->refused->reason, built->refused->where};
       }
       if (verdict.refused) {
@@ -100,7 +100,9 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
         return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
                << "kernel `" << name
                << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))
-               << " barrier(s), " << ore::NV("Collectives", step.collectives) << " warp or tile collective(s) ("
+               << " barrier(s), "
+               << (step.grid_barriers ? std::to_string(step.grid_barriers) + " grid barrier(s), " : std::string())
+               << ore::NV("Collectives", step.collectives) << " warp or tile collective(s) ("
                << ore::NV("LaneShuffles",
                           unsigned(count_if(step.lane_points, [](const auto& p) { return p.has_value(); })))
                << " shuffles on the lane arrays), a frame of " << ore::NV("FrameBytes", step.frame_bytes)
@@ -111,7 +113,7 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
                    : step.uniform     ? "; barriers in block-uniform control flow: one resume point per block"
                                       : "; a barrier in thread-dependent control flow: a resume point per thread");
       });
-      outcomes.push_back({kernel, block, name, ""});
+      outcomes.push_back({kernel, block, name, "", step.grid_barriers > 0});
     }
     emit_registrations(module, outcomes);
     return PreservedAnalyses::none();

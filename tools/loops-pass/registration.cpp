@@ -15,6 +15,7 @@ void emit_registrations(Module& module, const std::vector<kernel_outcome>& outco
   PointerType* ptr = PointerType::getUnqual(context);
   Type* void_type = Type::getVoidTy(context);
   FunctionCallee lowered = module.getOrInsertFunction(register_kernel_symbol, void_type, ptr, ptr, ptr);
+  FunctionCallee lowered_grid = module.getOrInsertFunction(register_grid_kernel_symbol, void_type, ptr, ptr, ptr);
   FunctionCallee declined = module.getOrInsertFunction(register_fallback_symbol, void_type, ptr, ptr, ptr);
   Function* ctor = Function::Create(FunctionType::get(void_type, false), GlobalValue::InternalLinkage,
                                     "cohort.loops.register", module);
@@ -22,7 +23,7 @@ void emit_registrations(Module& module, const std::vector<kernel_outcome>& outco
   for (const kernel_outcome& k : outcomes) {
     Value* name = b.CreateGlobalString(k.name, "cohort.loops.name");
     if (k.block)
-      b.CreateCall(lowered, {k.kernel, k.block, name});
+      b.CreateCall(k.grid_barriers ? lowered_grid : lowered, {k.kernel, k.block, name});
     else
       b.CreateCall(declined, {k.kernel, name, b.CreateGlobalString(k.reason, "cohort.loops.reason")});
   }

@@ -14,9 +14,10 @@ namespace cohort_loops {
 
 struct kernel_outcome {
   llvm::Function* kernel;
-  llvm::Function* block;  // null: stays on fibers
-  std::string name;       // demangled
-  std::string reason;     // why it stays on fibers
+  llvm::Function* block;       // null: stays on fibers
+  std::string name;            // demangled
+  std::string reason;          // why it stays on fibers
+  bool grid_barriers = false;  // its block function returns at grid barriers (grid_resume.hpp)
 };
 
 void emit_registrations(llvm::Module& module, const std::vector<kernel_outcome>& outcomes);

@@ -23,6 +23,9 @@ inline constexpr llvm::StringLiteral block_coordinate_symbols[] = {"blockIdx", "
 // cohort::detail::host::block_sync(std::source_location): __syncthreads(), block.sync().
 inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host10block_syncESt15source_location";
 
+// cohort::detail::host::grid_sync(std::source_location): grid.sync(), this_grid().sync().
+inline constexpr llvm::StringLiteral grid_sync_symbol = "_ZN6cohort6detail4host9grid_syncESt15source_location";
+
 // cohort::detail::host::rendezvous(collective_call const&): where every warp and tile
 // collective (__shfl*_sync, votes, ballot, match, __reduce_*_sync, __syncwarp,
 // tile sync, shuffles, reductions and scans) joins its group
@@ -67,6 +70,15 @@ inline constexpr llvm::StringLiteral lane_exchange_symbol = "cohort_loops_lane_e
 inline constexpr llvm::StringLiteral enter_thread_symbol = "cohort_loops_enter_thread";
 // void cohort_loops_register_kernel(const void* kernel, const void* block_function, const char* name)
 inline constexpr llvm::StringLiteral register_kernel_symbol = "cohort_loops_register_kernel";
+// void cohort_loops_register_grid_kernel(const void* kernel, const void* block_function, const char* name):
+// a lowered kernel with grid barriers, whose block function returns at each (grid_resume.hpp).
+inline constexpr llvm::StringLiteral register_grid_kernel_symbol = "cohort_loops_register_grid_kernel";
+// loops_block* cohort_loops_begin_grid_block(uint64_t frame_bytes, uint64_t kept_bytes): begin_block for
+// a kernel with grid barriers: the block's own frames, resume point and kept bytes, restored where it resumes.
+inline constexpr llvm::StringLiteral begin_grid_block_symbol = "cohort_loops_begin_grid_block";
+// void cohort_loops_grid_arrive(loops_block*, uint32_t point, std::source_location): the block, every live
+// thread stopped at grid barrier `point`, arrives; the block function then returns to the scheduler.
+inline constexpr llvm::StringLiteral grid_arrive_symbol = "cohort_loops_grid_arrive";
 // void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason)
 inline constexpr llvm::StringLiteral register_fallback_symbol = "cohort_loops_register_fallback";
 
@@ -79,10 +91,13 @@ inline constexpr unsigned dim_y_offset = 28;    // uint32_t blockDim.y
 inline constexpr unsigned dim_z_offset = 32;    // uint32_t blockDim.z
 inline constexpr unsigned count_offset = 36;    // uint32_t threads in the block
 // (uint64_t frame_bytes at 40, for the runtime)
-inline constexpr unsigned order_offset = 48;     // uint32_t*: a shuffled schedule's order of the ranks, or null
-inline constexpr unsigned lane_in_offset = 56;   // byte*: each rank's value at a lowered shuffle, `size` bytes apart
-inline constexpr unsigned lane_arg_offset = 64;  // uint64_t*: each rank's packed operand and width
-inline constexpr unsigned lane_out_offset = 72;  // byte*: each rank's result, `size` bytes apart
+inline constexpr unsigned order_offset = 48;        // uint32_t*: a shuffled schedule's order of the ranks, or null
+inline constexpr unsigned lane_in_offset = 56;      // byte*: each rank's value at a lowered shuffle, `size` bytes apart
+inline constexpr unsigned lane_arg_offset = 64;     // uint64_t*: each rank's packed operand and width
+inline constexpr unsigned lane_out_offset = 72;     // byte*: each rank's result, `size` bytes apart
+inline constexpr unsigned grid_resume_offset = 80;  // uint32_t: where the block resumes (0 or a grid barrier's point)
+inline constexpr unsigned kept_store_offset =
+    88;  // byte*: the block's kept values and shared memory across grid barriers
 
 // A thread's resume point: 0 the kernel's start, i the code after barrier i, exited.
 inline constexpr std::uint32_t exited = 0xffffffffu;

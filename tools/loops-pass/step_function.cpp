@@ -1,5 +1,6 @@
 #include "step_function.hpp"
 
+#include "grid_resume.hpp"
 #include "liveness.hpp"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -198,14 +199,16 @@ void name_failing_threads(Function& step, Argument* const (&position)[4]) {
 
 }  // namespace
 
-step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barriers, ArrayRef<CallInst*> collectives) {
+step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barriers, ArrayRef<CallInst*> collectives,
+                                    ArrayRef<CallInst*> grid_barriers) {
   clone_result clone;
   clone_kernel(kernel, clone);
   Function& step = *clone.step;
   drop_yields(step);
+  if (!grid_barriers.empty()) compute_thread_local_addresses_once(step);
   const bool position_read = forward_thread_position(step, clone.position);
   name_failing_threads(step, clone.position);
-  if (barriers.empty() && collectives.empty()) {
+  if (barriers.empty() && collectives.empty() && grid_barriers.empty()) {
     // The block's coordinates and what is computed from them alone, once per
     // block (a store through a kernel pointer would keep LICM from hoisting them).
     BasicBlock* start = &step.getEntryBlock();
@@ -224,6 +227,8 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
     calls.push_back(cast<CallInst>(clone.map[barrier])), is_collective.push_back(false);
   for (CallInst* collective : collectives)
     calls.push_back(cast<CallInst>(clone.map[collective])), is_collective.push_back(true);
+  for (CallInst* grid : grid_barriers) calls.push_back(cast<CallInst>(clone.map[grid])), is_collective.push_back(false);
+  const unsigned first_grid = barriers.size() + collectives.size();
   const divergence divergent(step,
                              {clone.position[0], clone.position[1], clone.position[2], clone.position[3], clone.frame});
   // (Two barrier calls clang merged into one, with a phi of their call sites,
@@ -231,9 +236,18 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   const bool uniform = none_of(ArrayRef(calls).take_front(barriers.size()), [&](CallInst* call) {
     return divergent.divergently_executed(call->getParent()) || divergent.divergent(call->getArgOperand(0));
   });
+  // A grid barrier returns to the scheduler with the block's one resume point.
+  if (const std::optional<step_refusal> refused =
+          refuse_grid_barriers(ArrayRef(calls).drop_front(first_grid), grid_barriers, divergent, uniform)) {
+    step.eraseFromParent();
+    return {{}, refused};
+  }
+  SmallVector<Constant*, 4> grid_sites;
+  for (CallInst* grid : ArrayRef(calls).drop_front(first_grid))
+    grid_sites.push_back(cast<Constant>(grid->getArgOperand(0)));
   // A collective's groups complete between two regions: every thread of the
   // block must stop there (later: warp-uniform control flow, per warp).
-  for (unsigned i = barriers.size(); i < calls.size(); ++i)
+  for (unsigned i = barriers.size(); i < first_grid; ++i)
     if (divergent.divergently_executed(calls[i]->getParent()) || !uniform) {
       const Instruction* where = collectives[i - barriers.size()];
       step.eraseFromParent();
@@ -278,6 +292,12 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   for (Instruction* value : live)
     if (!isa<AllocaInst>(value) && value->getParent() != dispatch)
       (uniform && !divergent.divergent(value) && !shuffled.contains(value) ? per_block : per_thread).push_back(value);
+  if (!grid_barriers.empty() && keeps_thread_local_address(step, per_thread, per_block)) {
+    step.eraseFromParent();
+    return {{},
+            step_refusal{"a thread-local address (shared memory's, a runtime variable's) kept across a grid barrier",
+                         grid_barriers.front()}};
+  }
   for (Instruction* value : per_thread) DemoteRegToStack(*value);
   const std::uint64_t uniform_bytes = keep_uniform_values(step, per_block, resumes, *clone.kept, *clone.keep);
 
@@ -313,6 +333,10 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   result.collective = is_collective;
   result.lane_points = lane_points;
   result.collectives = collectives.size();
+  result.grid_barriers = grid_barriers.size();
+  for (unsigned i = 0; i < calls.size(); ++i)
+    result.grid_sites.push_back(i < first_grid ? nullptr : grid_sites[i - first_grid]);
+  if (!grid_barriers.empty()) result.block_shared = block_shared_memory(kernel);
   return {result, std::nullopt};
 }
 

@@ -32,7 +32,9 @@
 
 namespace llvm {
 class CallInst;
+class Constant;
 class Function;
+class GlobalVariable;
 class Instruction;
 }  // namespace llvm
 
@@ -58,6 +60,12 @@ struct step_function {
   // the block function exchanges the lanes' values before the region after.
   llvm::SmallVector<std::optional<lane_point>, 8> lane_points = {};
   unsigned collectives = 0;
+  // Grid barriers (grid_resume.hpp): each one's call site by point - 1, null
+  // where the point is not one; the block's static shared memory, kept with
+  // its uniform values while it waits for the grid.
+  llvm::SmallVector<llvm::Constant*, 8> grid_sites = {};
+  unsigned grid_barriers = 0;
+  llvm::SmallVector<llvm::GlobalVariable*, 4> block_shared = {};
 };
 
 // Why a kernel the eligibility admitted still stays on fibers: a collective
@@ -77,7 +85,10 @@ struct step_or_refusal {
   std::optional<step_refusal> refused;
 };
 
+// Grid barriers split it too, where every thread of the block reaches them
+// with one call site, in a kernel whose barriers are all so reached.
 step_or_refusal build_step_function(llvm::Function& kernel, llvm::ArrayRef<llvm::CallInst*> barriers,
-                                    llvm::ArrayRef<llvm::CallInst*> collectives);
+                                    llvm::ArrayRef<llvm::CallInst*> collectives,
+                                    llvm::ArrayRef<llvm::CallInst*> grid_barriers = {});
 
 }  // namespace cohort_loops

@@ -2,7 +2,8 @@
 // (main.cpp): the seed-style tree reduction of 2^22 floats (blocks of 256 and
 // 1024: 8 and 10 barriers a block) and saxpy over 2^22 floats, a plain loop
 // over the same data the floor; 64 bare block barriers per block; 64 warp
-// shuffles per lane.
+// shuffles per lane; the cooperative grid-sync reduction of 2^22 floats and
+// 64 bare grid barriers, every co-resident block.
 // Results in docs/measurements/*-loops-engine.md.
 #include <benchmark/benchmark.h>
 
@@ -143,6 +144,59 @@ void BM_Shuffle_Fibers(benchmark::State& state) {
   butterfly_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
 }
 
+// The cooperative grid-sync reduction of 2^range(1) floats in blocks of
+// range(0), as many blocks as can be co-resident: on fibers every block has
+// an OS thread of its own; on loops the grid runs in two phases on the
+// workers. Wall time, and the CPU time of the whole process: the blocks run
+// on other threads than the benchmark's.
+void grid_reduce_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  const unsigned n = 1u << state.range(1);
+  const unsigned blocks = loops_bench::cooperative_blocks(block);
+  std::vector<float> values = inputs();
+  values.resize(n);
+  cohort::device_buffer<float> in(values), partial(blocks), out(1);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::grid_sync_reduce(in.data(), partial.data(), out.data(), n, blocks, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) {
+    loops_bench::grid_sync_reduce(in.data(), partial.data(), out.data(), n, blocks, block);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+  state.counters["blocks"] = blocks;
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_GridSyncReduce_Loops(benchmark::State& state) {
+  grid_reduce_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_GridSyncReduce_Fibers(benchmark::State& state) {
+  grid_reduce_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
+// The cost of a grid barrier: 64 grid.sync() in every co-resident block of
+// `block` threads; the counter is microseconds per grid barrier (wall time).
+void grid_syncs_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  const unsigned blocks = loops_bench::cooperative_blocks(block);
+  constexpr unsigned rounds = 64;
+  cohort::device_buffer<unsigned> out(blocks);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::grid_syncs(rounds, out.data(), blocks, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::grid_syncs(rounds, out.data(), blocks, block);
+  state.counters["us_per_grid_sync"] = benchmark::Counter(static_cast<double>(state.iterations()) * rounds * 1e-6,
+                                                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["blocks"] = blocks;
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_GridSync_Loops(benchmark::State& state) {
+  grid_syncs_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_GridSync_Fibers(benchmark::State& state) {
+  grid_syncs_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
@@ -159,5 +213,9 @@ LOOPS_BENCH(BM_Barrier_Loops)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Barrier_Fibers)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Shuffle_Loops)->Arg(32)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Shuffle_Fibers)->Arg(32)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_GridSyncReduce_Loops)->Args({256, 16})->Args({256, 22})->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_GridSyncReduce_Fibers)->Args({256, 16})->Args({256, 22})->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_GridSync_Loops)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_GridSync_Fibers)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
 
 }  // namespace

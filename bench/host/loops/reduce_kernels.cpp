@@ -20,6 +20,40 @@ __global__ void tree_reduce_kernel(const float* in, float* out) {
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
+// The cooperative grid-sync reduction: each thread sums a grid-stride slice,
+// each block its threads' sums through shared memory; after grid.sync(),
+// block 0 sums the blocks' partials the same way.
+__global__ void grid_sync_reduce_kernel(const float* in, float* partial, float* out, unsigned n) {
+  __shared__ float sums[1024];
+  const unsigned tid = threadIdx.x;
+  float v = 0.0f;
+  for (unsigned i = blockIdx.x * blockDim.x + tid; i < n; i += gridDim.x * blockDim.x) v += in[i];
+  sums[tid] = v;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) sums[tid] += sums[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) partial[blockIdx.x] = sums[0];
+  cohort::this_grid().sync();
+  if (blockIdx.x != 0) return;
+  sums[tid] = 0.0f;
+  for (unsigned b = tid; b < gridDim.x; b += blockDim.x) sums[tid] += partial[b];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) sums[tid] += sums[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) *out = sums[0];
+}
+
+// `rounds` grid barriers and little else.
+__global__ void grid_syncs_kernel(unsigned rounds, unsigned* out) {
+  unsigned r = 0;
+  for (; r < rounds; ++r) cohort::this_grid().sync();
+  out[blockIdx.x] = r;
+}
+
 __global__ void saxpy_kernel(unsigned n, float a, const float* x, float* y) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
@@ -59,6 +93,18 @@ void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block) {
 
 void tree_reduce(const float* in, float* out, unsigned blocks, unsigned block) {
   cohort::launch(tree_reduce_kernel, {dim3(blocks), dim3(block)}, in, out);
+}
+
+unsigned cooperative_blocks(unsigned block) {
+  return static_cast<unsigned>(cohort::max_cooperative_grid(grid_sync_reduce_kernel, static_cast<int>(block)));
+}
+
+void grid_sync_reduce(const float* in, float* partial, float* out, unsigned n, unsigned blocks, unsigned block) {
+  cohort::launch_cooperative(grid_sync_reduce_kernel, {dim3(blocks), dim3(block)}, in, partial, out, n);
+}
+
+void grid_syncs(unsigned rounds, unsigned* out, unsigned blocks, unsigned block) {
+  cohort::launch_cooperative(grid_syncs_kernel, {dim3(blocks), dim3(block)}, rounds, out);
 }
 
 void saxpy(unsigned n, float a, const float* x, float* y, unsigned block) {

@@ -4,6 +4,12 @@
 namespace loops_bench {
 
 void tree_reduce(const float* in, float* out, unsigned blocks, unsigned block);
+// The cooperative grid-sync reduction of `n` floats into *out, `blocks`
+// (at most cooperative_blocks(block)) blocks' partials in `partial`.
+void grid_sync_reduce(const float* in, float* partial, float* out, unsigned n, unsigned blocks, unsigned block);
+unsigned cooperative_blocks(unsigned block);
+// `rounds` grid.sync() per block, cooperative.
+void grid_syncs(unsigned rounds, unsigned* out, unsigned blocks, unsigned block);
 void saxpy(unsigned n, float a, const float* x, float* y, unsigned block);
 // `rounds` block barriers per block and little else.
 void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block);

@@ -17,6 +17,7 @@
 #include "diagnostics/diagnostics.hpp"
 #include "launch/launch_state.hpp"
 #include "launch/loops_engine.hpp"
+#include "launch/loops_grid.hpp"
 #include "launch/settings.hpp"
 #include "launch/virtual_devices.hpp"
 #include "memory/memory_check.hpp"
@@ -43,6 +44,7 @@ unsigned worker_count(unsigned long long blocks) {
 }
 
 void run_grid(launch_state& launch) {
+  if (launch.grid_phases != nullptr) return run_loops_grid(launch);
   if (launch.clusters.active()) return run_clusters(launch);
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
@@ -86,7 +88,8 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   const device_properties p = cohort::host::virtual_device();
   const check_modes modes = settings::checks();
   if (modes.races) require_race_instrumentation(entry.kernel);
-  const launch_engine engine = choose_launch_engine(entry, multi_grid != nullptr, modes.races);
+  const launch_engine engine =
+      choose_launch_engine(entry, multi_grid != nullptr, modes.races, cohort::detail::volume(cfg.cluster) > 1);
   launch_state launch;
   launch.entry = &engine.entry;
   launch.config = cfg;
@@ -110,6 +113,11 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
     launch.grid.reset(launch.block_count);
   }
   prepare_clusters(launch, worker_count(launch.block_count));
+  // A cooperative grid on the loops engine runs in phases on the workers
+  // (loops_grid.hpp), its block functions returning at grid barriers: no OS thread per block.
+  std::optional<loops_grid> phases;
+  if (cooperative && engine.choice.chosen == cohort::host::engine::loops && !launch.clusters.active())
+    launch.grid_phases = &phases.emplace(launch.block_count);
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load(), engine.choice.chosen};
   if (launch.exit_request) carry_out_exit(*launch.exit_request);

@@ -23,6 +23,7 @@
 namespace cohort::detail::host {
 
 struct launch_state;
+struct loops_grid;
 // The index of the launch's block `linear` (x fastest).
 uint3 block_index_of(const launch_state& launch, unsigned long long linear);
 
@@ -45,6 +46,7 @@ struct launch_state {
   level_barrier grid;  // a cooperative launch's
   cluster_launch clusters;
   multi_grid_launch* multi_grid = nullptr;  // set in a multi-device launch
+  loops_grid* grid_phases = nullptr;        // set where the loops engine runs the grid in phases (loops_grid.hpp)
   unsigned grid_rank = 0;
 
   std::mutex error_mutex;

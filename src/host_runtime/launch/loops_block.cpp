@@ -40,6 +40,9 @@ struct loops_storage {
   // The lane arrays (loops_block::lane_in, lane_arg, lane_out), grown to the largest block.
   std::unique_ptr<std::byte[], free_memory> lanes;
   std::size_t lane_capacity = 0;
+  // A kernel with grid barriers in a launch that is not cooperative: its kept
+  // store (its grid barrier fails the launch: loops_grid.cpp).
+  std::vector<std::byte> kept;
   loops_block block{};
 };
 
@@ -104,7 +107,9 @@ loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
              nullptr,
              s.lanes.get(),
              reinterpret_cast<std::uint64_t*>(s.lanes.get() + s.lane_capacity * max_exchange_bytes),
-             s.lanes.get() + s.lane_capacity * (max_exchange_bytes + 8)};
+             s.lanes.get() + s.lane_capacity * (max_exchange_bytes + 8),
+             0,
+             nullptr};
   // COHORT_SCHEDULE=shuffle: the threads of each region in an order drawn
   // from the block's generator (seeded from the schedule's seed and the block).
   if (auto& rt = static_cast<block_runtime&>(b); rt.shuffling) {
@@ -114,6 +119,16 @@ loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
     s.block.order = s.order.data();
   }
   return &s.block;
+}
+
+// A kernel with grid barriers outside a phased launch (loops_grid.cpp): its
+// kept store zeros, as at a block's start.
+loops_block* cohort_loops_begin_unphased_block(std::uint64_t frame_bytes, std::uint64_t kept_bytes) {
+  loops_block* block = cohort_loops_begin_block(frame_bytes);
+  std::vector<std::byte>& kept = storage().kept;
+  kept.assign(kept_bytes, std::byte{0});
+  block->kept_store = kept.data();
+  return block;
 }
 
 // The thread of the step about to call a runtime function that fails the

@@ -23,11 +23,23 @@ struct loops_block {
   std::byte* lane_in;
   std::uint64_t* lane_arg;
   std::byte* lane_out;
+  // A kernel with grid barriers (loops_grid.cpp): where the block resumes (0 at
+  // its start, else the grid barrier it waited at), and its kept store.
+  std::uint32_t grid_resume;
+  std::byte* kept_store;
 };
 static_assert(offsetof(loops_block, position) == 0 && offsetof(loops_block, frames) == 8 &&
               offsetof(loops_block, resumes) == 16 && offsetof(loops_block, dim_x) == 24 &&
               offsetof(loops_block, dim_y) == 28 && offsetof(loops_block, count) == 36 &&
               offsetof(loops_block, order) == 48 && offsetof(loops_block, lane_in) == 56 &&
-              offsetof(loops_block, lane_arg) == 64 && offsetof(loops_block, lane_out) == 72);
+              offsetof(loops_block, lane_arg) == 64 && offsetof(loops_block, lane_out) == 72 &&
+              offsetof(loops_block, grid_resume) == 80 && offsetof(loops_block, kept_store) == 88);
 
 }  // namespace cohort::detail::host
+
+extern "C" {
+// The block services of loops_block.cpp, for the grid's (loops_grid.cpp).
+cohort::detail::host::loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes);
+cohort::detail::host::loops_block* cohort_loops_begin_unphased_block(std::uint64_t frame_bytes,
+                                                                     std::uint64_t kept_bytes);
+}

@@ -25,6 +25,7 @@ struct registered_kernel {
   const void* block_function = nullptr;  // null: the pass kept it on fibers
   std::string name;
   std::string reason;
+  bool grid_barriers = false;  // its block function returns at grid barriers (loops_grid.hpp)
 };
 
 struct kernel_registry {
@@ -76,7 +77,7 @@ void loops_kernel_threw() {
   kernel_threw();
 }
 
-launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked) {
+launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked, bool clustered) {
   // A multi-device launch's entries have no loops runner: say so, rather than blame the parameters.
   launch_engine result{engine_for_kernel(entry.kernel, entry.run_loops != nullptr || multi_device), entry};
   engine_choice& choice = result.choice;
@@ -84,6 +85,8 @@ launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device,
     choice = {engine::fibers, "a multi-device launch (not on the loops engine yet)"};
   } else if (choice.chosen == engine::loops && race_checked) {
     choice = {engine::fibers, "COHORT_CHECK=races (checked on fibers only)"};
+  } else if (choice.chosen == engine::loops && clustered && find_kernel(entry.kernel)->grid_barriers) {
+    choice = {engine::fibers, "grid barriers in a cluster launch (not on the loops engine yet)"};
   }
   if (choice.chosen == engine::loops) result.entry.run_threads = entry.run_loops;
   if (settings::engine_report())
@@ -105,6 +108,10 @@ extern "C" {
 
 void cohort_loops_register_kernel(const void* kernel, const void* block_function, const char* name) {
   record(kernel, {block_function, name, ""});
+}
+
+void cohort_loops_register_grid_kernel(const void* kernel, const void* block_function, const char* name) {
+  record(kernel, {block_function, name, "", true});
 }
 
 void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason) {

@@ -16,6 +16,7 @@ struct launch_engine {
 
 // Throws under COHORT_ENGINE=loops when the choice is fibers; reports the
 // choice on stderr under COHORT_ENGINE_REPORT=1.
-launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked);
+launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked,
+                                   bool clustered = false);
 
 }  // namespace cohort::detail::host

@@ -17,6 +17,7 @@
 #include "launch/block_runtime.hpp"
 #include "launch/cluster_state.hpp"
 #include "launch/launch_state.hpp"
+#include "launch/loops_grid.hpp"
 #include "launch/multi_grid_state.hpp"
 #include "synchronization/level_barrier.hpp"
 
@@ -87,7 +88,8 @@ void start_barriers(block_runtime& rt, unsigned long long linear_block) {
   block_barriers& bars = rt.barriers;
   bars.block = {};
   launch_state& launch = *rt.launch;
-  bars.grid.start(launch.cooperative ? &launch.grid : nullptr, linear_block);
+  // (A phased grid, loops_grid.hpp, counts its blocks' arrivals itself.)
+  bars.grid.start(launch.cooperative && launch.grid_phases == nullptr ? &launch.grid : nullptr, linear_block);
   multi_grid_launch* mg = launch.multi_grid;
   bars.multi_grid.start(mg ? &mg->barrier : nullptr, mg ? mg->first_block[launch.grid_rank] + linear_block : 0);
   cluster_launch& clusters = launch.clusters;
@@ -122,9 +124,7 @@ void finish_barriers(block_runtime& rt) {
   exit_level(rt.barriers.multi_grid);
 }
 
-std::uint64_t grid_arrive(std::source_location where) {
-  require_kernel("a grid barrier (grid_group::sync or barrier_arrive)", where);
-  block_runtime& rt = current_runtime();
+void require_cooperative_grid_barrier(block_runtime& rt, std::source_location where) {
   if (!rt.cooperative) {
     fail_block(errc::not_cooperative,
                "grid barrier at " + site(where) + " " + position(*rt.launch, rt, *current_thread) +
@@ -134,6 +134,12 @@ std::uint64_t grid_arrive(std::source_location where) {
                    " (grid_group::is_valid() "
                    "tells a kernel which launch it got)");
   }
+}
+
+std::uint64_t grid_arrive(std::source_location where) {
+  require_kernel("a grid barrier (grid_group::sync or barrier_arrive)", where);
+  block_runtime& rt = current_runtime();
+  require_cooperative_grid_barrier(rt, where);
   return level_arrive(rt, grid_level, where);
 }
 

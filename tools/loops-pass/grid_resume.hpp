@@ -1,0 +1,71 @@
+// Grid barriers as points where the block function returns to the scheduler
+// (docs/loops-engine.md, "Grid barriers"). A kernel whose barriers are all in
+// block-uniform control flow (step_function.hpp) has one resume point per
+// block: at a grid barrier (a call of grid_sync) every live thread of the block
+// stops there, or all have exited. The block function then
+//
+//   keeps its uniform values and its static shared memory in the block's
+//   kept store, tells the runtime that the block arrived at the barrier
+//   (cohort_loops_grid_arrive), and returns;
+//
+// the runtime runs the grid's blocks in phases (src/host_runtime/launch/loops_grid.cpp):
+// every block to its next grid barrier or its exit, then, once all have
+// arrived, each again from where it stopped. Where the block function starts
+// it takes its resume point, frames and kept store from the runtime
+// (cohort_loops_begin_grid_block: the block's own, not the worker's), restores
+// its uniform values and shared memory, and goes on at the resume point;
+// only arriving there from a region, not from the start, returns again. The
+// threads' frames stay where they are, in the block's memory.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace cohort_loops {
+
+class divergence;
+struct step_function;
+struct step_refusal;
+
+// Why grid barriers (`calls`, in the step; `originals`, in the kernel, for the
+// remark's line) keep the kernel on fibers, if they do: one in thread-dependent
+// control flow, in a kernel with a barrier in thread-dependent control flow,
+// or whose call site differs between calls (two calls merged into one).
+std::optional<step_refusal> refuse_grid_barriers(llvm::ArrayRef<llvm::CallInst*> calls,
+                                                 llvm::ArrayRef<llvm::CallInst*> originals, const divergence& divergent,
+                                                 bool uniform);
+
+// A block resumes on whichever worker takes it: a thread-local address (its
+// shared memory's, blockIdx's) is the OS thread's, and must not be kept across
+// a grid barrier. Clang computes one per path and joins them (a phi of the
+// same address); here each thread-local's address is computed once, in the
+// entry, where the step recomputes it at every resume, and such joins fold.
+void compute_thread_local_addresses_once(llvm::Function& step);
+
+// Whether a value kept across barriers (per thread or per block), or one the
+// step stores in memory, is still a thread-local address.
+bool keeps_thread_local_address(const llvm::Function& step, llvm::ArrayRef<llvm::Instruction*> per_thread,
+                                llvm::ArrayRef<llvm::Instruction*> per_block);
+
+// The static shared memory (`__shared__`, a function-local `static thread_local`)
+// of the kernel and the functions it calls: the block's, which a worker's OS
+// thread holds only while it runs the block.
+llvm::SmallVector<llvm::GlobalVariable*, 4> block_shared_memory(llvm::Function& kernel);
+
+// The bytes of the block's kept store: its uniform values, then its shared memory.
+std::uint64_t kept_store_bytes(const llvm::Module& module, const step_function& step);
+
+// In the block function's entry, after cohort_loops_begin_grid_block: the
+// uniform values (into `kept`) and shared memory restored from the kept store
+// (as the block left them, or zeros at its start). Returns the resume point.
+llvm::Value* restore_block(llvm::IRBuilder<>& b, const step_function& step, llvm::Value* ctx, llvm::Value* kept);
+
+// At grid barrier `point` (1-based): the block kept, arrived, and the block function returned.
+void suspend_block(llvm::IRBuilder<>& b, const step_function& step, llvm::Value* ctx, llvm::Value* kept,
+                   unsigned point);
+
+}  // namespace cohort_loops
