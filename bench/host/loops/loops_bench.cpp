@@ -2,7 +2,7 @@
 // (main.cpp): the seed-style tree reduction of 2^22 floats (blocks of 256 and
 // 1024: 8 and 10 barriers a block) and saxpy over 2^22 floats, a plain loop
 // over the same data the floor; 64 bare block barriers per block; 64 warp
-// shuffles per lane.
+// shuffles per lane; 64 rounds of a warp reduction and a ballot per lane.
 // Results in docs/measurements/*-loops-engine.md.
 #include <benchmark/benchmark.h>
 
@@ -143,6 +143,33 @@ void BM_Shuffle_Fibers(benchmark::State& state) {
   butterfly_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
 }
 
+// A warp reduction and a ballot per lane and round (64 rounds, 16 blocks), with
+// a constant mask (the lane arrays) or the mask a parameter (the records); the
+// counter is nanoseconds per lane and operation.
+void warp_votes_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected,
+                   bool records) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  constexpr unsigned rounds = 64, blocks = 16;
+  cohort::device_buffer<int> out(blocks * block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::warp_votes(rounds, out.data(), blocks, block, records);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::warp_votes(rounds, out.data(), blocks, block, records);
+  state.counters["ns_per_lane_operation"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2 * rounds * blocks * block,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_WarpVotes_Loops(benchmark::State& state) {
+  warp_votes_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops, false);
+}
+void BM_WarpVotes_LoopsRecords(benchmark::State& state) {
+  warp_votes_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops, true);
+}
+void BM_WarpVotes_Fibers(benchmark::State& state) {
+  warp_votes_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers, false);
+}
+
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
@@ -159,5 +186,8 @@ LOOPS_BENCH(BM_Barrier_Loops)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Barrier_Fibers)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Shuffle_Loops)->Arg(32)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Shuffle_Fibers)->Arg(32)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_WarpVotes_Loops)->Arg(32)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_WarpVotes_LoopsRecords)->Arg(32)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_WarpVotes_Fibers)->Arg(32)->Arg(256)->Arg(1024);
 
 }  // namespace
