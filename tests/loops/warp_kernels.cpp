@@ -178,6 +178,20 @@ __global__ void tiles_kernel(const int* in, int* out) {
   out[7 * i + 6] = static_cast<int>(tile.thread_rank() + 100 * tile.num_threads());
 }
 
+// A tile's shuffles with every member's own operand (a source rank past the
+// tile, a delta past its end, a lane mask reaching outside a partial tile).
+template <unsigned Size>
+__global__ void tile_operands_kernel(const int* in, int* out) {
+  const auto tile = cg::tiled_partition<Size>(cg::this_thread_block());
+  const unsigned i = element();
+  const int v = in[i];
+  const unsigned operand = static_cast<unsigned>(v + 1000) % (2 * Size + 3);
+  out[4 * i] = tile.shfl(v, operand);
+  out[4 * i + 1] = tile.shfl_up(v, operand);
+  out[4 * i + 2] = tile.shfl_down(v, operand);
+  out[4 * i + 3] = tile.shfl_xor(v, operand);
+}
+
 __device__ float warp_sum(float v) {
   for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(full, v, offset);
   return v;
@@ -366,6 +380,34 @@ engine_choice tiles_engine(unsigned size) {
     default:
       return cohort::host::engine_for(tiles_kernel<256>);
   }
+}
+
+namespace {
+// f(tile_operands_kernel<N>) for size N (1 to 32).
+template <class F>
+auto with_tile_operands_kernel(unsigned size, F f) {
+  switch (size) {
+    case 1:
+      return f(tile_operands_kernel<1>);
+    case 2:
+      return f(tile_operands_kernel<2>);
+    case 4:
+      return f(tile_operands_kernel<4>);
+    case 8:
+      return f(tile_operands_kernel<8>);
+    case 16:
+      return f(tile_operands_kernel<16>);
+    default:
+      return f(tile_operands_kernel<32>);
+  }
+}
+}  // namespace
+
+std::vector<int> tile_operands(unsigned size, const std::vector<int>& in, block_shape block, unsigned blocks) {
+  return with_tile_operands_kernel(size, [&](auto kernel) { return run(kernel, in, 4, block, blocks); });
+}
+engine_choice tile_operands_engine(unsigned size) {
+  return with_tile_operands_kernel(size, [](auto kernel) { return cohort::host::engine_for(kernel); });
 }
 
 std::vector<float> block_sum(const std::vector<float>& in, unsigned block, unsigned blocks) {

@@ -57,6 +57,10 @@ engine_choice half_warps_engine();
 // shfl_down, shfl_xor, shfl, ballot (any and all for 256), inclusive_scan.
 std::vector<int> tiles(unsigned size, const std::vector<int>& in, block_shape block, unsigned blocks);
 engine_choice tiles_engine(unsigned size);
+// thread_block_tile<Size> (Size 1 to 32, on the lane arrays): shfl, shfl_up, shfl_down and
+// shfl_xor, each member with its own operand, up to past the tile's end.
+std::vector<int> tile_operands(unsigned size, const std::vector<int>& in, block_shape block, unsigned blocks);
+engine_choice tile_operands_engine(unsigned size);
 // A block's sum: a warp reduction, a barrier, then every warp reduces the warps' sums again.
 std::vector<float> block_sum(const std::vector<float>& in, unsigned block, unsigned blocks);
 engine_choice block_sum_engine();

@@ -165,6 +165,32 @@ TEST_F(WarpOnLoops, TileCollectivesOfEverySizeAndPartialTiles) {
   }
 }
 
+TEST_F(WarpOnLoops, TileShufflesWithEachMembersOwnOperand) {
+  for (unsigned size : {1u, 2u, 4u, 8u, 16u, 32u}) {
+    EXPECT_EQ(warp_tests::tile_operands_engine(size).chosen, engine::loops)
+        << warp_tests::tile_operands_engine(size).reason;
+    for (const block_shape& shape : shapes) {
+      const auto in = random_ints(2 * shape.threads(), 17 * size + shape.threads());
+      expect_same_on_both<int>([&] { return warp_tests::tile_operands(size, in, shape, 2); }, engine::loops);
+    }
+  }
+  // By hand, in 1-D blocks whose last tile is partial: each member's source by CUDA's rules (a
+  // source past the tile's members leaves the member its own value).
+  for (const auto [size, threads] : {std::pair{4u, 6u}, std::pair{8u, 37u}, std::pair{32u, 100u}}) {
+    const auto in = random_ints(threads, size + threads);
+    const std::vector<int> out = warp_tests::tile_operands(size, in, {threads}, 1);
+    for (unsigned t = 0; t < threads; ++t) {
+      const unsigned base = t / size * size, n = std::min(size, threads - base), r = t - base;
+      const unsigned op = static_cast<unsigned>(in[t] + 1000) % (2 * size + 3);
+      const unsigned wrapped = op & (size - 1);
+      const unsigned sources[] = {wrapped < n ? wrapped : r, op <= r ? r - op : r, r + op < n ? r + op : r,
+                                  (r ^ op) < n ? (r ^ op) : r};
+      for (unsigned k = 0; k < 4; ++k)
+        ASSERT_EQ(out[4 * t + k], in[base + sources[k]]) << "tile " << size << " thread " << t << " op " << k;
+    }
+  }
+}
+
 TEST_F(WarpOnLoops, WarpReductionsAroundABlockBarrier) {
   EXPECT_EQ(warp_tests::block_sum_engine().chosen, engine::loops) << warp_tests::block_sum_engine().reason;
   for (unsigned block : {32u, 48u, 100u, 256u, 1000u, 1024u}) {

@@ -8,7 +8,8 @@
 // and the region after loads its result from there: plain loads and stores in
 // the thread loops, which the vectorizer can take. Votes, `__reduce_*_sync`
 // and `__syncwarp` take the same path: each lane's value in, its warp's result
-// out (for `__syncwarp`, nothing but the mask's check).
+// out (for `__syncwarp`, nothing but the mask's check); so do the shuffles and
+// sync of a thread_block_tile of 32 or fewer, per tile of consecutive ranks.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +22,10 @@
 namespace cohort_loops {
 
 struct lane_point {
-  unsigned kind;  // shuffle_kind (idx, up, down, xor) or combine_kind (detail/host/language/warp_intrinsics.hpp)
-  unsigned size;  // bytes a lane's value takes in the arrays: 1 to 32, a power of two
-  std::uint64_t mask;
+  unsigned kind;          // shuffle_kind (idx, up, down, xor), combine_kind (detail/host/language/warp_intrinsics.hpp)
+                          // or tile_kind (detail/host/tile_primitives.hpp)
+  unsigned size;          // bytes a lane's value takes in the arrays: 1 to 32, a power of two
+  std::uint64_t mask;     // the warp's mask; for a tile's operation, the tile's size
   llvm::Constant* where;  // the call's std::source_location, one pointer
   // Every thread passes the same operand and width (uniformity.hpp): stored
   // once, at lane_arg[0], and the sources computed once per warp.

@@ -5,7 +5,8 @@
 // block, as every lane would check it on fibers, and each lane's result is
 // copied from its source lane, by PTX's rules as lane_ops gives them, into
 // lane_out, which the region after reads. Votes, reductions and __syncwarp
-// come here too: loops_lane_combine.cpp.
+// come here too (loops_lane_combine.cpp), and tiles' shuffles and sync
+// (loops_tile_exchange.cpp).
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,7 @@
 
 #include "cohort/detail/host/collectives/lane_ops.hpp"
 #include "cohort/detail/host/language/warp_intrinsics.hpp"
+#include "cohort/detail/host/tile_primitives.hpp"
 #include "launch/loops_lanes.hpp"
 
 extern "C" void cohort_loops_enter_thread(std::uint32_t x, std::uint32_t y, std::uint32_t z, std::uint32_t row);
@@ -90,6 +92,8 @@ extern "C" void cohort_loops_lane_exchange(loops_block* block, unsigned kind, un
                                            std::source_location where, bool uniform_arg) {
   const loops_block& b = *block;
   const unsigned warp = current_block->warp_size;
+  if (kind >= static_cast<unsigned>(tile_kind::shfl))  // `mask` is the tile's size
+    return exchange_tiles(b, kind, size, static_cast<unsigned>(mask), uniform_arg);
   if (kind > static_cast<unsigned>(shuffle_kind::xor_lanes)) return combine_lanes(b, warp, kind, mask, where);
   const auto k = static_cast<shuffle_kind>(kind);
   check_lanes_in_mask(b, warp, shuffle_names[kind], mask, where);
