@@ -58,9 +58,28 @@ __global__ void warp_votes_kernel(unsigned rounds, unsigned mask, int* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+template <unsigned Tile>
+__global__ void tile_shuffles_kernel(unsigned rounds, int* out) {
+  const auto tile = cohort::tiled_partition<Tile>(cohort::this_thread_block());
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) {
+    x += tile.shfl_xor(x, 1u << (r % 3));
+    x += tile.shfl_down(x, 1) & 3;
+  }
+  tile.sync();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 }  // namespace
 
 namespace loops_bench {
+
+void tile_shuffles(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile) {
+  if (tile == 8)
+    cohort::launch(tile_shuffles_kernel<8>, {dim3(blocks), dim3(block)}, rounds, out);
+  else
+    cohort::launch(tile_shuffles_kernel<32>, {dim3(blocks), dim3(block)}, rounds, out);
+}
 
 void warp_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records) {
   if (records)

@@ -13,5 +13,7 @@ void butterfly(unsigned rounds, int* out, unsigned blocks, unsigned block);
 // a kernel parameter (the fiber engine's records, through the loops engine's exchange)
 // instead of a constant (the block's lane arrays).
 void warp_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records);
+// `rounds` of a thread_block_tile<Tile>'s shfl_xor and shfl_down per thread (Tile 8 or 32), then a tile sync.
+void tile_shuffles(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile);
 
 }  // namespace loops_bench
