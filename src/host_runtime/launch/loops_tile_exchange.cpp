@@ -36,13 +36,25 @@ unsigned tile_source(tile_kind kind, unsigned r, std::uint64_t arg, unsigned n) 
   return r;
 }
 
+// Where every member passed the same argument (`uniform`, only lane_arg[0]
+// written), a whole tile's sources are computed once a block.
 template <std::size_t Size>
 void exchange(const loops_block& b, tile_kind kind, unsigned tile, bool uniform) {
+  unsigned sources[32];
+  if (uniform)
+    for (unsigned r = 0; r < tile; ++r) sources[r] = tile_source(kind, r, b.lane_arg[0], tile);
   for (unsigned base = 0; base < b.count; base += tile) {
     const unsigned n = b.count - base < tile ? b.count - base : tile;
+    const std::byte* in = b.lane_in + std::size_t{base} * Size;
+    std::byte* out = b.lane_out + std::size_t{base} * Size;
+    if (uniform && n == tile) {
+      for (unsigned r = 0; r < tile; ++r)
+        std::memcpy(out + std::size_t{r} * Size, in + std::size_t{sources[r]} * Size, Size);
+      continue;
+    }
     for (unsigned r = 0; r < n; ++r) {
       const unsigned source = tile_source(kind, r, b.lane_arg[uniform ? 0 : base + r], n);
-      std::memcpy(b.lane_out + (std::size_t{base} + r) * Size, b.lane_in + (std::size_t{base} + source) * Size, Size);
+      std::memcpy(out + std::size_t{r} * Size, in + std::size_t{source} * Size, Size);
     }
   }
 }
