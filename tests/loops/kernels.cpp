@@ -96,7 +96,9 @@ __global__ void row_conditions_kernel(unsigned base, unsigned limit, int lower, 
 // A test of the thread's index true for a prefix of each row, in a kernel with
 // a barrier (the pass splits such thread loops, prefix_split.hpp): unsigned
 // (an index that may wrap within a row), its mirror (bound >= index), signed
-// and inclusive; 2-D blocks. mode chooses which.
+// and inclusive, the opposite (index >= bound), an index equal and unequal to
+// 0, and two tests in one loop (each copy split again); 2-D blocks. mode
+// chooses which.
 __global__ void prefix_tests_kernel(unsigned mode, unsigned base, unsigned bound, int signed_bound, unsigned* out) {
   __shared__ unsigned tile[512];
   const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, n = blockDim.x * blockDim.y;
@@ -107,8 +109,17 @@ __global__ void prefix_tests_kernel(unsigned mode, unsigned base, unsigned bound
     if (base + threadIdx.x < bound) v = tile[n - 1 - t];
   } else if (mode == 1) {
     if (bound >= base + threadIdx.x) v = tile[(t + 1) % n];
-  } else {
+  } else if (mode == 2) {
     if (static_cast<int>(threadIdx.x) - 5 <= signed_bound) v = tile[t] + 1;
+  } else if (mode == 3) {
+    if (base + threadIdx.x >= bound) v = tile[n - 1 - t];
+  } else if (mode == 4) {
+    v = base + threadIdx.x == 0 ? tile[t] + 2 : tile[(t + 1) % n];
+  } else if (mode == 5) {
+    if (base + threadIdx.x < bound) v = tile[n - 1 - t];
+    if (threadIdx.x == 0) v += 100;
+  } else {
+    if (base + threadIdx.x != 0) v = tile[t] + 5;
   }
   out[blockIdx.x * n + t] = v;
 }

@@ -104,10 +104,27 @@ TEST_F(LoopsEngine, ThreadLoopsSplitWhereATestOfTheIndexTurnsFalse) {
     int signed_bound;
   };
   // Bounds inside the row, before it, past it; an index wrapping within the row (base near 2^32).
-  for (const shape c :
-       {shape{0, 0, 20, 0}, shape{0, 100, 20, 0}, shape{0, 0, 1000, 0}, shape{0, 0xfffffff0u, 0xfffffffau, 0},
-        shape{1, 0, 20, 0}, shape{1, 0xfffffff0u, 0xfffffffau, 0}, shape{1, 5, 4, 0}, shape{2, 0, 0, 9},
-        shape{2, 0, 0, -10}, shape{2, 0, 0, 200}}) {
+  for (const shape c : {shape{0, 0, 20, 0},
+                        shape{0, 100, 20, 0},
+                        shape{0, 0, 1000, 0},
+                        shape{0, 0xfffffff0u, 0xfffffffau, 0},
+                        shape{1, 0, 20, 0},
+                        shape{1, 0xfffffff0u, 0xfffffffau, 0},
+                        shape{1, 5, 4, 0},
+                        shape{2, 0, 0, 9},
+                        shape{2, 0, 0, -10},
+                        shape{2, 0, 0, 200},
+                        shape{3, 0, 20, 0},
+                        shape{3, 0xfffffff0u, 0xfffffffau, 0},
+                        shape{3, 5, 4, 0},
+                        shape{4, 0, 0, 0},
+                        shape{4, 3, 0, 0},
+                        shape{4, 0xfffffff0u, 0, 0},
+                        shape{5, 0, 20, 0},
+                        shape{5, 0, 0, 0},
+                        shape{5, 0xfffffff0u, 0xfffffffau, 0},
+                        shape{6, 0, 0, 0},
+                        shape{6, 0xfffffff0u, 0, 0}}) {
     for (const auto [x, y] : {std::pair{32u, 4u}, std::pair{48u, 1u}, std::pair{5u, 3u}}) {
       const auto run = [&] { return loops_tests::prefix_tests(c.mode, c.base, c.bound, c.signed_bound, x, y, 3); };
       expect_same_on_both<unsigned>(run, engine::loops);
@@ -119,6 +136,11 @@ TEST_F(LoopsEngine, ThreadLoopsSplitWhereATestOfTheIndexTurnsFalse) {
         if (c.mode == 0 && c.base + tx < c.bound) v = 3 * (n - 1 - t);
         if (c.mode == 1 && c.bound >= c.base + tx) v = 3 * ((t + 1) % n);
         if (c.mode == 2 && static_cast<int>(tx) - 5 <= c.signed_bound) v = 3 * t + 1;
+        if (c.mode == 3 && c.base + tx >= c.bound) v = 3 * (n - 1 - t);
+        if (c.mode == 4) v = c.base + tx == 0 ? 3 * t + 2 : 3 * ((t + 1) % n);
+        if (c.mode == 5 && c.base + tx < c.bound) v = 3 * (n - 1 - t);
+        if (c.mode == 5 && tx == 0) v += 100;
+        if (c.mode == 6 && c.base + tx != 0) v = 3 * t + 5;
         ASSERT_EQ(out[k], v) << "mode " << c.mode << " base " << c.base << " k " << k << " block " << x << "x" << y;
       }
     }

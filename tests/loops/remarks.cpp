@@ -25,3 +25,13 @@ __global__ void remark_warp_sum(const float* in, float* out) {
   for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
   out[threadIdx.x] = v;
 }
+
+// A vote, a reduction and __syncwarp with constant masks on the lane arrays;
+// __match_any_sync through the records.
+__global__ void remark_votes(const int* in, int* out) {
+  const int v = in[threadIdx.x];
+  const unsigned long long voters = __ballot_sync(0xffffffffu, v > 0);
+  __syncwarp();
+  const int sum = __reduce_add_sync(0xffffffffu, v);
+  out[threadIdx.x] = sum + static_cast<int>(voters & 1) + static_cast<int>(__match_any_sync(0xffffffffu, v) & 1);
+}

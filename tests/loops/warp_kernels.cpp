@@ -105,6 +105,38 @@ __global__ void votes_kernel(const int* in, int* out) {
   out[6 * i + 5] = static_cast<int>(__match_any_sync(full, v & 3));
 }
 
+__global__ void reductions_kernel(const int* in, int* out) {
+  const unsigned i = element();
+  const int v = in[i];
+  const unsigned u = static_cast<unsigned>(v) * 2654435761u;  // all 32 bits in play
+  out[11 * i] = static_cast<int>(__reduce_add_sync(full, u));
+  out[11 * i + 1] = __reduce_add_sync(full, v);
+  out[11 * i + 2] = static_cast<int>(__reduce_min_sync(full, u));
+  out[11 * i + 3] = __reduce_min_sync(full, v);
+  out[11 * i + 4] = static_cast<int>(__reduce_max_sync(full, u));
+  out[11 * i + 5] = static_cast<int>(__reduce_and_sync(full, u | 0x80000001u));
+  out[11 * i + 6] = static_cast<int>(__reduce_or_sync(full, u & 0x0f0f0f0fu));
+  out[11 * i + 7] = static_cast<int>(__reduce_xor_sync(full, u));
+  out[11 * i + 8] = static_cast<int>(__ballot_sync(full, v % 7 == 0) >> 1);
+  out[11 * i + 9] = __any_sync(full, v > 900) + 2 * __any_sync(full, v > 5000);
+  out[11 * i + 10] = __all_sync(full, v > -900) + 2 * __all_sync(full, v > -5000);
+}
+
+template <masked_call Call>
+__global__ void combine_outside_mask_kernel(const int* in, int* out) {
+  constexpr unsigned half = 0x0000ffffu;
+  const int v = in[threadIdx.x];
+  if constexpr (Call == masked_call::ballot) out[threadIdx.x] = static_cast<int>(__ballot_sync(half, v > 0));
+  if constexpr (Call == masked_call::any) out[threadIdx.x] = __any_sync(half, v > 0);
+  if constexpr (Call == masked_call::all) out[threadIdx.x] = __all_sync(half, v > 0);
+  if constexpr (Call == masked_call::reduce_add) out[threadIdx.x] = __reduce_add_sync(half, v);
+  if constexpr (Call == masked_call::reduce_min) out[threadIdx.x] = __reduce_min_sync(half, v);
+  if constexpr (Call == masked_call::syncwarp) {
+    out[threadIdx.x] = v;
+    __syncwarp(half);
+  }
+}
+
 __global__ void syncwarp_kernel(const int* in, int* out) {
   __shared__ int values[1024];
   const unsigned t = rank_in_block(), n = blockDim.x * blockDim.y * blockDim.z;
@@ -144,6 +176,20 @@ __global__ void tiles_kernel(const int* in, int* out) {
     out[7 * i + 4] = tile.any(v > 990) + 2 * tile.all(v > -990);
   out[7 * i + 5] = cg::inclusive_scan(tile, v);
   out[7 * i + 6] = static_cast<int>(tile.thread_rank() + 100 * tile.num_threads());
+}
+
+// A tile's shuffles with every member's own operand (a source rank past the
+// tile, a delta past its end, a lane mask reaching outside a partial tile).
+template <unsigned Size>
+__global__ void tile_operands_kernel(const int* in, int* out) {
+  const auto tile = cg::tiled_partition<Size>(cg::this_thread_block());
+  const unsigned i = element();
+  const int v = in[i];
+  const unsigned operand = static_cast<unsigned>(v + 1000) % (2 * Size + 3);
+  out[4 * i] = tile.shfl(v, operand);
+  out[4 * i + 1] = tile.shfl_up(v, operand);
+  out[4 * i + 2] = tile.shfl_down(v, operand);
+  out[4 * i + 3] = tile.shfl_xor(v, operand);
 }
 
 __device__ float warp_sum(float v) {
@@ -273,6 +319,11 @@ std::vector<int> votes(const std::vector<int>& in, block_shape block, unsigned b
 }
 engine_choice votes_engine() { return cohort::host::engine_for(votes_kernel); }
 
+std::vector<int> reductions(const std::vector<int>& in, block_shape block, unsigned blocks) {
+  return run(reductions_kernel, in, 11, block, blocks);
+}
+engine_choice reductions_engine() { return cohort::host::engine_for(reductions_kernel); }
+
 std::vector<int> syncwarp_exchange(const std::vector<int>& in, block_shape block, unsigned blocks) {
   return run(syncwarp_kernel, in, 1, block, blocks);
 }
@@ -331,6 +382,34 @@ engine_choice tiles_engine(unsigned size) {
   }
 }
 
+namespace {
+// f(tile_operands_kernel<N>) for size N (1 to 32).
+template <class F>
+auto with_tile_operands_kernel(unsigned size, F f) {
+  switch (size) {
+    case 1:
+      return f(tile_operands_kernel<1>);
+    case 2:
+      return f(tile_operands_kernel<2>);
+    case 4:
+      return f(tile_operands_kernel<4>);
+    case 8:
+      return f(tile_operands_kernel<8>);
+    case 16:
+      return f(tile_operands_kernel<16>);
+    default:
+      return f(tile_operands_kernel<32>);
+  }
+}
+}  // namespace
+
+std::vector<int> tile_operands(unsigned size, const std::vector<int>& in, block_shape block, unsigned blocks) {
+  return with_tile_operands_kernel(size, [&](auto kernel) { return run(kernel, in, 4, block, blocks); });
+}
+engine_choice tile_operands_engine(unsigned size) {
+  return with_tile_operands_kernel(size, [](auto kernel) { return cohort::host::engine_for(kernel); });
+}
+
 std::vector<float> block_sum(const std::vector<float>& in, unsigned block, unsigned blocks) {
   cg::device_buffer<float> din(in), dout(blocks);
   cg::launch(block_sum_kernel, {dim3(blocks), dim3(block)}, din.data(), dout.data());
@@ -346,6 +425,37 @@ void masks_differ() {
 void shuffle_source_outside() { run(shuffle_source_outside_kernel, std::vector<int>(32, 1), 1, {32}, 1); }
 void non_uniform_delta() { run(non_uniform_delta_kernel, std::vector<int>(64, 1), 1, {64}, 1); }
 engine_choice misuse_engine() { return cohort::host::engine_for(lane_outside_mask_kernel); }
+
+namespace {
+template <class Visit>
+auto with_combine_outside_mask(masked_call call, Visit visit) {
+  switch (call) {
+    case masked_call::ballot:
+      return visit(combine_outside_mask_kernel<masked_call::ballot>);
+    case masked_call::any:
+      return visit(combine_outside_mask_kernel<masked_call::any>);
+    case masked_call::all:
+      return visit(combine_outside_mask_kernel<masked_call::all>);
+    case masked_call::reduce_add:
+      return visit(combine_outside_mask_kernel<masked_call::reduce_add>);
+    case masked_call::reduce_min:
+      return visit(combine_outside_mask_kernel<masked_call::reduce_min>);
+    case masked_call::syncwarp:
+      break;
+  }
+  return visit(combine_outside_mask_kernel<masked_call::syncwarp>);
+}
+}  // namespace
+
+void combine_outside_mask(masked_call call) {
+  with_combine_outside_mask(call, [](auto kernel) {
+    run(kernel, std::vector<int>(32, 1), 1, {32}, 1);
+    return 0;
+  });
+}
+engine_choice combine_outside_mask_engine(masked_call call) {
+  return with_combine_outside_mask(call, [](auto kernel) { return cohort::host::engine_for(kernel); });
+}
 
 std::vector<float> divergent_shuffle(const std::vector<float>& in, unsigned block) {
   return run(divergent_shuffle_kernel, in, 1, {block}, 1);

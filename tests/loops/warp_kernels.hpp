@@ -43,6 +43,10 @@ engine_choice short_warp_engine();
 // Per thread: __ballot_sync, __any_sync, __all_sync, __reduce_add_sync, __reduce_max_sync, __match_any_sync.
 std::vector<int> votes(const std::vector<int>& in, block_shape block, unsigned blocks);
 engine_choice votes_engine();
+// Per thread, on the lane arrays (constant masks): every __reduce_*_sync (add of int and
+// unsigned, min and max signed and unsigned, and, or, xor) and the votes of three predicates.
+std::vector<int> reductions(const std::vector<int>& in, block_shape block, unsigned blocks);
+engine_choice reductions_engine();
 // Neighbours' values through shared memory, ordered by __syncwarp (twice).
 std::vector<int> syncwarp_exchange(const std::vector<int>& in, block_shape block, unsigned blocks);
 engine_choice syncwarp_exchange_engine();
@@ -53,6 +57,10 @@ engine_choice half_warps_engine();
 // shfl_down, shfl_xor, shfl, ballot (any and all for 256), inclusive_scan.
 std::vector<int> tiles(unsigned size, const std::vector<int>& in, block_shape block, unsigned blocks);
 engine_choice tiles_engine(unsigned size);
+// thread_block_tile<Size> (Size 1 to 32, on the lane arrays): shfl, shfl_up, shfl_down and
+// shfl_xor, each member with its own operand, up to past the tile's end.
+std::vector<int> tile_operands(unsigned size, const std::vector<int>& in, block_shape block, unsigned blocks);
+engine_choice tile_operands_engine(unsigned size);
 // A block's sum: a warp reduction, a barrier, then every warp reduces the warps' sums again.
 std::vector<float> block_sum(const std::vector<float>& in, unsigned block, unsigned blocks);
 engine_choice block_sum_engine();
@@ -63,6 +71,10 @@ void masks_differ();            // lane 1 calls __syncwarp(0x2), the others __sy
 void shuffle_source_outside();  // lanes 0-15 (mask 0x0000ffff) read lane 20
 void non_uniform_delta();       // a tile of 64's shfl_down by 1 in even lanes and 2 in odd ones
 engine_choice misuse_engine();  // lane_outside_mask's
+// Every lane calls a vote, a reduction or __syncwarp with the mask 0x0000ffff (on the lane arrays).
+enum class masked_call { ballot, any, all, reduce_add, reduce_min, syncwarp };
+void combine_outside_mask(masked_call call);
+engine_choice combine_outside_mask_engine(masked_call call);
 
 // Stay on fibers: a shuffle only warp 0 of the block calls.
 std::vector<float> divergent_shuffle(const std::vector<float>& in, unsigned block);

@@ -6,7 +6,10 @@
 // on fibers and say why.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "both_engines.hpp"
@@ -108,6 +111,32 @@ TEST_F(WarpOnLoops, VotesBallotReductionsAndMatch) {
   EXPECT_EQ(static_cast<unsigned>(warp_tests::votes(in, {32}, 1)[0]), ~(1u << 3));
 }
 
+TEST_F(WarpOnLoops, EveryReductionAndVoteOnTheLaneArrays) {
+  EXPECT_EQ(warp_tests::reductions_engine().chosen, engine::loops) << warp_tests::reductions_engine().reason;
+  for (const block_shape& shape : shapes) {
+    const auto in = random_ints(2 * shape.threads(), 13 * shape.threads());
+    expect_same_on_both<int>([&] { return warp_tests::reductions(in, shape, 2); }, engine::loops);
+  }
+  // By hand, a partial warp of 5 lanes (a block of 37): its values folded over those 5 alone.
+  std::vector<int> in(37);
+  for (unsigned t = 0; t < in.size(); ++t) in[t] = static_cast<int>(t) * 7 - 100;
+  const std::vector<int> out = warp_tests::reductions(in, {37}, 1);
+  int sum = 0, low = in[32];
+  unsigned ballot = 0;
+  for (unsigned lane = 0; lane < 5; ++lane) {
+    sum += in[32 + lane];
+    low = std::min(low, in[32 + lane]);
+    if (in[32 + lane] % 7 == 0) ballot |= 1u << lane;
+  }
+  for (unsigned t = 32; t < 37; ++t) {
+    EXPECT_EQ(out[11 * t + 1], sum) << t;
+    EXPECT_EQ(out[11 * t + 3], low) << t;
+    EXPECT_EQ(static_cast<unsigned>(out[11 * t + 8]), ballot >> 1) << t;
+    EXPECT_EQ(out[11 * t + 9], 0) << t;   // no value > 900
+    EXPECT_EQ(out[11 * t + 10], 3) << t;  // every value > -900
+  }
+}
+
 TEST_F(WarpOnLoops, SyncwarpOrdersSharedMemoryExchanges) {
   EXPECT_EQ(warp_tests::syncwarp_exchange_engine().chosen, engine::loops)
       << warp_tests::syncwarp_exchange_engine().reason;
@@ -136,6 +165,32 @@ TEST_F(WarpOnLoops, TileCollectivesOfEverySizeAndPartialTiles) {
   }
 }
 
+TEST_F(WarpOnLoops, TileShufflesWithEachMembersOwnOperand) {
+  for (unsigned size : {1u, 2u, 4u, 8u, 16u, 32u}) {
+    EXPECT_EQ(warp_tests::tile_operands_engine(size).chosen, engine::loops)
+        << warp_tests::tile_operands_engine(size).reason;
+    for (const block_shape& shape : shapes) {
+      const auto in = random_ints(2 * shape.threads(), 17 * size + shape.threads());
+      expect_same_on_both<int>([&] { return warp_tests::tile_operands(size, in, shape, 2); }, engine::loops);
+    }
+  }
+  // By hand, in 1-D blocks whose last tile is partial: each member's source by CUDA's rules (a
+  // source past the tile's members leaves the member its own value).
+  for (const auto [size, threads] : {std::pair{4u, 6u}, std::pair{8u, 37u}, std::pair{32u, 100u}}) {
+    const auto in = random_ints(threads, size + threads);
+    const std::vector<int> out = warp_tests::tile_operands(size, in, {threads}, 1);
+    for (unsigned t = 0; t < threads; ++t) {
+      const unsigned base = t / size * size, n = std::min(size, threads - base), r = t - base;
+      const unsigned op = static_cast<unsigned>(in[t] + 1000) % (2 * size + 3);
+      const unsigned wrapped = op & (size - 1);
+      const unsigned sources[] = {wrapped < n ? wrapped : r, op <= r ? r - op : r, r + op < n ? r + op : r,
+                                  (r ^ op) < n ? (r ^ op) : r};
+      for (unsigned k = 0; k < 4; ++k)
+        ASSERT_EQ(out[4 * t + k], in[base + sources[k]]) << "tile " << size << " thread " << t << " op " << k;
+    }
+  }
+}
+
 TEST_F(WarpOnLoops, WarpReductionsAroundABlockBarrier) {
   EXPECT_EQ(warp_tests::block_sum_engine().chosen, engine::loops) << warp_tests::block_sum_engine().reason;
   for (unsigned block : {32u, 48u, 100u, 256u, 1000u, 1024u}) {
@@ -146,7 +201,7 @@ TEST_F(WarpOnLoops, WarpReductionsAroundABlockBarrier) {
 
 // The launch's error on fibers and on loops: the same kind, and the message
 // the fiber engine gives (`same_text`) or one that contains `part`.
-void expect_same_error(void (*run)(), cohort::errc kind, bool same_text, const std::string& part) {
+void expect_same_error(const std::function<void()>& run, cohort::errc kind, bool same_text, const std::string& part) {
   std::string messages[2];
   const engine_mode modes[] = {engine_mode::fibers, engine_mode::loops};
   for (int m = 0; m < 2; ++m) {
@@ -170,6 +225,21 @@ TEST_F(WarpOnLoops, ALaneOutsideTheMaskFailsAsOnFibers) {
   EXPECT_EQ(warp_tests::misuse_engine().chosen, engine::loops);
   expect_same_error(warp_tests::lane_outside_mask, cohort::errc::invalid_argument, true,
                     "__shfl_sync with mask 0xffff is called by lane 16, which the mask does not name");
+}
+
+TEST_F(WarpOnLoops, AVoteReductionOrSyncwarpLeavingALaneOutFailsAsOnFibers) {
+  using warp_tests::masked_call;
+  const std::pair<masked_call, const char*> calls[] = {{masked_call::ballot, "__ballot_sync"},
+                                                       {masked_call::any, "__any_sync"},
+                                                       {masked_call::all, "__all_sync"},
+                                                       {masked_call::reduce_add, "__reduce_add_sync"},
+                                                       {masked_call::reduce_min, "__reduce_min_sync"},
+                                                       {masked_call::syncwarp, "sync"}};
+  for (const auto& [call, name] : calls) {
+    EXPECT_EQ(warp_tests::combine_outside_mask_engine(call).chosen, engine::loops) << name;
+    expect_same_error([call] { warp_tests::combine_outside_mask(call); }, cohort::errc::invalid_argument, true,
+                      std::string(name) + " with mask 0xffff is called by lane 16, which the mask does not name");
+  }
 }
 
 TEST_F(WarpOnLoops, AShuffleSourceOutsideTheMaskFailsAsOnFibers) {

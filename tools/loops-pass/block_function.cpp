@@ -324,9 +324,10 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
   return call;
 }
 
-// Every thread of the block but the first (rank 0), rows of threadIdx.x each
-// a plain loop over x, from `from`; `body` emits one thread's work at the
-// builder's position. Returns the block the nest leaves to.
+// Every thread of the block but the last (rank count - 1), rows of threadIdx.x
+// each a plain loop over x from 0 (so that a prefix of it starts aligned);
+// `body` emits one thread's work at the builder's position. Returns the block
+// the nest leaves to.
 template <class Body>
 BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_fields& f, Body body) {
   LLVMContext& context = block.getContext();
@@ -347,14 +348,15 @@ BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_
   for (PHINode* phi : {row, y, z}) phi->addIncoming(b.getInt32(0), from);
   b.CreateCondBr(b.CreateICmpULT(row, f.count), row_start, done);
 
-  b.SetInsertPoint(row_start);  // the first row starts after thread 0
-  Value* first_x = b.CreateZExt(b.CreateICmpEQ(row, b.getInt32(0)), i32, "first_x");
+  b.SetInsertPoint(row_start);  // the last row ends before the last thread
+  Value* last_row = b.CreateICmpEQ(b.CreateAdd(row, f.dim_x), f.count);
+  Value* end_x = b.CreateSub(f.dim_x, b.CreateZExt(last_row, i32), "end_x");
   b.CreateBr(thread_head);
 
   b.SetInsertPoint(thread_head);
   PHINode* x = b.CreatePHI(i32, 2, "x");
-  x->addIncoming(first_x, row_start);
-  b.CreateCondBr(b.CreateICmpULT(x, f.dim_x), run, row_end);
+  x->addIncoming(b.getInt32(0), row_start);
+  b.CreateCondBr(b.CreateICmpULT(x, end_x), run, row_end);
 
   b.SetInsertPoint(run);
   body(x, y, z, row);
@@ -376,8 +378,10 @@ BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_
 // A kernel whose barriers (and warp or tile collectives) are all in
 // block-uniform control flow: every live thread stops at the same barrier, or all exit. One nest of thread loops per
 // resume point, each calling the step with that constant (so that inlining
-// leaves only the region's code); thread 0 runs first and its result says
-// where the block goes next. No per-thread resume point, check or site.
+// leaves only the region's code); the threads run in rank order, and the last
+// one's result says where the block goes next (every thread's says the same;
+// the last, so that the others' loops start at threadIdx.x 0, where a prefix
+// of them vectorizes without a remainder). No per-thread resume point, check or site.
 SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& block, const step_function& step) {
   LLVMContext& context = kernel.getContext();
   Module& module = *kernel.getParent();
@@ -415,17 +419,25 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
     b.SetInsertPoint(first);
     // After a collective, its groups' exchange (every thread stopped there), then the region.
     if (point > 0) complete_collective(b, module, step, f, point - 1);
-    Value* zero = b.getInt32(0);
-    if (step.position_read) store_position(b, f.position, zero, zero, zero, zero);
-    CallInst* next =
-        call_step(b, kernel, block, step, f, b.getInt32(point), f.frames, zero, zero, zero, zero, kept, keep);
-    calls.push_back(next);
+    auto frame_at = [&](Value* x, Value* row) {
+      Value* rank = b.CreateZExt(b.CreateAdd(row, x, "rank"), i64);
+      return b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(rank, b.getInt64(step.frame_bytes)), "frame");
+    };
     BasicBlock* after = rest_of_threads(b, block, f, [&](Value* x, Value* y, Value* z, Value* row) {
       if (step.position_read) store_position(b, f.position, x, y, z, row);
-      Value* rank = b.CreateZExt(b.CreateAdd(row, x, "rank"), i64);
-      Value* frame = b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(rank, b.getInt64(step.frame_bytes)), "frame");
-      calls.push_back(call_step(b, kernel, block, step, f, b.getInt32(point), frame, x, y, z, row, kept, ignored));
+      calls.push_back(
+          call_step(b, kernel, block, step, f, b.getInt32(point), frame_at(x, row), x, y, z, row, kept, ignored));
     });
+    b.SetInsertPoint(after);
+    Value* one = b.getInt32(1);
+    Value* last_x = b.CreateSub(f.dim_x, one, "last_x");
+    Value* last_y = b.CreateSub(f.dim_y, one, "last_y");
+    Value* last_z = b.CreateSub(f.dim_z, one, "last_z");
+    Value* last_row = b.CreateSub(f.count, f.dim_x, "last_row");
+    if (step.position_read) store_position(b, f.position, last_x, last_y, last_z, last_row);
+    CallInst* next = call_step(b, kernel, block, step, f, b.getInt32(point), frame_at(last_x, last_row), last_x, last_y,
+                               last_z, last_row, kept, keep);
+    calls.push_back(next);
     if (step.uniform_bytes) b.CreateMemCpy(kept, Align(16), keep, Align(16), step.uniform_bytes);
     resume->addIncoming(next, after);
     resumed->addIncoming(b.getFalse(), after);

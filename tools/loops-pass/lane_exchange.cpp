@@ -12,23 +12,43 @@ using namespace llvm;
 namespace cohort_loops {
 
 namespace {
-// lane_exchange's parameters: kind, operation, mask, value, argument, site.
+// lane_exchange's parameters: kind, operation, mask, value, argument, site;
+// lane_combine's the same without the argument.
 enum : unsigned { kind_arg, mask_arg = 2, value_arg, packed_arg, where_arg, arg_count };
+constexpr unsigned combine_where_arg = packed_arg, combine_arg_count = where_arg;
+
+bool is_lane_combine(const Function& f) { return f.getName().starts_with(lane_combine_prefix); }
+// tile_exchange's parameters are lane_exchange's, the tile's size in the mask's place.
+bool is_tile_exchange(const Function& f) { return f.getName().starts_with(tile_exchange_prefix); }
+constexpr unsigned tile_size_arg = 1;
 }  // namespace
 
-Value* shuffle_argument(const CallInst& call) { return call.getArgOperand(packed_arg); }
+Value* shuffle_argument(const CallInst& call) {
+  // A vote's, reduction's or __syncwarp's: none, as uniform as a constant.
+  if (is_lane_combine(*call.getCalledFunction())) return ConstantInt::get(Type::getInt64Ty(call.getContext()), 0);
+  return call.getArgOperand(packed_arg);
+}
 
-bool is_lane_exchange(const Function& f) { return f.getName().starts_with(lane_exchange_prefix); }
+bool is_lane_exchange(const Function& f) {
+  return f.getName().starts_with(lane_exchange_prefix) || is_lane_combine(f) || is_tile_exchange(f);
+}
 
 std::optional<lane_point> lowerable_shuffle(const CallInst& call) {
   const Function* callee = call.getCalledFunction();
-  if (!callee || !is_lane_exchange(*callee) || call.arg_size() != arg_count) return std::nullopt;
+  if (!callee || !is_lane_exchange(*callee)) return std::nullopt;
+  const bool combine = is_lane_combine(*callee), tile = is_tile_exchange(*callee);
+  if (call.arg_size() != (combine ? combine_arg_count : arg_count)) return std::nullopt;
   const auto* kind = dyn_cast<ConstantInt>(call.getArgOperand(kind_arg));
-  const auto* mask = dyn_cast<ConstantInt>(call.getArgOperand(mask_arg));
-  auto* where = dyn_cast<Constant>(call.getArgOperand(where_arg));
+  const auto* mask = dyn_cast<ConstantInt>(call.getArgOperand(tile ? tile_size_arg : mask_arg));
+  auto* where = dyn_cast<Constant>(call.getArgOperand(combine ? combine_where_arg : where_arg));
   Type* value = call.getArgOperand(value_arg)->getType();
-  if (!kind || kind->getZExtValue() > 3 || !mask || !where || !where->getType()->isPointerTy() ||
-      call.getType() != value || !value->isSized())
+  const std::uint64_t first_kind = tile ? first_tile_kind : combine ? last_shuffle_kind + 1 : 0;
+  const std::uint64_t last_kind = tile ? last_tile_kind : combine ? last_combine_kind : last_shuffle_kind;
+  if (!kind || kind->getZExtValue() < first_kind || kind->getZExtValue() > last_kind || !mask || !where ||
+      !where->getType()->isPointerTy() || call.getType() != value || !value->isSized())
+    return std::nullopt;
+  // A tile of 1 to 32 consecutive ranks (wider tiles keep the records: their argument must be uniform).
+  if (tile && (mask->getZExtValue() == 0 || mask->getZExtValue() > 32 || !isPowerOf2_64(mask->getZExtValue())))
     return std::nullopt;
   const std::uint64_t size = call.getModule()->getDataLayout().getTypeAllocSize(value).getFixedValue();
   if (size == 0 || size > 32 || !isPowerOf2_64(size)) return std::nullopt;
@@ -47,10 +67,15 @@ LoadInst* lower_shuffle(CallInst& call, const lane_point& point, BasicBlock& res
   IRBuilder<> before(&call);
   Type* i8 = before.getInt8Ty();
   const auto [rank, offset] = offsets(before);
-  before.CreateAlignedStore(call.getArgOperand(value_arg), before.CreateInBoundsGEP(i8, lane_in, offset), aligned);
-  before.CreateAlignedStore(
-      call.getArgOperand(packed_arg),
-      point.uniform_arg ? lane_arg : before.CreateInBoundsGEP(before.getInt64Ty(), lane_arg, rank), Align(8));
+  // (__syncwarp and a tile's sync have no value, a vote or reduction no argument.)
+  const bool shuffle =
+      point.kind <= last_shuffle_kind || (point.kind >= first_tile_kind && point.kind < tile_sync_kind);
+  if (point.kind != sync_kind && point.kind != tile_sync_kind)
+    before.CreateAlignedStore(call.getArgOperand(value_arg), before.CreateInBoundsGEP(i8, lane_in, offset), aligned);
+  if (shuffle)
+    before.CreateAlignedStore(
+        call.getArgOperand(packed_arg),
+        point.uniform_arg ? lane_arg : before.CreateInBoundsGEP(before.getInt64Ty(), lane_arg, rank), Align(8));
   IRBuilder<> after(&*resume.getFirstInsertionPt());
   LoadInst* result = after.CreateAlignedLoad(
       call.getType(), after.CreateInBoundsGEP(i8, lane_out, offsets(after).second), aligned, "shuffled");

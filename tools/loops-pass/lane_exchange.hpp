@@ -6,7 +6,10 @@
 // lane's value and argument into the lane arrays at its rank, the block
 // function copies each lane's source into lane_out (cohort_loops_lane_exchange),
 // and the region after loads its result from there: plain loads and stores in
-// the thread loops, which the vectorizer can take.
+// the thread loops, which the vectorizer can take. Votes, `__reduce_*_sync`
+// and `__syncwarp` take the same path: each lane's value in, its warp's result
+// out (for `__syncwarp`, nothing but the mask's check); so do the shuffles and
+// sync of a thread_block_tile of 32 or fewer, per tile of consecutive ranks.
 #pragma once
 
 #include <cstdint>
@@ -19,22 +22,25 @@
 namespace cohort_loops {
 
 struct lane_point {
-  unsigned kind;  // shuffle_kind: idx, up, down, xor (detail/host/language/warp_intrinsics.hpp)
-  unsigned size;  // bytes a lane's value takes in the arrays: 1 to 32, a power of two
-  std::uint64_t mask;
+  unsigned kind;          // shuffle_kind (idx, up, down, xor), combine_kind (detail/host/language/warp_intrinsics.hpp)
+                          // or tile_kind (detail/host/tile_primitives.hpp)
+  unsigned size;          // bytes a lane's value takes in the arrays: 1 to 32, a power of two
+  std::uint64_t mask;     // the warp's mask; for a tile's operation, the tile's size
   llvm::Constant* where;  // the call's std::source_location, one pointer
   // Every thread passes the same operand and width (uniformity.hpp): stored
   // once, at lane_arg[0], and the sources computed once per warp.
   bool uniform_arg = false;
 };
 
-// Whether `f` is cohort's shuffle exchange (lane_exchange<T>, runtime_abi.hpp).
+// Whether `f` is cohort's shuffle exchange (lane_exchange<T>, runtime_abi.hpp)
+// or its vote, reduction and __syncwarp (lane_combine<T>), which take the same path.
 bool is_lane_exchange(const llvm::Function& f);
-// The shuffle `call` lowers to, where its kind, mask and site are constants and
-// its value passes in one register of the type it returns; otherwise it stays a
-// rendezvous (its function inlined, checked through cohort_loops_exchange).
+// The shuffle (or vote, reduction, __syncwarp) `call` lowers to, where its kind,
+// mask and site are constants and its value passes in one register of the type
+// it returns; otherwise it stays a rendezvous (its function inlined, checked
+// through cohort_loops_exchange).
 std::optional<lane_point> lowerable_shuffle(const llvm::CallInst& call);
-// The shuffle's packed operand and width.
+// The shuffle's packed operand and width (a constant 0 for the others).
 llvm::Value* shuffle_argument(const llvm::CallInst& call);
 // `call`, which ends its block (a point just split; `resume` starts the region
 // after), stores its lane's value and argument at its rank (row + x) in the

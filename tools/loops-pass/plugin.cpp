@@ -103,9 +103,9 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
                << " barrier(s), "
                << (step.grid_barriers ? std::to_string(step.grid_barriers) + " grid barrier(s), " : std::string())
                << ore::NV("Collectives", step.collectives) << " warp or tile collective(s) ("
-               << ore::NV("LaneShuffles",
+               << ore::NV("OnLaneArrays",
                           unsigned(count_if(step.lane_points, [](const auto& p) { return p.has_value(); })))
-               << " shuffles on the lane arrays), a frame of " << ore::NV("FrameBytes", step.frame_bytes)
+               << " on the lane arrays), a frame of " << ore::NV("FrameBytes", step.frame_bytes)
                << " bytes per thread (" << ore::NV("FrameValues", step.frame_values) << " values kept across barriers, "
                << ore::NV("BlockValues", step.block_values) << " uniform ones kept once per block, "
                << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)"

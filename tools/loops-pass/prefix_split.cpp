@@ -1,5 +1,8 @@
 #include "prefix_split.hpp"
 
+#include <optional>
+#include <utility>
+
 #include "loop_analyses.hpp"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -24,6 +27,7 @@ struct prefix_test {
   const SCEVAddRecExpr* index;  // {start, +, 1}
   Value* bound;
   bool is_signed, inclusive;  // index < bound, or <=
+  bool negated;               // the test is the opposite: index >= bound, index > bound, index != 0
 };
 
 // The loop's shape as the block function builds it: the header tests
@@ -46,11 +50,13 @@ bool has_thread_loop_shape(Loop& loop, PHINode*& counter, ICmpInst*& end_test) {
   return true;
 }
 
-std::optional<prefix_test> find_prefix_test(Loop& loop, ScalarEvolution& scev, ICmpInst* end_test) {
+// `equality`: look for `index == 0` and `index != 0` only; otherwise for the
+// relational tests, which share out work (`tid < s`) and so come first.
+std::optional<prefix_test> find_prefix_test(Loop& loop, ScalarEvolution& scev, ICmpInst* end_test, bool equality) {
   for (BasicBlock* b : loop.blocks()) {
     for (Instruction& inst : *b) {
       auto* compare = dyn_cast<ICmpInst>(&inst);
-      if (!compare || compare == end_test || !compare->isRelational()) continue;
+      if (!compare || compare == end_test || compare->isEquality() != equality) continue;
       for (unsigned side = 0; side < 2; ++side) {
         Value* v = compare->getOperand(side);
         Value* bound = compare->getOperand(1 - side);
@@ -60,18 +66,31 @@ std::optional<prefix_test> find_prefix_test(Loop& loop, ScalarEvolution& scev, I
             !scev.isLoopInvariant(index->getStart(), &loop))
           continue;
         // As `index < bound` or `index <= bound`: true for a prefix of the row.
-        const ICmpInst::Predicate p = side == 0 ? compare->getPredicate() : compare->getSwappedPredicate();
+        // Their opposites (`>=`, `>`) are false for it; an unsigned `index == 0`
+        // is `index <= 0` (`if (tid == 0)`, which InstCombine writes for `tid < 1`).
+        ICmpInst::Predicate p = side == 0 ? compare->getPredicate() : compare->getSwappedPredicate();
+        bool negated = false;
+        if (ICmpInst::isEquality(p)) {
+          const auto* zero = dyn_cast<ConstantInt>(bound);
+          if (!zero || !zero->isZero()) continue;
+          negated = p == ICmpInst::ICMP_NE;
+          p = ICmpInst::ICMP_ULE;
+        } else if (ICmpInst::isGE(p) || ICmpInst::isGT(p)) {
+          negated = true;
+          p = ICmpInst::getInversePredicate(p);
+        }
         if (p != ICmpInst::ICMP_ULT && p != ICmpInst::ICMP_ULE && p != ICmpInst::ICMP_SLT && p != ICmpInst::ICMP_SLE)
           continue;
-        return prefix_test{compare, index, bound, ICmpInst::isSigned(p),
-                           p == ICmpInst::ICMP_ULE || p == ICmpInst::ICMP_SLE};
+        return prefix_test{
+            compare, index, bound, ICmpInst::isSigned(p), p == ICmpInst::ICMP_ULE || p == ICmpInst::ICMP_SLE, negated};
       }
     }
   }
   return std::nullopt;
 }
 
-bool split(Function& block, BasicBlock* header) {
+// The headers of the prefix's and the rest's copies, or none where the loop has no such test.
+std::optional<std::pair<BasicBlock*, BasicBlock*>> split(Function& block, BasicBlock* header) {
   loop_analyses analyses(block);
   DominatorTree& dominators = analyses.dominators;
   LoopInfo& loops = analyses.loops;
@@ -79,13 +98,14 @@ bool split(Function& block, BasicBlock* header) {
   Loop* loop = loops.getLoopFor(header);
   PHINode* counter = nullptr;
   ICmpInst* end_test = nullptr;
-  if (!loop || loop->getHeader() != header || !has_thread_loop_shape(*loop, counter, end_test)) return false;
-  const std::optional<prefix_test> test = find_prefix_test(*loop, scev, end_test);
-  if (!test) return false;
+  if (!loop || loop->getHeader() != header || !has_thread_loop_shape(*loop, counter, end_test)) return std::nullopt;
+  std::optional<prefix_test> test = find_prefix_test(*loop, scev, end_test, false);
+  if (!test) test = find_prefix_test(*loop, scev, end_test, true);
+  if (!test) return std::nullopt;
   BasicBlock* checks = loop->getLoopPreheader();
-  if (!loop->getExitBlock()->phis().empty()) return false;
+  if (!loop->getExitBlock()->phis().empty()) return std::nullopt;
   SCEVExpander expander(scev, block.getParent()->getDataLayout(), "prefix");
-  if (!expander.isSafeToExpandAt(test->index->getStart(), checks->getTerminator())) return false;
+  if (!expander.isSafeToExpandAt(test->index->getStart(), checks->getTerminator())) return std::nullopt;
 
   // Where the row starts, in 64 bits: the index's first value, how many threads
   // the loop runs, how many of them pass the test (clamped), and that the index
@@ -124,26 +144,38 @@ bool split(Function& block, BasicBlock* header) {
   cast<Instruction>(prefix_map[end_test])->setOperand(1, split_at);
   prefix->getHeader()->getTerminator()->replaceSuccessorWith(exit, rest->getLoopPreheader());
   cast<PHINode>(rest_map[counter])->setIncomingValueForBlock(rest->getLoopPreheader(), split_at);
-  for (auto [map, value] : {std::pair{&prefix_map, true}, std::pair{&rest_map, false}}) {
+  for (auto [map, value] : {std::pair{&prefix_map, !test->negated}, std::pair{&rest_map, test->negated}}) {
     auto* copy = cast<Instruction>((*map)[test->compare]);
     copy->replaceAllUsesWith(ConstantInt::getBool(block.getContext(), value));
     copy->eraseFromParent();
   }
-  return true;
+  return std::pair(prefix->getHeader(), rest->getHeader());
 }
+
+// A loop is split at two tests at most (`if (tid < s)` and the `if (tid == 0)`
+// an unswitched region may keep beside it): four copies, not more.
+constexpr unsigned splits_per_loop = 2;
 
 }  // namespace
 
 unsigned split_thread_loops_at_prefixes(Function& block) {
-  SmallVector<BasicBlock*, 16> headers;
+  SmallVector<std::pair<BasicBlock*, unsigned>, 16> headers;  // a loop, and how often it was split
   {
     DominatorTree dominators(block);
     LoopInfo loops(dominators);
     for (Loop* loop : loops.getLoopsInPreorder())
-      if (loop->isInnermost()) headers.push_back(loop->getHeader());
+      if (loop->isInnermost()) headers.push_back({loop->getHeader(), 0});
   }
   unsigned count = 0;
-  for (BasicBlock* header : headers) count += split(block, header);
+  while (!headers.empty()) {
+    const auto [header, splits] = headers.pop_back_val();
+    if (splits == splits_per_loop) continue;
+    const auto copies = split(block, header);
+    if (!copies) continue;
+    ++count;
+    headers.push_back({copies->first, splits + 1});
+    headers.push_back({copies->second, splits + 1});
+  }
   return count;
 }
 

@@ -4,7 +4,9 @@
 // split there into a copy for the prefix, the comparison true, and a copy for
 // the rest, the comparison false: the tree reduction's `if (tid < s)` then
 // runs s threads of straight-line code (which the vectorizer takes) and an
-// empty loop (which LLVM deletes), not every thread with a test. Where the
+// empty loop (which LLVM deletes), not every thread with a test. The
+// opposite tests (`>=`, `>`) split the same way, and so does an unsigned
+// `index == 0` or `!= 0` (`index <= 0`), after the relational ones. Where the
 // index may wrap within the row, the row runs the loop as it is.
 #pragma once
 
@@ -15,7 +17,7 @@ class Function;
 namespace cohort_loops {
 
 // Splits every innermost thread loop of the block function that has such a
-// comparison (the first it finds). Returns how many were split.
+// comparison, and each copy again at a second one. Returns how many splits.
 unsigned split_thread_loops_at_prefixes(llvm::Function& block);
 
 }  // namespace cohort_loops

@@ -38,6 +38,19 @@ inline constexpr llvm::StringLiteral rendezvous_symbol = "_ZN6cohort6detail4host
 // (detail/host/language/warp_intrinsics.hpp): a shuffle, its kind a constant (idx, up, down, xor
 // as 0..3), `arg` the lane operand and width packed as the shuffle's slot holds them.
 inline constexpr llvm::StringLiteral lane_exchange_prefix = "_ZN6cohort6detail4host13lane_exchangeI";
+// template <class T> T cohort::detail::host::lane_combine(combine_kind, collective_op const&,
+//     unsigned long long mask, T value, std::source_location) (the same header): a vote, `__reduce_*_sync` or
+// `__syncwarp`, its kind a constant after the shuffles' (ballot 4, any, all, reduce_add,
+// reduce_min_unsigned, reduce_min_signed, reduce_max_unsigned, reduce_max_signed, reduce_and, reduce_or,
+// reduce_xor, sync 15).
+inline constexpr llvm::StringLiteral lane_combine_prefix = "_ZN6cohort6detail4host12lane_combineI";
+inline constexpr unsigned last_shuffle_kind = 3, last_combine_kind = 15, sync_kind = 15;
+// template <class T> T cohort::detail::host::tile_exchange(tile_kind, unsigned size, collective_op const&, T var,
+//     uint64_t arg, std::source_location) (detail/host/tile_primitives.hpp): a shuffle or sync of a
+// thread_block_tile of `size` (1 to 32), its kind a constant after the warp intrinsics' (shfl 16, shfl_up,
+// shfl_down, shfl_xor, sync 20); `arg` the source rank (with the width in the high word), delta or lane mask.
+inline constexpr llvm::StringLiteral tile_exchange_prefix = "_ZN6cohort6detail4host13tile_exchangeI";
+inline constexpr unsigned first_tile_kind = 16, last_tile_kind = 20, tile_sync_kind = 20;
 
 // Marks, between the step and the block function, an instruction whose value is
 // the same for every thread of the block: the block function computes it once.
@@ -63,7 +76,9 @@ inline constexpr llvm::StringLiteral exchange_symbol = "cohort_loops_exchange";
 // void cohort_loops_lane_exchange(loops_block*, unsigned kind, unsigned size, uint64_t mask, std::source_location,
 // bool uniform_arg): every thread stopped at a shuffle lowered to the lane arrays, its value in lane_in and
 // argument in lane_arg (only at lane_arg[0] where uniform_arg); checks the mask and leaves each lane's result
-// in lane_out.
+// in lane_out. The same for a vote, reduction or __syncwarp (a kind after the shuffles'; no argument): each
+// warp's result in every lane's lane_out; and for a tile's shuffle or sync (a tile kind; `mask` is then the
+// tile's size), per tile of consecutive ranks.
 inline constexpr llvm::StringLiteral lane_exchange_symbol = "cohort_loops_lane_exchange";
 // void cohort_loops_enter_thread(uint32_t x, uint32_t y, uint32_t z, uint32_t row): the thread
 // about to call a runtime function that fails the launch, so that the message names it.

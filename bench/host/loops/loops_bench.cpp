@@ -2,7 +2,8 @@
 // (main.cpp): the seed-style tree reduction of 2^22 floats (blocks of 256 and
 // 1024: 8 and 10 barriers a block) and saxpy over 2^22 floats, a plain loop
 // over the same data the floor; 64 bare block barriers per block; 64 warp
-// shuffles per lane; the cooperative grid-sync reduction of 2^22 floats and
+// shuffles per lane; 64 rounds of a warp reduction and a ballot per lane, and
+// of two tile shuffles; the cooperative grid-sync reduction of 2^22 floats and
 // 64 bare grid barriers, every co-resident block.
 // Results in docs/measurements/*-loops-engine.md.
 #include <benchmark/benchmark.h>
@@ -197,6 +198,55 @@ void BM_GridSync_Fibers(benchmark::State& state) {
   grid_syncs_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
 }
 
+// A warp reduction and a ballot per lane and round (64 rounds, 16 blocks), with
+// a constant mask (the lane arrays) or the mask a parameter (the records); the
+// counter is nanoseconds per lane and operation.
+void warp_votes_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected,
+                   bool records) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  constexpr unsigned rounds = 64, blocks = 16;
+  cohort::device_buffer<int> out(blocks * block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::warp_votes(rounds, out.data(), blocks, block, records);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::warp_votes(rounds, out.data(), blocks, block, records);
+  state.counters["ns_per_lane_operation"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2 * rounds * blocks * block,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_WarpVotes_Loops(benchmark::State& state) {
+  warp_votes_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops, false);
+}
+void BM_WarpVotes_LoopsRecords(benchmark::State& state) {
+  warp_votes_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops, true);
+}
+void BM_WarpVotes_Fibers(benchmark::State& state) {
+  warp_votes_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers, false);
+}
+
+// A tile's shfl_xor and shfl_down per thread and round (64 rounds, 16 blocks of
+// 1024, tiles of Arg threads); the counter is nanoseconds per thread and shuffle.
+void tile_shuffles_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned tile = static_cast<unsigned>(state.range(0));
+  constexpr unsigned rounds = 64, blocks = 16, block = 1024;
+  cohort::device_buffer<int> out(blocks * block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::tile_shuffles(rounds, out.data(), blocks, block, tile);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::tile_shuffles(rounds, out.data(), blocks, block, tile);
+  state.counters["ns_per_thread_shuffle"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2 * rounds * blocks * block,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_TileShuffles_Loops(benchmark::State& state) {
+  tile_shuffles_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_TileShuffles_Fibers(benchmark::State& state) {
+  tile_shuffles_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
@@ -217,5 +267,10 @@ LOOPS_BENCH(BM_GridSyncReduce_Loops)->Args({256, 16})->Args({256, 22})->MeasureP
 LOOPS_BENCH(BM_GridSyncReduce_Fibers)->Args({256, 16})->Args({256, 22})->MeasureProcessCPUTime()->UseRealTime();
 LOOPS_BENCH(BM_GridSync_Loops)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
 LOOPS_BENCH(BM_GridSync_Fibers)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_WarpVotes_Loops)->Arg(32)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_WarpVotes_LoopsRecords)->Arg(32)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_WarpVotes_Fibers)->Arg(32)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_TileShuffles_Loops)->Arg(8)->Arg(32);
+LOOPS_BENCH(BM_TileShuffles_Fibers)->Arg(8)->Arg(32);
 
 }  // namespace

@@ -79,9 +79,48 @@ __global__ void butterfly_kernel(unsigned rounds, int* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+// A warp reduction and a ballot per round; the mask a constant, or (Records)
+// the parameter `mask`, which the pass cannot lower to the lane arrays.
+template <bool Records>
+__global__ void warp_votes_kernel(unsigned rounds, unsigned mask, int* out) {
+  const unsigned m = Records ? mask : 0xffffffffu;
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) {
+    x += __reduce_add_sync(m, x) & 7;
+    x += __popcll(__ballot_sync(m, x & 1));
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+template <unsigned Tile>
+__global__ void tile_shuffles_kernel(unsigned rounds, int* out) {
+  const auto tile = cohort::tiled_partition<Tile>(cohort::this_thread_block());
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) {
+    x += tile.shfl_xor(x, 1u << (r % 3));
+    x += tile.shfl_down(x, 1) & 3;
+  }
+  tile.sync();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 }  // namespace
 
 namespace loops_bench {
+
+void tile_shuffles(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile) {
+  if (tile == 8)
+    cohort::launch(tile_shuffles_kernel<8>, {dim3(blocks), dim3(block)}, rounds, out);
+  else
+    cohort::launch(tile_shuffles_kernel<32>, {dim3(blocks), dim3(block)}, rounds, out);
+}
+
+void warp_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records) {
+  if (records)
+    cohort::launch(warp_votes_kernel<true>, {dim3(blocks), dim3(block)}, rounds, 0xffffffffu, out);
+  else
+    cohort::launch(warp_votes_kernel<false>, {dim3(blocks), dim3(block)}, rounds, 0xffffffffu, out);
+}
 
 void butterfly(unsigned rounds, int* out, unsigned blocks, unsigned block) {
   cohort::launch(butterfly_kernel, {dim3(blocks), dim3(block)}, rounds, out);

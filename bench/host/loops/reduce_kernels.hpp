@@ -15,5 +15,11 @@ void saxpy(unsigned n, float a, const float* x, float* y, unsigned block);
 void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block);
 // `rounds` __shfl_xor_sync per lane, in a butterfly.
 void butterfly(unsigned rounds, int* out, unsigned blocks, unsigned block);
+// `rounds` of a __reduce_add_sync and a __ballot_sync per lane; `records`: their mask
+// a kernel parameter (the fiber engine's records, through the loops engine's exchange)
+// instead of a constant (the block's lane arrays).
+void warp_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records);
+// `rounds` of a thread_block_tile<Tile>'s shfl_xor and shfl_down per thread (Tile 8 or 32), then a tile sync.
+void tile_shuffles(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile);
 
 }  // namespace loops_bench

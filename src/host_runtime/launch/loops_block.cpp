@@ -86,7 +86,10 @@ loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
     s.resumes = std::make_unique<std::uint32_t[]>(count);
     s.resume_capacity = count;
   }
-  std::fill_n(s.resumes.get(), count, 0u);
+  // Only the region loop of a kernel with a barrier in thread-dependent control
+  // flow reads the resume points, and its frame always holds the barrier's site:
+  // a barrier-free kernel (frame_bytes 0) is spared the fill, once a block.
+  if (frame_bytes != 0) std::fill_n(s.resumes.get(), count, 0u);
   if (count > s.lane_capacity) {
     // Per rank: its value and result (max_exchange_bytes each) and its argument; 64-byte aligned.
     s.lanes.reset(

@@ -4,7 +4,9 @@
 // argument (operand and width) in lane_arg. Here the mask is checked once per
 // block, as every lane would check it on fibers, and each lane's result is
 // copied from its source lane, by PTX's rules as lane_ops gives them, into
-// lane_out, which the region after reads.
+// lane_out, which the region after reads. Votes, reductions and __syncwarp
+// come here too (loops_lane_combine.cpp), and tiles' shuffles and sync
+// (loops_tile_exchange.cpp).
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +15,8 @@
 
 #include "cohort/detail/host/collectives/lane_ops.hpp"
 #include "cohort/detail/host/language/warp_intrinsics.hpp"
-#include "launch/loops_block.hpp"
+#include "cohort/detail/host/tile_primitives.hpp"
+#include "launch/loops_lanes.hpp"
 
 extern "C" void cohort_loops_enter_thread(std::uint32_t x, std::uint32_t y, std::uint32_t z, std::uint32_t row);
 
@@ -68,20 +71,18 @@ void exchange(const loops_block& b, unsigned warp, bool uniform, shuffle_kind ki
   }
 }
 
-// The first lane (of the first warp, the widest) outside the mask fails the
-// launch, as the first such thread to call the intrinsic does on fibers.
-void check_mask(const loops_block& b, unsigned warp, shuffle_kind kind, std::uint64_t mask,
-                std::source_location where) {
+}  // namespace
+
+void check_lanes_in_mask(const loops_block& b, unsigned warp, const char* intrinsic, std::uint64_t mask,
+                         std::source_location where) {
   const unsigned lanes = b.count < warp ? b.count : warp;
   if ((mask & low_lanes(lanes)) == low_lanes(lanes)) [[likely]]
     return;
   const unsigned lane = static_cast<unsigned>(std::countr_one(mask));
   const unsigned x = lane % b.dim_x, y = lane / b.dim_x % b.dim_y, z = lane / (b.dim_x * b.dim_y);
   cohort_loops_enter_thread(x, y, z, lane - x);
-  fail_lane_outside_mask(shuffle_names[static_cast<unsigned>(kind)], mask, where);
+  fail_lane_outside_mask(intrinsic, mask, where);
 }
-
-}  // namespace
 
 }  // namespace cohort::detail::host
 
@@ -91,8 +92,11 @@ extern "C" void cohort_loops_lane_exchange(loops_block* block, unsigned kind, un
                                            std::source_location where, bool uniform_arg) {
   const loops_block& b = *block;
   const unsigned warp = current_block->warp_size;
+  if (kind >= static_cast<unsigned>(tile_kind::shfl))  // `mask` is the tile's size
+    return exchange_tiles(b, kind, size, static_cast<unsigned>(mask), uniform_arg);
+  if (kind > static_cast<unsigned>(shuffle_kind::xor_lanes)) return combine_lanes(b, warp, kind, mask, where);
   const auto k = static_cast<shuffle_kind>(kind);
-  check_mask(b, warp, k, mask, where);
+  check_lanes_in_mask(b, warp, shuffle_names[kind], mask, where);
   switch (size) {
     case 1:
       return exchange<1>(b, warp, uniform_arg, k);

@@ -482,8 +482,12 @@ bool run_next_block(scheduled_block& b) {
   if (left_as_started(rt)) {  // what finish_block and start_block would change
     COHORT_ASSERT(no_thread_waits(rt), "a block's record reused with threads still waiting");
     w.fibers_started += rt.fibers_used;
-    next_block_index(rt.block_index, launch.config.grid);
-    ::blockIdx = rt.block_index;
+    // In a local, so that the record's index is not read back right after its
+    // field-by-field update (a store-forwarding stall, once a block).
+    uint3 index = rt.block_index;
+    next_block_index(index, launch.config.grid);
+    rt.block_index = index;
+    ::blockIdx = index;
     rt.linear = next;
     rt.serial = ++w.blocks_run;
     rt.next_unstarted = 0;

@@ -34,6 +34,25 @@ inline member_set tile_members(unsigned size) {
 }
 inline void tile_sync(unsigned size, call_site where) { synchronize(tile_members(size), where); }
 
+// A tile's shuffles and sync, as the loops pass knows them (tools/loops-pass/lane_exchange.cpp;
+// runtime_abi.hpp spells the kinds, after the warp intrinsics'): for a tile of 32 or fewer, under
+// clang a function of its own, so that the pass can lower it to the block's lane arrays (a tile
+// is consecutive ranks by construction); elsewhere, and on fibers, the rendezvous.
+enum class tile_kind : unsigned { shfl = 16, shfl_up, shfl_down, shfl_xor, sync };
+
+template <class T>
+#if defined(__clang__)
+__attribute__((noinline))
+#endif
+T tile_exchange(tile_kind kind, unsigned size, const collective_op& op, T var, std::uint64_t arg, call_site where) {
+  if (kind == tile_kind::sync) {
+    synchronize(tile_members(size), where);
+    return T{};
+  }
+  // A tile wider than a warp needs the same shuffle argument from every member.
+  return collective<T>({tile_members(size), &op, where, false, size > warp_size()}, var, arg);
+}
+
 // ballot() and match_*() of a tile of Size: bit r for the member of rank r.
 template <unsigned Size>
 using tile_mask_t =
@@ -55,23 +74,28 @@ template <unsigned Size>
 struct tile_ops {
   using mask_type = tile_mask_t<Size>;
 
-  static void sync(call_site where) { tile_sync(Size, where); }
+  static void sync(call_site where) {
+    if constexpr (Size <= 32)
+      tile_exchange<unsigned>(tile_kind::sync, Size, sync_op, 0u, 0, where);
+    else
+      tile_sync(Size, where);
+  }
 
   template <class Value>
   static Value shfl(const Value& var, unsigned src_rank, call_site where) {
-    return shuffle(group_ops::shfl_op<sizeof(Value)>, var, group_ops::shfl_arg(src_rank, Size), where);
+    return shuffle(tile_kind::shfl, group_ops::shfl_op<sizeof(Value)>, var, group_ops::shfl_arg(src_rank, Size), where);
   }
   template <class Value>
   static Value shfl_up(const Value& var, unsigned delta, call_site where) {
-    return shuffle(group_ops::shfl_up_op<sizeof(Value)>, var, delta, where);
+    return shuffle(tile_kind::shfl_up, group_ops::shfl_up_op<sizeof(Value)>, var, delta, where);
   }
   template <class Value>
   static Value shfl_down(const Value& var, unsigned delta, call_site where) {
-    return shuffle(group_ops::shfl_down_op<sizeof(Value)>, var, delta, where);
+    return shuffle(tile_kind::shfl_down, group_ops::shfl_down_op<sizeof(Value)>, var, delta, where);
   }
   template <class Value>
   static Value shfl_xor(const Value& var, unsigned lane_mask, call_site where) {
-    return shuffle(group_ops::shfl_xor_op<sizeof(Value)>, var, lane_mask, where);
+    return shuffle(tile_kind::shfl_xor, group_ops::shfl_xor_op<sizeof(Value)>, var, lane_mask, where);
   }
 
   static int any(int predicate, call_site where) { return vote<int>(group_ops::any_op, predicate, where); }
@@ -93,10 +117,12 @@ struct tile_ops {
   static collective_call call(const collective_op& op, call_site where, bool uniform_arg = false) {
     return {tile_members(Size), &op, where, false, uniform_arg};
   }
-  // A tile wider than a warp needs the same shuffle argument from every member.
   template <class Value>
-  static Value shuffle(const collective_op& op, const Value& var, std::uint64_t arg, call_site where) {
-    return collective<Value>(call(op, where, Size > warp_size()), var, arg);
+  static Value shuffle(tile_kind kind, const collective_op& op, const Value& var, std::uint64_t arg, call_site where) {
+    if constexpr (Size <= 32)
+      return tile_exchange<Value>(kind, Size, op, var, arg, where);
+    else  // a tile wider than a warp needs the same shuffle argument from every member
+      return collective<Value>(call(op, where, true), var, arg);
   }
   template <class Result>
   static Result vote(const collective_op& op, int predicate, call_site where) {

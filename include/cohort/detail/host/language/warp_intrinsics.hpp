@@ -70,6 +70,49 @@ T lane_exchange(shuffle_kind, const collective_op& op, unsigned long long mask, 
   return warp_collective<T>(op, mask, var, arg, where);
 }
 
+// The votes, __reduce_*_sync and __syncwarp, as the loops pass knows them
+// (tools/loops-pass/lane_exchange.cpp): like lane_exchange, a function of its
+// own under clang, so that where its mask is a constant the pass can lower it
+// to the block's lane arrays (each lane's value in, the warp's result out);
+// elsewhere, and on fibers, the rendezvous every collective takes. The kinds
+// follow the shuffles' (runtime_abi.hpp spells them too).
+enum class combine_kind : unsigned {
+  ballot = 4,
+  any,
+  all,
+  reduce_add,
+  reduce_min_unsigned,
+  reduce_min_signed,
+  reduce_max_unsigned,
+  reduce_max_signed,
+  reduce_and,
+  reduce_or,
+  reduce_xor,
+  sync
+};
+
+template <class T>
+#if defined(__clang__)
+__attribute__((noinline))
+#endif
+T lane_combine(combine_kind kind, const collective_op& op, unsigned long long mask, T value,
+               std::source_location where) {
+  switch (kind) {
+    case combine_kind::ballot:
+    case combine_kind::any:
+    case combine_kind::all:  // a vote's predicate travels as the slot's argument
+      return warp_collective<T>(op, mask, static_cast<std::uint64_t>(value), where);
+    case combine_kind::sync: {
+      const collective_call call = mask_call(op, mask, where);
+      own_slot().arg = 0;
+      rendezvous(call);
+      return T{};
+    }
+    default:
+      return warp_collective<T>(op, mask, value, 0, where);
+  }
+}
+
 // shfl.sync reads only the low bits of its lane operand, as many as name a
 // lane of the warp (b[4:0] at 32 lanes): a delta of 33 is a delta of 1, and a
 // negative source lane counts from the top of its segment.
@@ -118,17 +161,18 @@ T __shfl_xor_sync(unsigned long long mask, T var, int lane_mask,
 inline unsigned long long __ballot_sync(unsigned long long mask, int predicate,
                                         std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<unsigned long long>(d::lane_ops::ballot_op, mask, predicate != 0, where);
+  return d::lane_combine<unsigned long long>(d::combine_kind::ballot, d::lane_ops::ballot_op, mask, predicate != 0,
+                                             where);
 }
 inline int __any_sync(unsigned long long mask, int predicate,
                       std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<int>(d::lane_ops::any_op, mask, predicate != 0, where);
+  return d::lane_combine<int>(d::combine_kind::any, d::lane_ops::any_op, mask, predicate != 0, where);
 }
 inline int __all_sync(unsigned long long mask, int predicate,
                       std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<int>(d::lane_ops::all_op, mask, predicate != 0, where);
+  return d::lane_combine<int>(d::combine_kind::all, d::lane_ops::all_op, mask, predicate != 0, where);
 }
 template <class T>
 unsigned long long __match_any_sync(unsigned long long mask, T value,
@@ -151,49 +195,52 @@ unsigned long long __match_all_sync(unsigned long long mask, T value, int* pred,
 inline unsigned __reduce_add_sync(unsigned long long mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<unsigned>(d::lane_ops::reduce_add_op<unsigned>, mask, value, 0, where);
+  return d::lane_combine<unsigned>(d::combine_kind::reduce_add, d::lane_ops::reduce_add_op<unsigned>, mask, value,
+                                   where);
 }
 inline int __reduce_add_sync(unsigned long long mask, int value,
                              std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
   // Added as unsigned, so that overflow wraps instead of being undefined.
-  return static_cast<int>(
-      d::warp_collective<unsigned>(d::lane_ops::reduce_add_op<unsigned>, mask, static_cast<unsigned>(value), 0, where));
+  return static_cast<int>(d::lane_combine<unsigned>(d::combine_kind::reduce_add, d::lane_ops::reduce_add_op<unsigned>,
+                                                    mask, static_cast<unsigned>(value), where));
 }
 inline unsigned __reduce_min_sync(unsigned long long mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<unsigned>(d::lane_ops::reduce_min_op<unsigned>, mask, value, 0, where);
+  return d::lane_combine<unsigned>(d::combine_kind::reduce_min_unsigned, d::lane_ops::reduce_min_op<unsigned>, mask,
+                                   value, where);
 }
 inline int __reduce_min_sync(unsigned long long mask, int value,
                              std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<int>(d::lane_ops::reduce_min_op<int>, mask, value, 0, where);
+  return d::lane_combine<int>(d::combine_kind::reduce_min_signed, d::lane_ops::reduce_min_op<int>, mask, value, where);
 }
 inline unsigned __reduce_max_sync(unsigned long long mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<unsigned>(d::lane_ops::reduce_max_op<unsigned>, mask, value, 0, where);
+  return d::lane_combine<unsigned>(d::combine_kind::reduce_max_unsigned, d::lane_ops::reduce_max_op<unsigned>, mask,
+                                   value, where);
 }
 inline int __reduce_max_sync(unsigned long long mask, int value,
                              std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<int>(d::lane_ops::reduce_max_op<int>, mask, value, 0, where);
+  return d::lane_combine<int>(d::combine_kind::reduce_max_signed, d::lane_ops::reduce_max_op<int>, mask, value, where);
 }
 inline unsigned __reduce_and_sync(unsigned long long mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<unsigned>(d::lane_ops::reduce_and_op, mask, value, 0, where);
+  return d::lane_combine<unsigned>(d::combine_kind::reduce_and, d::lane_ops::reduce_and_op, mask, value, where);
 }
 inline unsigned __reduce_or_sync(unsigned long long mask, unsigned value,
                                  std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<unsigned>(d::lane_ops::reduce_or_op, mask, value, 0, where);
+  return d::lane_combine<unsigned>(d::combine_kind::reduce_or, d::lane_ops::reduce_or_op, mask, value, where);
 }
 inline unsigned __reduce_xor_sync(unsigned long long mask, unsigned value,
                                   std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<unsigned>(d::lane_ops::reduce_xor_op, mask, value, 0, where);
+  return d::lane_combine<unsigned>(d::combine_kind::reduce_xor, d::lane_ops::reduce_xor_op, mask, value, where);
 }
 
 // The lanes of the warp that reach this call together (see coalesced_threads()).
@@ -206,9 +253,7 @@ inline unsigned long long __activemask(std::source_location where = std::source_
 // different masks are told apart from lanes that have exited.
 inline void __syncwarp(unsigned long long mask = ~0ull, std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  const d::collective_call call = d::mask_call(d::sync_op, mask, where);
-  d::own_slot().arg = 0;
-  d::rendezvous(call);
+  d::lane_combine<unsigned>(d::combine_kind::sync, d::sync_op, mask, 0u, where);
 }
 
 // The lanes below, at or above the caller's (PTX's %lanemask_*; HIP spells them so).
