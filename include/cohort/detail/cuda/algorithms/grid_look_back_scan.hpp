@@ -27,9 +27,25 @@ namespace cohort::detail::gpu {
 // 64M ints, x CUB's speed: 1 window 0.87-0.94 / 0.83-0.87, 2 windows 0.84 /
 // 0.79, 4 windows 0.74 / 0.70), and so was a look-back of fixed length that
 // folds all G - 1 aggregates without waiting for inclusive totals (0.46-0.54
-// / 0.41-0.48). Pauses of 200 to 2000 ns measured alike.
+// / 0.41-0.48). Pauses of 200 to 2000 ns measured alike without the
+// prefetch below; with it 200 ns measured 0.02-0.04x faster than 1000.
 inline constexpr unsigned grid_look_back_windows = 1;
-inline constexpr unsigned grid_look_back_pause_ns = 1000;
+inline constexpr unsigned grid_look_back_pause_ns = 200;
+// How many rounds ahead a data warp asks L2 for its next tile: with its
+// loads a round ahead DRAM streams while the blocks wait for their prefixes,
+// which is where they wait (docs/measurements/2026-11-29-gpu-grid-scan-prefetch.md:
+// 0.85 to 1.01x CUB at 16M ints); 2 and 3 rounds ahead were slower than 1.
+inline constexpr unsigned grid_scan_prefetch_rounds = 1;
+
+// Asks L2 for the lane's elements of a whole tile from `base`, as load_tile
+// would read them, ahead of their loads: a warp's request per chunk, four
+// 128-byte lines.
+template <class T>
+__device__ __forceinline__ void prefetch_tile(const T* in, std::size_t base) {
+#pragma unroll
+  for (unsigned k = 0; k < chunks_per_lane; ++k)
+    asm volatile("prefetch.L2 [%0];" ::"l"(in + item_index<T>(base, k, 0)));
+}
 
 // The prefix of everything before tile t = round * G + block (t > 0), as
 // look_back's (tile_status.hpp): 32 predecessors at a time, nearest first,
@@ -114,9 +130,18 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
   const bool look_back_warp = threadIdx.x / 32 == warps;
   const bool vector = vector_aligned(in) && vector_aligned(out);
   const lifted<Op> lift{op};
-  lane_items<T> items;
+  using items_t = lane_items<T>;
+  items_t items;
+  // A data warp's loads of a tile are followed by a request to L2 for the
+  // elements it will load `grid_scan_prefetch_rounds` rounds later, so that
+  // DRAM streams them in while the block waits for its prefix and stores.
+  const auto load_into = [&](items_t& into, std::size_t t) {
+    load_tile(into, in, t * tile, n, (t + 1) * tile <= n, vector);
+    const std::size_t later = t + static_cast<std::size_t>(grid_scan_prefetch_rounds) * blocks;
+    if ((later + 1) * tile <= n) prefetch_tile(in, later * tile);
+  };
   const auto load = [&](std::size_t t) {
-    if (!look_back_warp) load_tile(items, in, t * tile, n, (t + 1) * tile <= n, vector);
+    if (!look_back_warp) load_into(items, t);
   };
   // Round 0's loads are in flight while the grid agrees on the records' epochs.
   const grid_records<T> records = open_grid_records<T>(barrier, blocks, rounds, [&] {
@@ -142,12 +167,16 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
     }
     return;
   }
-  for (unsigned r = 0; r < rounds; ++r) {
+  // A round as a function called until it finds no tile, rather than a loop
+  // body bounded by `rounds` as well: the same work, but measured 0.06-0.09x
+  // CUB's speed faster at 16M / 64M ints (ptxas gives both 63 registers; the
+  // difference in the machine code was not looked for).
+  const auto round = [&](items_t& current, unsigned r) {
     const std::size_t t = static_cast<std::size_t>(r) * blocks + me;
-    if (t >= tiles) break;
-    if (r > 0) load(t);
+    if (t >= tiles) return false;
+    if (r > 0) load_into(current, t);
     scan_tile<Inclusive>(
-        items, shared, op,
+        current, shared, op,
         [&](partial<T> total) {
           if (threadIdx.x < 32) {
             if (threadIdx.x == 0) {
@@ -163,7 +192,10 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
           return shared.tile_prefix;
         },
         warps, grid_data_warps_barrier{warps * 32});
-    store_tile(items, out, t * tile, n, (t + 1) * tile <= n, vector);
+    store_tile(current, out, t * tile, n, (t + 1) * tile <= n, vector);
+    return true;
+  };
+  for (unsigned r = 0; round(items, r); ++r) {
   }
 }
 
