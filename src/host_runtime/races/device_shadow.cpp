@@ -133,7 +133,8 @@ shadow_page* lock_shadow_page(std::uintptr_t address, std::uint64_t launch) {
   }
   if (page->launch != launch) {
     std::fill(std::begin(page->cells), std::end(page->cells), device_cell{});
-    std::fill(std::begin(page->split), std::end(page->split), 0);  // byte cells are filled when a word splits
+    if (page->any_split) std::fill(std::begin(page->split), std::end(page->split), 0);  // byte cells: filled at a split
+    page->any_split = false;
     page->launch = launch;
   }
   return page;
@@ -158,6 +159,7 @@ device_cell* byte_cells_of(shadow_page& page, std::size_t word) {
     for (unsigned b = 0; b < 4; ++b)
       cells[b] = {part(whole.write, b), {part(whole.reads[0], b), part(whole.reads[1], b)}};
     page.split[word / 64] |= std::uint64_t{1} << word % 64;
+    page.any_split = true;
   }
   return cells;
 }

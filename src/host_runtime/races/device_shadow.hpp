@@ -39,12 +39,13 @@ struct shadow_page {
   static constexpr std::size_t words = shadow_page_bytes / 4;
 
   std::atomic_flag lock;
-  std::uint64_t launch = 0;                // the launch whose accesses the cells hold
+  bool any_split = false;    // whether any word is split in this launch: the common test, on the lock's cache line
+  std::uint64_t launch = 0;  // the launch whose accesses the cells hold
+  device_cell cells[words];
   std::uint64_t split[words / 64] = {};    // per word: in this launch, its cells are byte_cells_of's
   device_cell (*byte_cells)[4] = nullptr;  // per word, a cell per byte: mapped on the page's first narrow access
-  device_cell cells[words];
 
-  bool is_split(std::size_t word) const { return split[word / 64] >> word % 64 & 1; }
+  bool is_split(std::size_t word) const { return any_split && (split[word / 64] >> word % 64 & 1); }
 };
 
 // The lowest and highest addresses any shadowed range covers, for the hooks'
