@@ -229,18 +229,24 @@ class race_shadow : public race_window {
         __builtin_prefetch(reinterpret_cast<const char*>(&c + 2) - 1, 1);
         const device_access now{record(me, atomic, pc, bytes), releases, phase};
         const race_site where{address, 0, race_place::device};
-        device_cell* by_byte = bytes != 0xf || page->is_split(index) ? byte_cells_of(*page, index) : nullptr;
-        if (by_byte == nullptr) {
+        if (bytes != 0xf || page->is_split(index)) [[unlikely]]
+          update_by_byte(*page, index, now, write, atomic, where);
+        else
           update(c, now, write, atomic, where);
-        } else {
-          for (unsigned b = 0; b < 4; ++b)
-            if (bytes >> b & 1) update(by_byte[b], now, write, atomic, where);
-        }
         unlock_shadow_page(*page);
       }
       address += count;
       size -= count;
     }
+  }
+
+  // Out of the common path's way: a word accessed narrower than whole.
+  [[gnu::noinline]] void update_by_byte(shadow_page& page, std::size_t index, const device_access& now, bool write,
+                                        bool atomic, const race_site& where) {
+    device_cell* by_byte = byte_cells_of(page, index);
+    if (by_byte == nullptr) return update(page.cells[index], now, write, atomic, where);  // past the budget
+    for (unsigned b = 0; b < 4; ++b)
+      if (now.at.bytes >> b & 1) update(by_byte[b], now, write, atomic, where);
   }
 
   void update(device_cell& c, const device_access& now, bool write, bool atomic, const race_site& where) {
