@@ -3,10 +3,16 @@
 program built with `cohort-cxx --races` and run under the mode must pass its
 own check with no report; with --measure, each is also built plainly and both
 runs are timed (CPU seconds, user + system, the least of --repeat runs,
-COHORT_WORKERS=1), and a table is written to --output.
+COHORT_WORKERS=1, COHORT_ENGINE=fibers), and a table is written to --output.
 
   scripts/race_check_corpus.py --cohort-cxx build/bin/cohort-cxx --work /tmp/races \\
       [--measure --repeat 3 --output docs/measurements/2026-11-29-race-check-global.md]
+      [--reuse]
+
+--reuse keeps a program already in --work (<program>, <program>_races) rather
+than building it again: the races ctest builds with the same command (into
+build/tests/races/<program>), and a plain build of an earlier measurement may
+be timed again.
 """
 
 import argparse
@@ -34,8 +40,10 @@ def corpus():
     return names + ["half_precision"]
 
 
-def build(cohort_cxx, name, races, work):
+def build(cohort_cxx, name, races, work, reuse):
     out = os.path.join(work, name + ("_races" if races else ""))
+    if reuse and os.path.exists(out):
+        return out
     command = [cohort_cxx, "-O2"] + (["--races"] if races else []) + [os.path.join(PROGRAMS, name + ".cu"), "-o", out]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
@@ -45,7 +53,10 @@ def build(cohort_cxx, name, races, work):
 
 def run(program, name, races):
     """(exit status, output, CPU seconds) of one run."""
-    env = dict(os.environ, COHORT_WORKERS="1", **ENV.get(name, {}))
+    # On fibers both ways: under the mode every kernel runs on the fiber engine,
+    # and cohort-cxx's default compiler (clang with the loops pass) would run
+    # the plain build's kernels on the loops engine where it lowered them.
+    env = dict(os.environ, COHORT_WORKERS="1", COHORT_ENGINE="fibers", **ENV.get(name, {}))
     env.pop("COHORT_CHECK", None)
     if races:
         env["COHORT_CHECK"] = "races"
@@ -64,13 +75,15 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--output")
+    parser.add_argument("--reuse", action="store_true", help="keep the programs already in --work")
     options = parser.parse_args()
     os.makedirs(options.work, exist_ok=True)
     cohort_cxx = os.path.abspath(options.cohort_cxx)
     names = corpus()
     builds = [(n, True) for n in names] + ([(n, False) for n in names] if options.measure else [])
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        built = dict(zip(builds, pool.map(lambda b: build(cohort_cxx, b[0], b[1], options.work), builds)))
+        made = pool.map(lambda b: build(cohort_cxx, b[0], b[1], options.work, options.reuse), builds)
+        built = dict(zip(builds, made))
 
     rows, failures = [], []
     for name in names:

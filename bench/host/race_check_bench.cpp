@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cohort/cohort.hpp>
+#include <cohort/host/settings.hpp>
 #include <cstdlib>
 
 namespace cg = cohort;
@@ -28,12 +29,18 @@ void per_thread(benchmark::State& state, unsigned long long count) {
                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-// COHORT_CHECK=races for the benchmark's scope when `how` is checked.
+// COHORT_CHECK=races for the benchmark's scope when `how` is checked (the
+// settings are read once per process unless reloaded: without the reload,
+// the checked runs would run unchecked after the first benchmark's launch).
 struct checking {
   explicit checking(build how) {
     if (how == build::checked) setenv("COHORT_CHECK", "races", 1);
+    cohort::host::reload_settings();
   }
-  ~checking() { unsetenv("COHORT_CHECK"); }
+  ~checking() {
+    unsetenv("COHORT_CHECK");
+    cohort::host::reload_settings();
+  }
 };
 
 void BM_RaceCheckReduction(benchmark::State& state) {

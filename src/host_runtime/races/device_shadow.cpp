@@ -59,19 +59,25 @@ std::vector<shadowed_range*> current_ranges() {
   return t ? t->ranges : std::vector<shadowed_range*>{};
 }
 
-shadow_page* new_page() {
-  if (shadow_bytes.fetch_add(sizeof(shadow_page), std::memory_order_relaxed) + sizeof(shadow_page) >
-      shadow_budget_bytes) {
+// `bytes` more of shadow, or false past the budget (said once).
+bool within_budget(std::size_t bytes) {
+  if (shadow_bytes.fetch_add(bytes, std::memory_order_relaxed) + bytes > shadow_budget_bytes) {
     static std::once_flag said;
     std::call_once(said, [] {
       std::fprintf(stderr,
                    "cohort: COHORT_CHECK=races: the shadow of device memory reached its budget of %zu MiB; accesses "
-                   "to device memory not yet shadowed are not checked from here on\n",
+                   "to device memory not yet shadowed are not checked from here on (nor byte by byte in words not yet "
+                   "accessed so)\n",
                    shadow_budget_bytes >> 20);
     });
-    return nullptr;
+    return false;
   }
-  // Anonymous pages come zeroed: every cell empty (epoch 0), launch 0.
+  return true;
+}
+
+shadow_page* new_page() {
+  if (!within_budget(sizeof(shadow_page))) return nullptr;
+  // Anonymous pages come zeroed: every cell empty (epoch 0), launch 0, no word split.
   void* p = mmap(nullptr, sizeof(shadow_page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   return p == MAP_FAILED ? nullptr : new (p) shadow_page;
 }
@@ -127,9 +133,35 @@ shadow_page* lock_shadow_page(std::uintptr_t address, std::uint64_t launch) {
   }
   if (page->launch != launch) {
     std::fill(std::begin(page->cells), std::end(page->cells), device_cell{});
+    if (page->any_split) std::fill(std::begin(page->split), std::end(page->split), 0);  // byte cells: filled at a split
+    page->any_split = false;
     page->launch = launch;
   }
   return page;
+}
+
+device_cell* byte_cells_of(shadow_page& page, std::size_t word) {
+  if (page.byte_cells == nullptr) {
+    // Mapped, not allocated: only the OS pages of the words split are touched.
+    constexpr std::size_t bytes = sizeof(device_cell[4]) * shadow_page::words;
+    if (!within_budget(bytes)) return nullptr;
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    page.byte_cells = static_cast<device_cell(*)[4]>(p);
+  }
+  device_cell* cells = page.byte_cells[word];
+  if (!page.is_split(word)) {
+    // Each byte's cell takes the records of the word's that touched it.
+    const device_cell& whole = page.cells[word];
+    const auto part = [](const device_access& a, unsigned byte) {
+      return a.at.bytes >> byte & 1 ? a : device_access{};
+    };
+    for (unsigned b = 0; b < 4; ++b)
+      cells[b] = {part(whole.write, b), {part(whole.reads[0], b), part(whole.reads[1], b)}};
+    page.split[word / 64] |= std::uint64_t{1} << word % 64;
+    page.any_split = true;
+  }
+  return cells;
 }
 
 }  // namespace cohort::detail::host
