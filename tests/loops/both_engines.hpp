@@ -18,6 +18,12 @@ namespace loops_tests {
 
 using cohort::host::engine_choice;
 
+// A test that may set the engine mode, left as every test finds it: auto.
+class engine_mode_test : public ::testing::Test {
+ protected:
+  void TearDown() override { cohort::host::set_engine_mode(cohort::host::engine_mode::automatic); }
+};
+
 inline std::vector<float> random_floats(std::size_t n, unsigned seed) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> d(-4.0f, 4.0f);

@@ -25,10 +25,7 @@ using loops_tests::expect_same_on_both;
 using loops_tests::random_floats;
 using loops_tests::random_ints;
 
-class LoopsGrid : public ::testing::Test {
- protected:
-  void TearDown() override { set_engine_mode(engine_mode::automatic); }
-};
+class LoopsGrid : public loops_tests::engine_mode_test {};
 
 TEST_F(LoopsGrid, GridSumRunsOnLoops) {
   EXPECT_EQ(loops_tests::grid_sum_engine().chosen, engine::loops) << loops_tests::grid_sum_engine().reason;

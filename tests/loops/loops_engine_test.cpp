@@ -30,10 +30,7 @@ using loops_tests::expect_same_on_both;
 using loops_tests::random_floats;
 using loops_tests::random_ints;
 
-class LoopsEngine : public ::testing::Test {
- protected:
-  void TearDown() override { set_engine_mode(engine_mode::automatic); }
-};
+class LoopsEngine : public loops_tests::engine_mode_test {};
 
 TEST_F(LoopsEngine, BarrierFreeSaxpyRunsOnLoops) {
   EXPECT_EQ(loops_tests::saxpy_engine().chosen, engine::loops) << loops_tests::saxpy_engine().reason;

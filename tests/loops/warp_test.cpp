@@ -31,10 +31,7 @@ using warp_tests::block_shape;
 // Whole warps, a partial last warp (48, 100, 1000 threads), 2-D and 3-D blocks.
 const block_shape shapes[] = {{32}, {48}, {100}, {1000}, {24, 5}, {7, 3, 5}, {64, 2}};
 
-class WarpOnLoops : public ::testing::Test {
- protected:
-  void TearDown() override { set_engine_mode(engine_mode::automatic); }
-};
+class WarpOnLoops : public loops_tests::engine_mode_test {};
 
 TEST_F(WarpOnLoops, ShflXorButterfly) {
   EXPECT_EQ(warp_tests::butterfly_engine().chosen, engine::loops) << warp_tests::butterfly_engine().reason;
