@@ -21,6 +21,8 @@ import subprocess
 import sys
 
 TIME = re.compile(r"ran in ([0-9.]+) s \(cpu ([0-9.]+) s\) on engine (\w+)")
+# COHORT_ENGINE_REPORT=1's line for a kernel that auto left on fibers, and why.
+ON_FIBERS = re.compile(r"cohort: kernel `(.*)` runs on fibers: (.*)")
 ENGINES = ("auto", "fibers")
 RUNNER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "corpus",
                       "build_and_run_sample.py")
@@ -37,7 +39,8 @@ def corpus_tests(build, name_filter):
 def with_engines(command, rounds, workers):
     """The test's command asking build_and_run_sample.py (this checkout's) to run the sample under both engines."""
     command = [RUNNER if word.endswith("build_and_run_sample.py") else word for word in command]
-    extra = ["--engines", ",".join(ENGINES), "--rounds", str(rounds), "--env", f"COHORT_WORKERS={workers}"]
+    extra = ["--engines", ",".join(ENGINES), "--rounds", str(rounds), "--env", f"COHORT_WORKERS={workers}",
+             "--env", "COHORT_ENGINE_REPORT=1"]
     split = command.index("--args") if "--args" in command else len(command)
     return command[:split] + extra + command[split:]
 
@@ -51,7 +54,7 @@ def main():
     parser.add_argument("--output", help="a Markdown table to write")
     options = parser.parse_args()
 
-    rows, failed = [], []
+    rows, failed, fallbacks = [], [], {}
     for name, command in corpus_tests(options.build, options.filter):
         run = subprocess.run(with_engines(command, options.rounds, options.workers), capture_output=True, text=True)
         cpu = {engine: [] for engine in ENGINES}
@@ -64,6 +67,9 @@ def main():
         # A sample that runs for less than the clock's 10 ms counts as 10 ms (no ratio of zeros).
         row = (name, max(min(cpu["auto"]), 0.01), max(min(cpu["fibers"]), 0.01))
         rows.append(row)
+        for kernel, reason in ON_FIBERS.findall(run.stdout):
+            if reason != "COHORT_ENGINE=fibers":
+                fallbacks[(name, kernel)] = reason
         print(f"{row[0]}: loops/auto {row[1]:.2f} s, fibers {row[2]:.2f} s, ratio {row[2] / row[1]:.2f}x", flush=True)
 
     table = ["| sample | auto (loops where eligible), CPU s | fibers, CPU s | fibers / auto |", "|---|---|---|---|"]
@@ -74,6 +80,9 @@ def main():
         table.append(f"| **all {len(rows)}** | {total_auto:.1f} | {total_fibers:.1f} | {total_fibers / total_auto:.2f} |")
         table.append(f"\nPer sample fibers / auto: min {min(ratios):.2f}, median {statistics.median(ratios):.2f}, "
                      f"max {max(ratios):.2f}.")
+    table += ["", "Kernels that `auto` ran on fibers, and why (COHORT_ENGINE_REPORT=1):", "",
+              "| sample | kernel | reason |", "|---|---|---|"]
+    table += [f"| {n} | `{k}` | {r} |" for (n, k), r in sorted(fallbacks.items())]
     print("\n".join(table))
     if options.output:
         with open(options.output, "w", encoding="utf-8") as f:
