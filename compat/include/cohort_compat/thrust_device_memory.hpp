@@ -8,11 +8,11 @@
 // headers, found before Thrust's own, put in place of Thrust's.
 #pragma once
 
-#include <cstddef>
-#include <string>
 #include <thrust/detail/config.h>
 #include <thrust/mr/memory_resource.h>
 #include <thrust/system/detail/bad_alloc.h>
+#include <cstddef>
+#include <string>
 
 #include "cuda_runtime_api.h"
 

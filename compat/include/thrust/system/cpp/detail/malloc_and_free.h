@@ -6,10 +6,10 @@
 // system's policies.
 #pragma once
 
-#include_next <thrust/system/cpp/detail/malloc_and_free.h>
-#include <cohort_compat/thrust_device_memory.hpp>
 #include <thrust/detail/raw_pointer_cast.h>
 #include <thrust/system/cpp/detail/execution_policy.h>
+#include_next <thrust/system/cpp/detail/malloc_and_free.h>
+#include <cohort_compat/thrust_device_memory.hpp>
 
 THRUST_NAMESPACE_BEGIN
 namespace system::cpp::detail {
