@@ -57,8 +57,17 @@ __device__ __forceinline__ T segment_reduce(const segment& s, T v, Op& op) {
       return v;
     };
     if (tiles_are_whole(Size)) return butterfly();
-    if (s.count == Size) return butterfly();
-    return shfl_idx<Size>(s.lanes, segment_scan<Size>(s, v, op), s.count - 1);
+    // A block with a short last tile: the tile's rank and count from the
+    // special registers read afresh, so that no caller's loop holds the
+    // block's extent and the thread's index for this rare path. With s's,
+    // the repeated_sum of cohort_bench_cuda_programs took 30 registers, with
+    // these 24 (with grid_barrier::arrive's test on the fresh workspace; each
+    // change alone 28 or 30; NVIDIA's 22, whose tiles are never short).
+    const unsigned rank = fresh_thread_rank();
+    const unsigned left = static_cast<unsigned>(dim_volume(fresh<fresh_triple::block_dim>())) - (rank & ~(Size - 1));
+    const segment short_tile{s.lanes, rank & (Size - 1), left < Size ? left : Size};
+    if (short_tile.count == Size) return butterfly();
+    return shfl_idx<Size>(s.lanes, segment_scan<Size>(short_tile, v, op), short_tile.count - 1);
   }
 }
 
