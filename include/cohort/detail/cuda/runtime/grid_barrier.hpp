@@ -167,15 +167,33 @@ __device__ inline unsigned grid_blocks() { return static_cast<unsigned>(dim_volu
 // registers). One function reads each of the four triples (the block's index
 // in the grid, the thread's in the block, and their extents); the barrier also
 // reads the launch's workspace afresh, for its "not cooperative" test too
-// (grid_barrier::arrive). The thread's index it reads only in a wait on split
-// counters, for the first warp: never before the leader's add (grid_barrier
-// says why). The reads themselves are special_registers.hpp's fresh().
-
+// (grid_barrier::arrive says why). The thread's
+// index it reads only in a wait on split counters, for the first warp: never
+// before the leader's add (grid_barrier says why).
+enum class fresh_triple { block_index, thread_index, grid_dim, block_dim };
+template <fresh_triple Which>
+__device__ __forceinline__ dim3 fresh() {
+  unsigned x, y, z;
+  if constexpr (Which == fresh_triple::block_index)
+    asm volatile("mov.u32 %0, %%ctaid.x;\n\tmov.u32 %1, %%ctaid.y;\n\tmov.u32 %2, %%ctaid.z;"
+                 : "=r"(x), "=r"(y), "=r"(z));
+  else if constexpr (Which == fresh_triple::thread_index)
+    asm volatile("mov.u32 %0, %%tid.x;\n\tmov.u32 %1, %%tid.y;\n\tmov.u32 %2, %%tid.z;" : "=r"(x), "=r"(y), "=r"(z));
+  else if constexpr (Which == fresh_triple::grid_dim)
+    asm volatile("mov.u32 %0, %%nctaid.x;\n\tmov.u32 %1, %%nctaid.y;\n\tmov.u32 %2, %%nctaid.z;"
+                 : "=r"(x), "=r"(y), "=r"(z));
+  else
+    asm volatile("mov.u32 %0, %%ntid.x;\n\tmov.u32 %1, %%ntid.y;\n\tmov.u32 %2, %%ntid.z;" : "=r"(x), "=r"(y), "=r"(z));
+  return {x, y, z};
+}
 // grid_workspace(), read afresh.
 __device__ __forceinline__ driver_workspace* fresh_workspace() {
   unsigned high, low;
   asm volatile("mov.u32 %0, %%envreg1;\n\tmov.u32 %1, %%envreg2;" : "=r"(high), "=r"(low));
   return reinterpret_cast<driver_workspace*>((static_cast<unsigned long long>(high) << 32) | low);
+}
+__device__ __forceinline__ unsigned fresh_thread_rank() {
+  return static_cast<unsigned>(linear_index(fresh<fresh_triple::thread_index>(), fresh<fresh_triple::block_dim>()));
 }
 // The SM the caller runs on (find_slot's copy).
 __device__ __forceinline__ unsigned fresh_sm_id() {
@@ -492,14 +510,15 @@ struct grid_barrier {
   // Every thread of the block calls arrive() and then wait(), as __syncthreads requires.
   __device__ grid_arrival arrive() const {
     // The test on the fresh read, not on the handle's copy: a test of the
-    // copy kept it in two registers across a caller's loop (the repeated_sum
-    // of cohort_bench_cuda_programs: 28 registers against 24, NVIDIA's 22,
-    // with warp_fold.hpp's short tiles read afresh). The price is two uniform
-    // constant loads and a compare before each barrier's __syncthreads, no
-    // longer hoisted out of the loop: 0.963 -> 0.973 us at one block of 256
-    // threads per SM, NVIDIA's 0.980 (H200, one run each;
-    // docs/measurements/2026-11-30-gpu-registers.md). wait() needs no test:
-    // its token comes from here.
+    // copy kept the copy in two registers across the loop of the
+    // repeated_sum of cohort_bench_cuda_programs (28 registers against 26,
+    // NVIDIA's 22). The price: two uniform constant loads and a compare
+    // before each barrier's __syncthreads, which the compiler no longer hoists
+    // out of a loop of grid.sync(), 10-60 ns a barrier (H200, side by side;
+    // docs/measurements/2026-11-30-gpu-registers.md). Only the leader's test
+    // after the __syncthreads took the loop to 18 registers and
+    // whole-array grid_reduce's kernel to 40. wait() needs no test: its token
+    // comes from here.
     driver_workspace* const ws = fresh_workspace();
     if (!ws) trap_not_cooperative();
     __syncthreads();

@@ -111,29 +111,4 @@ __device__ __forceinline__ unsigned long long dim_volume(dim3 d) {
   return static_cast<unsigned long long>(d.x) * d.y * d.z;
 }
 
-// The special registers read afresh (volatile), so that the compiler derives
-// what it needs from them where it is needed instead of holding the values
-// across a caller's loop: for code off the common path (the grid barrier's
-// protocol, a short last warp's reduction) a register held for the whole
-// kernel costs more than an S2R when the code runs (grid_barrier.hpp).
-enum class fresh_triple { block_index, thread_index, grid_dim, block_dim };
-template <fresh_triple Which>
-__device__ __forceinline__ dim3 fresh() {
-  unsigned x, y, z;
-  if constexpr (Which == fresh_triple::block_index)
-    asm volatile("mov.u32 %0, %%ctaid.x;\n\tmov.u32 %1, %%ctaid.y;\n\tmov.u32 %2, %%ctaid.z;"
-                 : "=r"(x), "=r"(y), "=r"(z));
-  else if constexpr (Which == fresh_triple::thread_index)
-    asm volatile("mov.u32 %0, %%tid.x;\n\tmov.u32 %1, %%tid.y;\n\tmov.u32 %2, %%tid.z;" : "=r"(x), "=r"(y), "=r"(z));
-  else if constexpr (Which == fresh_triple::grid_dim)
-    asm volatile("mov.u32 %0, %%nctaid.x;\n\tmov.u32 %1, %%nctaid.y;\n\tmov.u32 %2, %%nctaid.z;"
-                 : "=r"(x), "=r"(y), "=r"(z));
-  else
-    asm volatile("mov.u32 %0, %%ntid.x;\n\tmov.u32 %1, %%ntid.y;\n\tmov.u32 %2, %%ntid.z;" : "=r"(x), "=r"(y), "=r"(z));
-  return {x, y, z};
-}
-__device__ __forceinline__ unsigned fresh_thread_rank() {
-  return static_cast<unsigned>(linear_index(fresh<fresh_triple::thread_index>(), fresh<fresh_triple::block_dim>()));
-}
-
 }  // namespace cohort::detail::gpu
