@@ -222,7 +222,7 @@ TEST(GridBarrier, WholeProgramsFitAsManyBlocksAsWithNvidiasGroups) {
 // The repeated grid-wide sum within 4 registers of NVIDIA's build (issue 40:
 // it took 30 against 22 while the barrier's "not cooperative" test held the
 // handle's workspace and the tile reduce's short-tile path held the block's
-// extent and the thread's index across the loop; 24 since).
+// extent and the thread's index across the loop; 26 since).
 TEST(GridBarrier, RepeatedSumWithinFourRegistersOfNvidias) {
   namespace programs = cooperative_programs;
   cudaFuncAttributes ours{}, theirs{};
