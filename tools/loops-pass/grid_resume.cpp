@@ -143,9 +143,10 @@ std::uint64_t kept_store_bytes(const Module& module, const step_function& step) 
   return lay_out_shared(module.getDataLayout(), step, [](GlobalVariable*, std::uint64_t, std::uint64_t) {});
 }
 
-Value* restore_block(IRBuilder<>& b, const step_function& step, Value* ctx, Value* kept) {
+Value* restore_block(IRBuilder<>& b, const step_function& step, Value* ctx, Value* kept, Value* keep) {
   Value* store = kept_store(b, ctx);
-  if (step.uniform_bytes) b.CreateMemCpy(kept, Align(16), store, Align(16), step.uniform_bytes);
+  if (step.uniform_bytes)
+    for (Value* slots : {kept, keep}) b.CreateMemCpy(slots, Align(16), store, Align(16), step.uniform_bytes);
   const DataLayout& layout = b.GetInsertBlock()->getModule()->getDataLayout();
   lay_out_shared(layout, step, [&](GlobalVariable* shared, std::uint64_t offset, std::uint64_t size) {
     b.CreateMemCpy(b.CreateThreadLocalAddress(shared), shared->getAlign(),

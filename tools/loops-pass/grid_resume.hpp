@@ -60,9 +60,14 @@ llvm::SmallVector<llvm::GlobalVariable*, 4> block_shared_memory(llvm::Function& 
 std::uint64_t kept_store_bytes(const llvm::Module& module, const step_function& step);
 
 // In the block function's entry, after cohort_loops_begin_grid_block: the
-// uniform values (into `kept`) and shared memory restored from the kept store
-// (as the block left them, or zeros at its start). Returns the resume point.
-llvm::Value* restore_block(llvm::IRBuilder<>& b, const step_function& step, llvm::Value* ctx, llvm::Value* kept);
+// uniform values and shared memory restored from the kept store (as the block
+// left them, or zeros at its start). The values go into `kept` and into
+// `keep` both: a region writes a value to `keep` only where it defines it, and
+// the block function copies all of `keep` over `kept` after every region, so
+// `keep` must hold the block's values from the start of the call on, as it
+// does when regions follow each other in one call. Returns the resume point.
+llvm::Value* restore_block(llvm::IRBuilder<>& b, const step_function& step, llvm::Value* ctx, llvm::Value* kept,
+                           llvm::Value* keep);
 
 // At grid barrier `point` (1-based): the block kept, arrived, and the block function returned.
 void suspend_block(llvm::IRBuilder<>& b, const step_function& step, llvm::Value* ctx, llvm::Value* kept,

@@ -136,10 +136,12 @@ void keep_memory_parameters(Function& step, unsigned kernel_params) {
 // instead of one per thread. A region reads them from `kept`, as the last
 // region left them, and writes them to `keep`, which the block function
 // copies over `kept` between regions: every thread of a region reads what the
-// region started with, while the first thread already writes what the next
+// region started with, while the deciding thread already writes what the next
 // region will read (the others write where nobody reads: the same values).
-// Each thread reloads a value where it resumes after a barrier; SSAUpdater
-// joins the reloads with the definition. Returns the slots' bytes.
+// A region writes only the values it defines; the others stay in `keep` from
+// an earlier region of the same call, or from the kept store where the call
+// resumed at a grid barrier (grid_resume.hpp's restore_block). Each thread reloads a value where it resumes after a
+// barrier; SSAUpdater joins the reloads with the definition. Returns the slots' bytes.
 std::uint64_t keep_uniform_values(Function& step, ArrayRef<Instruction*> values, ArrayRef<BasicBlock*> resumes,
                                   Argument& kept, Argument& keep) {
   const DataLayout& layout = step.getParent()->getDataLayout();
