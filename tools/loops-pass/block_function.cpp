@@ -89,18 +89,18 @@ block_record_fields begin_block(IRBuilder<>& b, Module& module, std::uint64_t fr
 
 // A kernel with grid barriers: the block's own frames and kept store (grid_resume.hpp).
 block_record_fields begin_block(IRBuilder<>& b, Module& module, const step_function& step) {
-  if (step.grid_barriers == 0) return begin_block(b, module, step.frame_bytes);
+  if (step.level_barriers == 0) return begin_block(b, module, step.frame_bytes);
   FunctionCallee begin =
       module.getOrInsertFunction(begin_grid_block_symbol, b.getPtrTy(), b.getInt64Ty(), b.getInt64Ty());
   return read_block_record(
       b, b.CreateCall(begin, {b.getInt64(step.frame_bytes), b.getInt64(kept_store_bytes(module, step))}, "ctx"));
 }
 
-// The dispatch's way to point `point`: its region, or where a grid barrier
-// returns to the scheduler, unless the block function has just resumed there.
+// The dispatch's way to point `point`: its region, or where a grid or cluster
+// barrier returns to the scheduler, unless the block function has just resumed there.
 BasicBlock* way_to_point(const step_function& step, const block_record_fields& f, Value* kept, PHINode* resumed,
                          BasicBlock* region, unsigned point) {
-  if (point == 0 || !step.grid_sites[point - 1]) return region;
+  if (point == 0 || !step.level_sites[point - 1]) return region;
   LLVMContext& context = region->getContext();
   Function* function = region->getParent();
   auto* grid = BasicBlock::Create(context, "grid" + Twine(point), function);
@@ -108,7 +108,7 @@ BasicBlock* way_to_point(const step_function& step, const block_record_fields& f
   IRBuilder<> at(grid);
   at.CreateCondBr(resumed, region, suspend);
   at.SetInsertPoint(suspend);
-  suspend_block(at, step, f.ctx, kept, point);
+  suspend_block(at, step, f.ctx, kept, point, region);
   return grid;
 }
 
@@ -402,7 +402,7 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   AllocaInst* kept = slots("kept");
   AllocaInst* keep = slots("keep");
   AllocaInst* ignored = slots("ignored");
-  Value* start = step.grid_barriers ? restore_block(b, step, f.ctx, kept, keep) : b.getInt32(0);
+  Value* start = step.level_barriers ? restore_block(b, step, f.ctx, kept, keep) : b.getInt32(0);
   b.CreateBr(dispatch);
 
   b.SetInsertPoint(dispatch);
@@ -545,7 +545,7 @@ SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& sh
     AllocaInst* keep = slots("keep");
     AllocaInst* ignored = slots("ignored");
     Value* first_rank = b.CreateLoad(i32, f.order, "first_rank");
-    Value* start = step.grid_barriers ? restore_block(b, step, f.ctx, kept, keep) : b.getInt32(0);
+    Value* start = step.level_barriers ? restore_block(b, step, f.ctx, kept, keep) : b.getInt32(0);
     auto* dispatch = BasicBlock::Create(context, "dispatch", &shuffled);
     auto* done = BasicBlock::Create(context, "done", &shuffled);
     b.CreateBr(dispatch);
