@@ -20,6 +20,11 @@ __global__ void cluster_rounds_kernel(const float* in, float* exchange, float* o
   unsigned mine = block + 1;  // the block's own, kept once per block
   mirrored[threadIdx.x] = v * 0.5f;
   scratch[threadIdx.x] = v - 1.0f;
+  if (rank == 0) {  // a block barrier under a branch on the block's rank in its cluster
+    scratch[threadIdx.x] += 1.0f;
+    __syncthreads();
+    v += scratch[blockDim.x - 1 - threadIdx.x];
+  }
   for (unsigned r = 0; r < rounds; ++r) {
     exchange[i] = v;
     cluster.sync();
@@ -54,7 +59,7 @@ __global__ void cluster_ring_kernel(int* out) {
 
 namespace loops_tests {
 
-const unsigned cluster_left_line = 39;
+const unsigned cluster_left_line = 44;
 
 std::vector<float> cluster_rounds(const std::vector<float>& in, unsigned grid_x, unsigned grid_y, unsigned block,
                                   unsigned cluster, unsigned rounds) {

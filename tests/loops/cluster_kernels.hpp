@@ -16,7 +16,8 @@ using cohort::host::engine_choice;
 // clusters of `cluster` × 1 blocks: each thread reads the round's value of the
 // next block of its cluster (through global memory); a per-thread value, each
 // block's own uniform value (a recurrence), static and dynamic shared memory
-// kept across every cluster barrier, block barriers between them. `cluster` 1:
+// kept across every cluster barrier, block barriers between them, and before
+// them a block barrier under a branch on cluster.block_rank(). `cluster` 1:
 // a launch without clusters, where a cluster is its block.
 std::vector<float> cluster_rounds(const std::vector<float>& in, unsigned grid_x, unsigned grid_y, unsigned block,
                                   unsigned cluster, unsigned rounds);

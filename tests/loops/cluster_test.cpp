@@ -55,12 +55,18 @@ TEST_F(LoopsCluster, RoundsByHand) {
   const auto in = random_floats(n, 78);
   const std::vector<float> out = loops_tests::cluster_rounds(in, blocks, 1, block, cluster, 1);
   EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
+  // Each thread's value before the rounds: rank 0's blocks add their mirrored thread's scratch.
+  const auto start = [&](unsigned j) {
+    const unsigned b = j / block, t = j % block;
+    return b % cluster == 0 ? in[j] + ((in[b * block + block - 1 - t] - 1.0f) + 1.0f) : in[j];
+  };
   for (unsigned i = 0; i < n; ++i) {
     const unsigned b = i / block, t = i % block, rank = b % cluster;
     const unsigned next = (b - rank + (rank + 1) % cluster) * block + t;
-    const float v = in[i] + (in[next] * 0.25f + static_cast<float>((b + 1) % 7u));
+    const float v = start(i) + (start(next) * 0.25f + static_cast<float>((b + 1) % 7u));
     const float mirrored = in[b * block + block - 1 - t] * 0.5f;
-    ASSERT_EQ(out[i], v + mirrored + (in[i] - 1.0f)) << "element " << i;
+    const float scratch = rank == 0 ? (in[i] - 1.0f) + 1.0f : in[i] - 1.0f;
+    ASSERT_EQ(out[i], v + mirrored + scratch) << "element " << i;
   }
 }
 
