@@ -35,7 +35,7 @@ __global__ void fallback_multi_grid(int* out) {
 }
 __global__ void fallback_cluster(int* out) {
   out[threadIdx.x] = 1;
-  cg::this_cluster().sync();
+  if (threadIdx.x < 16) cg::this_cluster().sync();
 }
 __global__ void fallback_split_barrier(int* out) {
   auto block = cg::this_thread_block();
@@ -149,4 +149,27 @@ __global__ void fallback_grid_site(int* out, int n) {
     cg::this_grid().sync();
   }
   out[threadIdx.x] = 3;
+}
+
+// Cluster barriers and services the loops engine does not lower (grid_resume.hpp).
+__attribute__((noinline)) void cluster_sync_in_helper() { cg::this_cluster().sync(); }
+__global__ void fallback_cluster_helper(int* out) {
+  out[threadIdx.x] = 1;
+  cluster_sync_in_helper();
+}
+__global__ void fallback_cluster_divergent_barrier(int* out) {
+  if (threadIdx.x < 16) __syncthreads();
+  cg::this_cluster().sync();
+  out[threadIdx.x] = 1;
+}
+__global__ void fallback_cluster_shared(int* out) {
+  __shared__ int mine;
+  mine = 1;
+  cg::this_cluster().sync();
+  out[threadIdx.x] = *cg::this_cluster().map_shared_rank(&mine, 0);
+}
+__global__ void fallback_cluster_split(int* out) {
+  auto token = cg::this_cluster().barrier_arrive();
+  out[threadIdx.x] = 1;
+  cg::this_cluster().barrier_wait(std::move(token));
 }

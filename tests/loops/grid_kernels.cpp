@@ -48,6 +48,20 @@ __global__ void grid_normalize_kernel(const int* in, int* block_sums, int* total
   out[i] = values[threadIdx.x] * 3 - *total;
 }
 
+// A uniform value of each block's own (a recurrence, not an induction variable
+// LLVM could recompute from the round) kept across a grid barrier, then across a
+// block barrier in a region that reads it without redefining it.
+__global__ void grid_block_values_kernel(unsigned* out, unsigned rounds) {
+  unsigned value = blockIdx.x + 1;
+  for (unsigned r = 0; r < rounds; ++r) {
+    cg::this_grid().sync();
+    const unsigned mine = value + threadIdx.x;
+    __syncthreads();
+    out[(blockIdx.x * rounds + r) * blockDim.x + threadIdx.x] = mine ^ value;
+    value = value * 1103515245u + 12345u + blockIdx.x;
+  }
+}
+
 __global__ void grid_left_kernel(int* out, unsigned leaver) {
   if (blockIdx.x == leaver) return;
   out[blockIdx.x] = 1;
@@ -68,7 +82,7 @@ __global__ void grid_reduce_kernel(int* out) {
 
 namespace loops_tests {
 
-const unsigned left_barrier_line = 54, not_cooperative_line = 59;
+const unsigned left_barrier_line = 68, not_cooperative_line = 73;
 
 std::vector<float> grid_rounds(const std::vector<float>& in, unsigned blocks, unsigned block, unsigned rounds) {
   cg::device_buffer<float> din(in), exchange(in.size()), dout(in.size());
@@ -96,6 +110,13 @@ std::vector<int> grid_normalize(const std::vector<int>& in, unsigned blocks, uns
   return result;
 }
 engine_choice grid_normalize_engine() { return cohort::host::engine_for(grid_normalize_kernel); }
+
+std::vector<unsigned> grid_block_values(unsigned blocks, unsigned block, unsigned rounds) {
+  cg::device_buffer<unsigned> out(blocks * block * rounds);
+  cg::launch_cooperative(grid_block_values_kernel, {dim3(blocks), dim3(block)}, out.data(), rounds);
+  return out.to_host();
+}
+engine_choice grid_block_values_engine() { return cohort::host::engine_for(grid_block_values_kernel); }
 
 void grid_barrier_left(unsigned blocks, unsigned block, unsigned leaver) {
   cg::device_buffer<int> out(blocks);

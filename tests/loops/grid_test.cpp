@@ -55,6 +55,31 @@ TEST_F(LoopsGrid, RoundsOfGridBarriersKeepEveryThreadsValuesAndSharedMemory) {
   }
 }
 
+// Regression: a block resumed after a grid barrier copied its uniform values'
+// next-region slots (`keep`), which the resumed call had not restored, over
+// the values it had restored (`kept`) at the end of the first region that did
+// not redefine them; the value read afterwards was another call's stack. Each
+// block's value differs here, so even one worker (blocks run one after another
+// on one stack) gives another block's value without the fix.
+TEST_F(LoopsGrid, EachBlocksUniformValueSurvivesAGridBarrierAndABlockBarrier) {
+  EXPECT_EQ(loops_tests::grid_block_values_engine().chosen, engine::loops)
+      << loops_tests::grid_block_values_engine().reason;
+  for (unsigned blocks : {1u, 3u, 8u}) {
+    SCOPED_TRACE(std::to_string(blocks) + " blocks");
+    const unsigned block = 40, rounds = 4;
+    const std::vector<unsigned> out = loops_tests::grid_block_values(blocks, block, rounds);
+    EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
+    for (unsigned b = 0; b < blocks; ++b) {
+      unsigned value = b + 1;
+      for (unsigned r = 0; r < rounds; ++r, value = value * 1103515245u + 12345u + b)
+        for (unsigned t = 0; t < block; ++t)
+          ASSERT_EQ(out[(b * rounds + r) * block + t], (value + t) ^ value)
+              << "block " << b << ", round " << r << ", thread " << t;
+    }
+    expect_same_on_both<unsigned>([&] { return loops_tests::grid_block_values(blocks, block, rounds); }, engine::loops);
+  }
+}
+
 TEST_F(LoopsGrid, ClusterLaunchOfGridBarriersStaysOnFibers) {
   const auto in = random_floats(8 * 64, 31);
   const std::vector<float> unclustered = loops_tests::grid_rounds(in, 8, 64, 2);

@@ -15,15 +15,18 @@ void emit_registrations(Module& module, const std::vector<kernel_outcome>& outco
   PointerType* ptr = PointerType::getUnqual(context);
   Type* void_type = Type::getVoidTy(context);
   FunctionCallee lowered = module.getOrInsertFunction(register_kernel_symbol, void_type, ptr, ptr, ptr);
-  FunctionCallee lowered_grid = module.getOrInsertFunction(register_grid_kernel_symbol, void_type, ptr, ptr, ptr);
+  FunctionCallee lowered_resuming =
+      module.getOrInsertFunction(register_resuming_kernel_symbol, void_type, ptr, ptr, ptr, Type::getInt32Ty(context));
   FunctionCallee declined = module.getOrInsertFunction(register_fallback_symbol, void_type, ptr, ptr, ptr);
   Function* ctor = Function::Create(FunctionType::get(void_type, false), GlobalValue::InternalLinkage,
                                     "cohort.loops.register", module);
   IRBuilder<> b(BasicBlock::Create(context, "entry", ctor));
   for (const kernel_outcome& k : outcomes) {
     Value* name = b.CreateGlobalString(k.name, "cohort.loops.name");
-    if (k.block)
-      b.CreateCall(k.grid_barriers ? lowered_grid : lowered, {k.kernel, k.block, name});
+    if (k.block && k.levels)
+      b.CreateCall(lowered_resuming, {k.kernel, k.block, name, b.getInt32(k.levels)});
+    else if (k.block)
+      b.CreateCall(lowered, {k.kernel, k.block, name});
     else
       b.CreateCall(declined, {k.kernel, name, b.CreateGlobalString(k.reason, "cohort.loops.reason")});
   }

@@ -2,6 +2,7 @@
 // of the translation unit: its block function, or why it stays on fibers.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,10 +15,12 @@ namespace cohort_loops {
 
 struct kernel_outcome {
   llvm::Function* kernel;
-  llvm::Function* block;       // null: stays on fibers
-  std::string name;            // demangled
-  std::string reason;          // why it stays on fibers
-  bool grid_barriers = false;  // its block function returns at grid barriers (grid_resume.hpp)
+  llvm::Function* block;  // null: stays on fibers
+  std::string name;       // demangled
+  std::string reason;     // why it stays on fibers
+  // Bit 1 << resume_level for each level above the block (grid, cluster) at
+  // whose barriers its block function may return (grid_resume.hpp).
+  std::uint32_t levels = 0;
 };
 
 void emit_registrations(llvm::Module& module, const std::vector<kernel_outcome>& outcomes);

@@ -14,6 +14,7 @@
 #include "diagnostics/diagnostics.hpp"
 #include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
+#include "launch/loops_grid.hpp"
 #include "launch/settings.hpp"
 #include "scheduling/scheduler.hpp"
 
@@ -25,7 +26,8 @@ struct registered_kernel {
   const void* block_function = nullptr;  // null: the pass kept it on fibers
   std::string name;
   std::string reason;
-  bool grid_barriers = false;  // its block function returns at grid barriers (loops_grid.hpp)
+  // Its block function returns at grid barriers, at cluster barriers (loops_grid.hpp).
+  bool grid_barriers = false, cluster_barriers = false;
 };
 
 struct kernel_registry {
@@ -88,7 +90,10 @@ launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device,
   } else if (choice.chosen == engine::loops && clustered && find_kernel(entry.kernel)->grid_barriers) {
     choice = {engine::fibers, "grid barriers in a cluster launch (not on the loops engine yet)"};
   }
-  if (choice.chosen == engine::loops) result.entry.run_threads = entry.run_loops;
+  if (choice.chosen == engine::loops) {
+    result.entry.run_threads = entry.run_loops;
+    result.cluster_phases = clustered && find_kernel(entry.kernel)->cluster_barriers;
+  }
   if (settings::engine_report())
     std::fprintf(stderr, "cohort: kernel `%s` runs on %s%s%s\n", kernel_name(entry.kernel).c_str(),
                  choice.chosen == engine::loops ? "loops" : "fibers", choice.reason.empty() ? "" : ": ",
@@ -110,8 +115,11 @@ void cohort_loops_register_kernel(const void* kernel, const void* block_function
   record(kernel, {block_function, name, ""});
 }
 
-void cohort_loops_register_grid_kernel(const void* kernel, const void* block_function, const char* name) {
-  record(kernel, {block_function, name, "", true});
+// `levels`: bit 1 << loops_level for each level at whose barriers the block function returns.
+void cohort_loops_register_resuming_kernel(const void* kernel, const void* block_function, const char* name,
+                                           std::uint32_t levels) {
+  const auto has = [levels](loops_level level) { return (levels >> static_cast<std::uint32_t>(level) & 1u) != 0; };
+  record(kernel, {block_function, name, "", has(loops_level::grid), has(loops_level::cluster)});
 }
 
 void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason) {

@@ -12,6 +12,9 @@ namespace cohort::detail::host {
 struct launch_engine {
   cohort::host::engine_choice choice;
   kernel_entry entry;  // the launch's entry, run_threads the chosen engine's runner
+  // A cluster launch on loops of a kernel whose block function returns at
+  // cluster barriers: each cluster runs in phases (loops_grid.hpp).
+  bool cluster_phases = false;
 };
 
 // Throws under COHORT_ENGINE=loops when the choice is fibers; reports the
