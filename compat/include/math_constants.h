@@ -2,7 +2,7 @@
 // values (each the float or double nearest the number its name says; a
 // _HI/_LO pair splits a double into the nearest double and the nearest double
 // to the rest, for extended-precision argument reduction). Computed for cohort
-// with 80-digit decimal arithmetic; tests/compat/math_constants_test.cu checks
+// with 80-digit decimal arithmetic; tests/compat/toolkit_headers_test.cu checks
 // them against NVIDIA's header where a CUDA toolkit is installed.
 #ifndef __MATH_CONSTANTS_H__
 #define __MATH_CONSTANTS_H__  // NVIDIA's include guard
