@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The time of NVIDIA's samples (the `corpus` ctest label) on both host engines, side by side.
 
-  scripts/corpus-engines.py --build build-clang [--rounds 2] [--workers 1] [--filter REGEX]
+  scripts/corpus-engines.py --build build-clang [--rounds 2] [--workers 1] [--filter REGEX] [--compiler CXX]
                             [--output docs/measurements/DATE-corpus-engines.md]
 
 Each sample is built once, as its ctest builds it (tests/corpus/build_and_run_sample.py, with the
@@ -36,9 +36,14 @@ def corpus_tests(build, name_filter):
     return [(t["name"], t["command"]) for t in tests if re.search(name_filter, t["name"])]
 
 
-def with_engines(command, rounds, workers):
-    """The test's command asking build_and_run_sample.py (this checkout's) to run the sample under both engines."""
+def with_engines(command, rounds, workers, compiler):
+    """The test's command asking build_and_run_sample.py (this checkout's) to run the sample under both engines,
+    built by `compiler` where one is given."""
     command = [RUNNER if word.endswith("build_and_run_sample.py") else word for word in command]
+    if compiler:
+        command = [w for w in command if not w.startswith("--cxx-flag=--compiler=")]
+        split = command.index("--args") if "--args" in command else len(command)
+        command.insert(split, f"--cxx-flag=--compiler={compiler}")
     extra = ["--engines", ",".join(ENGINES), "--rounds", str(rounds), "--env", f"COHORT_WORKERS={workers}",
              "--env", "COHORT_ENGINE_REPORT=1"]
     split = command.index("--args") if "--args" in command else len(command)
@@ -51,12 +56,15 @@ def main():
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--workers", default="1")
     parser.add_argument("--filter", default="", help="a regex on the test names")
+    parser.add_argument("--compiler", help="cohort-cxx's compiler for the samples, in place of the test's "
+                        "(the release build's tests name g++; its cohort-cxx's own default is the loops pass's clang)")
     parser.add_argument("--output", help="a Markdown table to write")
     options = parser.parse_args()
 
     rows, failed, fallbacks = [], [], {}
     for name, command in corpus_tests(options.build, options.filter):
-        run = subprocess.run(with_engines(command, options.rounds, options.workers), capture_output=True, text=True)
+        run = subprocess.run(with_engines(command, options.rounds, options.workers, options.compiler),
+                             capture_output=True, text=True)
         cpu = {engine: [] for engine in ENGINES}
         for _, seconds, engine in TIME.findall(run.stdout):
             cpu[engine].append(float(seconds))
