@@ -2,6 +2,9 @@
 // (tests/loops/CMakeLists.txt); each kernel's engine is the pass's decision.
 #include "kernels.hpp"
 
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 #include <cohort/cohort.hpp>
@@ -69,6 +72,22 @@ __global__ void local_array_kernel(const float* in, float* out) {
   values[threadIdx.x] = in[i];
   __syncthreads();
   out[i] = mine[threadIdx.x % 4] + values[blockDim.x - 1 - threadIdx.x];
+}
+
+// C library and clock calls defined elsewhere that never wait (eligibility.cpp's lists), beside a barrier.
+__global__ void library_calls_kernel(const float* in, float* out) {
+  __shared__ float exponents[1024];
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const auto started = std::chrono::steady_clock::now();  // what clock64() reads
+  int exponent = 0;
+  const float mantissa = frexpf(in[i], &exponent);
+  auto* scratch = static_cast<float*>(malloc(sizeof(float)));
+  *scratch = ldexpf(mantissa, exponent);  // in[i] again
+  exponents[threadIdx.x] = static_cast<float>(exponent);
+  __syncthreads();
+  out[i] =
+      *scratch + exponents[blockDim.x - 1 - threadIdx.x] + (std::chrono::steady_clock::now() < started ? 1e9f : 0.0f);
+  free(scratch);
 }
 
 __global__ void uneven_barriers_kernel(int* out) {
@@ -377,6 +396,13 @@ std::vector<float> local_array(const std::vector<float>& in, unsigned block) {
   return dout.to_host();
 }
 engine_choice local_array_engine() { return cohort::host::engine_for(local_array_kernel); }
+
+std::vector<float> library_calls(const std::vector<float>& in, unsigned block) {
+  cg::device_buffer<float> din(in), dout(in.size());
+  cg::launch(library_calls_kernel, {dim3(in.size() / block), dim3(block)}, din.data(), dout.data());
+  return dout.to_host();
+}
+engine_choice library_calls_engine() { return cohort::host::engine_for(library_calls_kernel); }
 
 std::vector<int> uneven_barriers(unsigned threads) {
   cg::device_buffer<int> dout(threads);

@@ -30,6 +30,9 @@ engine_choice reverse_3d_engine();
 // A thread-local array indexed at run time, live across a barrier.
 std::vector<float> local_array(const std::vector<float>& in, unsigned block);
 engine_choice local_array_engine();
+// out[i] = in[i] (through frexpf, ldexpf and a malloc'ed cell) + the exponent of the mirrored thread's value.
+std::vector<float> library_calls(const std::vector<float>& in, unsigned block);
+engine_choice library_calls_engine();
 // Each thread passes the same barrier a different number of times (tid % 3).
 std::vector<int> uneven_barriers(unsigned threads);
 engine_choice uneven_barriers_engine();

@@ -4,6 +4,7 @@
 // chose. Kernels the pass keeps on fibers must say why.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <random>
@@ -161,6 +162,18 @@ TEST_F(LoopsEngine, LocalArrayLiveAcrossABarrier) {
   EXPECT_EQ(loops_tests::local_array_engine().chosen, engine::loops);
   const auto in = random_floats(256 * 3, 7);
   expect_same_on_both<float>([&] { return loops_tests::local_array(in, 256); }, engine::loops);
+}
+
+TEST_F(LoopsEngine, LibraryAndClockCallsThatNeverWait) {
+  EXPECT_EQ(loops_tests::library_calls_engine().chosen, engine::loops) << loops_tests::library_calls_engine().reason;
+  const std::vector<float> in = random_floats(4 * 96, 31);
+  const std::vector<float> out = loops_tests::library_calls(in, 96);
+  for (unsigned i = 0; i < in.size(); ++i) {
+    int exponent = 0;
+    frexpf(in[i / 96 * 96 + 95 - i % 96], &exponent);
+    ASSERT_EQ(out[i], in[i] + static_cast<float>(exponent)) << i;
+  }
+  expect_same_on_both<float>([&] { return loops_tests::library_calls(in, 96); }, engine::loops);
 }
 
 TEST_F(LoopsEngine, ThreadsPassTheSameBarrierDifferentTimes) {
