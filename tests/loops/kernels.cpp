@@ -2,6 +2,7 @@
 // (tests/loops/CMakeLists.txt); each kernel's engine is the pass's decision.
 #include "kernels.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -88,6 +89,20 @@ __global__ void library_calls_kernel(const float* in, float* out) {
   out[i] =
       *scratch + exponents[blockDim.x - 1 - threadIdx.x] + (std::chrono::steady_clock::now() < started ? 1e9f : 0.0f);
   free(scratch);
+}
+
+// Atomics in loops that end by their counters alone, which wait for no one: a histogram's atomicAdd in a
+// grid-stride loop, a compaction's atomicAdd for a slot, and a maximum by a compare-and-swap retry.
+__global__ void atomics_in_loops_kernel(const int* in, unsigned n, int* bins, int* kept, int* count, int* largest) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    atomicAdd(&bins[in[i] & 15], 1);
+    if (in[i] % 3 == 0) kept[atomicAdd(count, 1)] = in[i];
+    int old = *largest, assumed;
+    do {
+      assumed = old;
+      old = atomicCAS(largest, assumed, in[i] > assumed ? in[i] : assumed);
+    } while (assumed != old);
+  }
 }
 
 __global__ void uneven_barriers_kernel(int* out) {
@@ -396,6 +411,23 @@ std::vector<float> local_array(const std::vector<float>& in, unsigned block) {
   return dout.to_host();
 }
 engine_choice local_array_engine() { return cohort::host::engine_for(local_array_kernel); }
+
+std::vector<int> atomics_in_loops(const std::vector<int>& in) {
+  const auto n = static_cast<unsigned>(in.size());
+  cg::device_buffer<int> din(in), bins(std::vector<int>(16, 0)), kept(in.size()), count(std::vector<int>{0}),
+      largest(std::vector<int>{-1 << 30});
+  cg::launch(atomics_in_loops_kernel, {dim3(3), dim3(64)}, din.data(), n, bins.data(), kept.data(), count.data(),
+             largest.data());
+  // The bins, the largest value, then the kept values sorted (their order is the threads' order of arrival).
+  std::vector<int> out = bins.to_host();
+  out.push_back(largest.to_host()[0]);
+  std::vector<int> in_order = kept.to_host();
+  in_order.resize(static_cast<std::size_t>(count.to_host()[0]));
+  std::sort(in_order.begin(), in_order.end());
+  out.insert(out.end(), in_order.begin(), in_order.end());
+  return out;
+}
+engine_choice atomics_in_loops_engine() { return cohort::host::engine_for(atomics_in_loops_kernel); }
 
 std::vector<float> library_calls(const std::vector<float>& in, unsigned block) {
   cg::device_buffer<float> din(in), dout(in.size());

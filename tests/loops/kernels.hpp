@@ -30,6 +30,10 @@ engine_choice reverse_3d_engine();
 // A thread-local array indexed at run time, live across a barrier.
 std::vector<float> local_array(const std::vector<float>& in, unsigned block);
 engine_choice local_array_engine();
+// A histogram of in[i] & 15 (16 bins), the largest value, then the values divisible by 3, sorted: each
+// by atomics in grid-stride loops (3 blocks of 64 threads).
+std::vector<int> atomics_in_loops(const std::vector<int>& in);
+engine_choice atomics_in_loops_engine();
 // out[i] = in[i] (through frexpf, ldexpf and a malloc'ed cell) + the exponent of the mirrored thread's value.
 std::vector<float> library_calls(const std::vector<float>& in, unsigned block);
 engine_choice library_calls_engine();
@@ -109,7 +113,7 @@ engine_choice atomic_count_engine();
 // One atomicAdd per block of its shared-memory sum, after a barrier: lowered.
 int block_sums_atomic(const std::vector<int>& in, unsigned block);
 engine_choice block_sums_atomic_engine();
-// A histogram: atomicAdd in a grid-stride loop, kept on fibers.
+// A histogram: atomicAdd in a grid-stride loop, lowered (the loop ends by its counter).
 std::vector<int> histogram(const std::vector<int>& in, unsigned bins);
 engine_choice histogram_engine();
 // A spin on a flag with a fence in the loop, and no atomic read: kept on fibers.

@@ -4,6 +4,7 @@
 // chose. Kernels the pass keeps on fibers must say why.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -164,6 +165,22 @@ TEST_F(LoopsEngine, LocalArrayLiveAcrossABarrier) {
   expect_same_on_both<float>([&] { return loops_tests::local_array(in, 256); }, engine::loops);
 }
 
+TEST_F(LoopsEngine, AtomicsInLoopsThatEndByTheirCounters) {
+  EXPECT_EQ(loops_tests::atomics_in_loops_engine().chosen, engine::loops)
+      << loops_tests::atomics_in_loops_engine().reason;
+  const std::vector<int> in = random_ints(1000, 47);
+  std::vector<int> expected(16, 0), divisible;
+  for (int v : in) {
+    ++expected[v & 15];
+    if (v % 3 == 0) divisible.push_back(v);
+  }
+  expected.push_back(*std::max_element(in.begin(), in.end()));
+  std::sort(divisible.begin(), divisible.end());
+  expected.insert(expected.end(), divisible.begin(), divisible.end());
+  EXPECT_EQ(loops_tests::atomics_in_loops(in), expected);
+  expect_same_on_both<int>([&] { return loops_tests::atomics_in_loops(in); }, engine::loops);
+}
+
 TEST_F(LoopsEngine, LibraryAndClockCallsThatNeverWait) {
   EXPECT_EQ(loops_tests::library_calls_engine().chosen, engine::loops) << loops_tests::library_calls_engine().reason;
   const std::vector<float> in = random_floats(4 * 96, 31);
@@ -319,12 +336,12 @@ TEST_F(LoopsEngine, AtomicsOutsideLoopsRunOnLoops) {
   EXPECT_EQ(loops_tests::block_sums_atomic(in, 256), total);
 }
 
-TEST_F(LoopsEngine, AtomicsInALoopStayOnFibers) {
+TEST_F(LoopsEngine, AHistogramsAtomicsInAGridStrideLoopRunOnLoops) {  // the loop ends by its counter: no poll
   const auto in = random_ints(1000, 27);
   std::vector<int> expected(7, 0);
   for (int v : in) ++expected[static_cast<unsigned>(v) % 7];
-  expect_fallback<int>(
-      loops_tests::histogram_engine(), "inside a loop", [&] { return loops_tests::histogram(in, 7); }, expected);
+  EXPECT_EQ(loops_tests::histogram(in, 7), expected);
+  expect_same_on_both<int>([&] { return loops_tests::histogram(in, 7); }, engine::loops);
 }
 
 TEST_F(LoopsEngine, ASpinWithAFenceStaysOnFibers) {

@@ -1,5 +1,6 @@
 #include "eligibility.hpp"
 #include "lane_exchange.hpp"
+#include "recomputed_values.hpp"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
@@ -80,12 +81,97 @@ bool fails_the_launch(const Function& callee, StringRef demangled) {
          (demangled.contains("::fail_") || demangled.contains("::usage_error"));
 }
 
-// An atomic or volatile access whose result is read: inside a loop it may be a
-// thread polling memory another thread writes, which in a thread loop would
-// wait for a thread that only runs after it.
+// An atomic or volatile access whose result is read: where it decides when a
+// loop ends, a thread may be polling memory another thread writes, which in a
+// thread loop would wait for a thread that only runs after it.
 bool reads_shared_state(const Instruction& inst) {
   if (const auto* load = dyn_cast<LoadInst>(&inst)) return load->isAtomic() || load->isVolatile();
   if (isa<AtomicCmpXchgInst>(inst) || isa<AtomicRMWInst>(inst)) return !inst.use_empty();
+  return false;
+}
+
+const Value* without_casts(const Value* v) {
+  while (const auto* cast = dyn_cast<CastInst>(v)) v = cast->getOperand(0);
+  return v;
+}
+
+// Whether `block` is where `loop` may end: one of its exits leads on (an exit into a failure, such as a
+// misaligned atomic's report, a call that never returns, is no way for a thread to end a loop).
+bool ends_loop(const Loop& loop, const BasicBlock& block) {
+  return any_of(successors(&block), [&](const BasicBlock* next) {
+    return !loop.contains(next) && !isa<UnreachableInst>(next->getTerminator());
+  });
+}
+
+// A lock-free retry (`do { expected = old; old = atomicCAS(p, expected, f(expected)); } while (old !=
+// expected)`, and cohort's own read-modify-writes): the compare-exchange expects, in its loop, what it
+// last read. It fails only when another thread changed the value in between, so it ends as soon as no
+// other thread intervenes: it waits for no one.
+bool retries_until_it_succeeds(const AtomicCmpXchgInst& cas, const LoopInfo& loops) {
+  const Loop* loop = loops.getLoopFor(cas.getParent());
+  const auto* expected = dyn_cast<PHINode>(without_casts(cas.getCompareOperand()));
+  if (!loop || !expected || expected->getParent() != loop->getHeader()) return false;
+  for (unsigned k = 0; k < expected->getNumIncomingValues(); ++k) {
+    if (!loop->contains(expected->getIncomingBlock(k))) continue;
+    const auto* read = dyn_cast<ExtractValueInst>(without_casts(expected->getIncomingValue(k)));
+    if (!read || read->getAggregateOperand() != &cas || read->getIndices()[0] != 0) return false;
+  }
+  return true;
+}
+
+// Whether a branch that leaves a loop containing `read` depends on the value it read (through the values
+// computed from it; not through memory, where a value the thread stores and loads back is the same
+// value, or one another thread raced with). A call that takes it may return anything: it counts.
+bool decides_a_loop_exit(const Instruction& read, const LoopInfo& loops) {
+  if (const auto* cas = dyn_cast<AtomicCmpXchgInst>(&read); cas && retries_until_it_succeeds(*cas, loops)) return false;
+  const Loop* innermost = loops.getLoopFor(read.getParent());
+  if (!innermost) return false;
+  SmallVector<const Instruction*, 16> work{&read};
+  SmallPtrSet<const Instruction*, 32> seen{&read};
+  while (!work.empty()) {
+    const Instruction* value = work.pop_back_val();
+    for (const User* user : value->users()) {
+      const auto* inst = dyn_cast<Instruction>(user);
+      if (!inst || !seen.insert(inst).second) continue;
+      if (inst->isTerminator()) {
+        for (const Loop* loop = innermost; loop; loop = loop->getParentLoop())
+          if (ends_loop(*loop, *inst->getParent())) return true;
+        continue;
+      }
+      if (isa<StoreInst>(inst)) continue;  // an address computed from it, or the value kept in memory
+      if (const auto* cas = dyn_cast<AtomicCmpXchgInst>(inst); cas && retries_until_it_succeeds(*cas, loops)) continue;
+      if (const auto* call = dyn_cast<CallBase>(inst); call && !isa<IntrinsicInst>(call)) return true;
+      work.push_back(inst);
+    }
+  }
+  return false;
+}
+
+// Whether `loop` may be a thread waiting: how it ends depends on something read in it, a load (plain
+// too: a flag polled with a fence or a sleep between the reads) or an atomic other than a lock-free
+// retry. A loop that ends by its counter alone (a grid-stride loop) waits for no one, whatever atomics
+// it holds.
+bool may_wait(const Loop& loop, const LoopInfo& loops) {
+  SmallVector<BasicBlock*, 4> exiting;
+  loop.getExitingBlocks(exiting);
+  SmallVector<const Value*, 16> work;
+  for (const BasicBlock* block : exiting)
+    if (ends_loop(loop, *block)) work.append(block->getTerminator()->op_begin(), block->getTerminator()->op_end());
+  SmallPtrSet<const Value*, 32> seen;
+  while (!work.empty()) {
+    const auto* inst = dyn_cast<Instruction>(work.pop_back_val());
+    if (!inst || !loop.contains(inst) || !seen.insert(inst).second) continue;
+    if (const auto* load = dyn_cast<LoadInst>(inst);
+        load && (reads_block_coordinates(*load) || reads_thread_index(*load)))
+      continue;  // the same each time round (a grid-stride loop's blockDim and gridDim)
+    if (isa<LoadInst>(inst) || isa<AtomicRMWInst>(inst)) return true;
+    if (const auto* cas = dyn_cast<AtomicCmpXchgInst>(inst)) {
+      if (!retries_until_it_succeeds(*cas, loops)) return true;
+      continue;  // its inputs come from before the retry
+    }
+    if (const auto* call = dyn_cast<CallBase>(inst); call && !isa<IntrinsicInst>(call)) return true;
+    work.append(inst->op_begin(), inst->op_end());
+  }
   return false;
 }
 
@@ -138,8 +224,9 @@ class checker {
           return refusal{"a local of variable size (alloca)", &inst};
         if (const auto* alloca = dyn_cast<AllocaInst>(&inst); alloca && alloca->getAlign().value() > 64)
           return refusal{"a local aligned to more than 64 bytes (frames are 64-byte aligned)", &inst};
-        if (reads_shared_state(inst) && loops.getLoopFor(&block))
-          return refusal{"an atomic or volatile read inside a loop (it may poll memory another thread writes)", &inst};
+        if (reads_shared_state(inst) && decides_a_loop_exit(inst, loops))
+          return refusal{
+              "an atomic or volatile read deciding when a loop ends (it may poll memory another thread writes)", &inst};
         if (isa<FenceInst>(inst) && loops.getLoopFor(&block))
           return refusal{"a fence inside a loop (it may order a poll of memory another thread writes)", &inst};
         auto* call = dyn_cast<CallInst>(&inst);
@@ -180,12 +267,16 @@ class checker {
         }
         if (name == spin_yield_symbol) {
           // An atomic's, fence's or sleep's yield: dropped from the kernel's
-          // own body, which has no polling loop (checked above, per instruction).
+          // own body, which has no loop that may wait (checked here and above, per instruction).
           if (!in_kernel)
             return refusal{"atomics, fences or sleeps inside `" + demangle(f.getName()) + "`, which was not inlined",
                            &inst};
-          if (loops.getLoopFor(&block))
-            return refusal{"atomics, fences or sleeps inside a loop (a thread may wait there for another)", &inst};
+          for (const Loop* loop = loops.getLoopFor(&block); loop; loop = loop->getParentLoop())
+            if (may_wait(*loop, loops))
+              return refusal{
+                  "atomics, fences or sleeps inside a loop that ends on something read in it (a thread may "
+                  "wait there for another)",
+                  &inst};
           continue;
         }
         if (name == misaligned_atomic_symbol) continue;  // fails the launch, on either engine

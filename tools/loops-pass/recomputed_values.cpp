@@ -13,13 +13,26 @@ using namespace llvm;
 
 namespace cohort_loops {
 
-bool reads_block_coordinates(const LoadInst& load) {
-  if (load.isVolatile() || load.isAtomic()) return false;
+namespace {
+// The global a plain load reads, where it reads one (a thread-local too), or null.
+const GlobalVariable* global_read(const LoadInst& load) {
+  if (load.isVolatile() || load.isAtomic()) return nullptr;
   // getUnderlyingObject may or may not look through llvm.threadlocal.address.
   const Value* v = getUnderlyingObject(load.getPointerOperand());
   if (const auto* tls = dyn_cast<IntrinsicInst>(v); tls && tls->getIntrinsicID() == Intrinsic::threadlocal_address)
     v = tls->getArgOperand(0);
-  return isa<GlobalVariable>(v) && is_contained(block_coordinate_symbols, v->getName());
+  return dyn_cast<GlobalVariable>(v);
+}
+}  // namespace
+
+bool reads_block_coordinates(const LoadInst& load) {
+  const GlobalVariable* global = global_read(load);
+  return global && is_contained(block_coordinate_symbols, global->getName());
+}
+
+bool reads_thread_index(const LoadInst& load) {
+  const GlobalVariable* global = global_read(load);
+  return global && global->getName() == thread_index_symbol;
 }
 
 unsigned hoist_recomputable(Function& step, BasicBlock& entry, unsigned kernel_params) {

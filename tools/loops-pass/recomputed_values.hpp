@@ -13,6 +13,8 @@ namespace cohort_loops {
 // A load of the block's coordinates (blockIdx, blockDim, gridDim, warpSize):
 // thread-locals that the runtime sets once per block and kernel code never writes.
 bool reads_block_coordinates(const llvm::LoadInst& load);
+// A load of threadIdx: the running thread's own index, which no other thread changes.
+bool reads_thread_index(const llvm::LoadInst& load);
 
 // Moves into `entry` every instruction that computes the same value wherever
 // and whenever the step runs for the thread: from the step's parameters (the
