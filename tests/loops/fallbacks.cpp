@@ -12,7 +12,7 @@ __attribute__((noinline)) void atomic_in_helper(int* counter) { atomicAdd(counte
 
 // Warp-level operations the loops engine does not lower (warp_kernels.cpp runs those it does).
 __global__ void fallback_collective_divergent(float* out) {
-  if (threadIdx.x < 32) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
+  if (threadIdx.x < 16) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
 }
 __global__ void fallback_collective_divergent_barrier(float* out) {
   for (unsigned k = 0; k < threadIdx.x % 3; ++k) __syncthreads();

@@ -16,13 +16,17 @@ void emit_registrations(Module& module, const std::vector<kernel_outcome>& outco
   Type* void_type = Type::getVoidTy(context);
   FunctionCallee lowered = module.getOrInsertFunction(register_kernel_symbol, void_type, ptr, ptr, ptr);
   FunctionCallee lowered_grid = module.getOrInsertFunction(register_grid_kernel_symbol, void_type, ptr, ptr, ptr);
+  FunctionCallee lowered_warp =
+      module.getOrInsertFunction(register_warp_kernel_symbol, void_type, ptr, ptr, ptr, Type::getInt32Ty(context));
   FunctionCallee declined = module.getOrInsertFunction(register_fallback_symbol, void_type, ptr, ptr, ptr);
   Function* ctor = Function::Create(FunctionType::get(void_type, false), GlobalValue::InternalLinkage,
                                     "cohort.loops.register", module);
   IRBuilder<> b(BasicBlock::Create(context, "entry", ctor));
   for (const kernel_outcome& k : outcomes) {
     Value* name = b.CreateGlobalString(k.name, "cohort.loops.name");
-    if (k.block)
+    if (k.block && k.per_warp)
+      b.CreateCall(lowered_warp, {k.kernel, k.block, name, b.getInt32(*k.per_warp == warp_layout::rows)});
+    else if (k.block)
       b.CreateCall(k.grid_barriers ? lowered_grid : lowered, {k.kernel, k.block, name});
     else
       b.CreateCall(declined, {k.kernel, name, b.CreateGlobalString(k.reason, "cohort.loops.reason")});

@@ -2,8 +2,11 @@
 // of the translation unit: its block function, or why it stays on fibers.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "uniformity.hpp"
 
 namespace llvm {
 class Function;
@@ -18,6 +21,8 @@ struct kernel_outcome {
   std::string name;            // demangled
   std::string reason;          // why it stays on fibers
   bool grid_barriers = false;  // its block function returns at grid barriers (grid_resume.hpp)
+  // Its regions run per warp (step_function.hpp), proven under this layout.
+  std::optional<warp_layout> per_warp = std::nullopt;
 };
 
 void emit_registrations(llvm::Module& module, const std::vector<kernel_outcome>& outcomes);

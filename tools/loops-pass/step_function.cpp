@@ -197,6 +197,19 @@ void name_failing_threads(Function& step, Argument* const (&position)[4]) {
     IRBuilder<>(call).CreateCall(enter, {position[0], position[1], position[2], position[3]});
 }
 
+// Where every collective is reached by whole warps (uniformity.hpp): the
+// layout the proof needs, the rank alone where it suffices.
+std::optional<warp_layout> warp_uniform_layout(Function& step, const clone_result& clone,
+                                               ArrayRef<CallInst*> collectives) {
+  Argument* others[] = {clone.position[1], clone.position[2], clone.frame};
+  for (warp_layout layout : {warp_layout::ranks, warp_layout::rows}) {
+    const divergence in_warp(step, warp_lanes{clone.position[0], clone.position[3], others, layout});
+    if (none_of(collectives, [&](CallInst* call) { return in_warp.divergently_executed(call->getParent()); }))
+      return layout;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barriers, ArrayRef<CallInst*> collectives,
@@ -246,9 +259,27 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   for (CallInst* grid : ArrayRef(calls).drop_front(first_grid))
     grid_sites.push_back(cast<Constant>(grid->getArgOperand(0)));
   // A collective's groups complete between two regions: every thread of the
-  // block must stop there (later: warp-uniform control flow, per warp).
+  // block must stop there, or, regions running per warp, every lane of each
+  // warp that reaches it.
+  const auto collective_calls = ArrayRef(calls).slice(barriers.size(), collectives.size());
+  const bool every_thread_reaches =
+      none_of(collective_calls, [&](CallInst* call) { return divergent.divergently_executed(call->getParent()); });
+  const std::optional<warp_layout> per_warp = uniform && !every_thread_reaches && grid_barriers.empty()
+                                                  ? warp_uniform_layout(step, clone, collective_calls)
+                                                  : std::nullopt;
+  if (per_warp)
+    for (unsigned i = 0; i < collective_calls.size(); ++i)
+      if (!lowerable_shuffle(*collective_calls[i])) {
+        const Instruction* where = collectives[i];
+        step.eraseFromParent();
+        return {{},
+                step_refusal{"a warp or tile collective through the fiber engine's records (cg::reduce, a scan, "
+                             "match, a tile wider than 32, a mask computed at run time) in a kernel with "
+                             "collectives in warp-uniform control flow",
+                             where}};
+      }
   for (unsigned i = barriers.size(); i < first_grid; ++i)
-    if (divergent.divergently_executed(calls[i]->getParent()) || !uniform) {
+    if ((divergent.divergently_executed(calls[i]->getParent()) && !per_warp) || !uniform) {
       const Instruction* where = collectives[i - barriers.size()];
       step.eraseFromParent();
       return {{},
@@ -330,6 +361,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
                        uniform,
                        unsigned(per_block.size()),
                        uniform_bytes};
+  result.per_warp = per_warp;
   result.collective = is_collective;
   result.lane_points = lane_points;
   result.collectives = collectives.size();

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <string>
 #include <unordered_map>
 
 #include "cohort/detail/host/runtime/block_loop.hpp"
@@ -26,6 +27,10 @@ struct registered_kernel {
   std::string name;
   std::string reason;
   bool grid_barriers = false;  // its block function returns at grid barriers (loops_grid.hpp)
+  // Its regions run per warp (collectives in warp-uniform control flow), proven
+  // for warps of 32 lanes; `warp_rows`: only where every warp lies in one row of threadIdx.x.
+  bool per_warp = false;
+  bool warp_rows = false;
 };
 
 struct kernel_registry {
@@ -77,7 +82,25 @@ void loops_kernel_threw() {
   kernel_threw();
 }
 
-launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked, bool clustered) {
+namespace {
+
+// Why a kernel whose regions run per warp cannot run so in this launch, or empty.
+std::string warp_proof_broken(const registered_kernel& k, const launch_shape& shape) {
+  if (shape.warp_size != 32)
+    return "collectives in warp-uniform control flow, proven for warps of 32 lanes, and the virtual device's warps "
+           "have " +
+           std::to_string(shape.warp_size);
+  if (k.warp_rows && shape.block.x % 32 != 0 && (shape.block.y != 1 || shape.block.z != 1))
+    return "collectives in control flow uniform per warp only where every warp lies in one row of threadIdx.x "
+           "(blockDim.x a multiple of 32, or blockDim.y and blockDim.z 1), and the block is " +
+           std::to_string(shape.block.x) + "x" + std::to_string(shape.block.y) + "x" + std::to_string(shape.block.z);
+  return "";
+}
+
+}  // namespace
+
+launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked, bool clustered,
+                                   const launch_shape& shape) {
   // A multi-device launch's entries have no loops runner: say so, rather than blame the parameters.
   launch_engine result{engine_for_kernel(entry.kernel, entry.run_loops != nullptr || multi_device), entry};
   engine_choice& choice = result.choice;
@@ -87,6 +110,9 @@ launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device,
     choice = {engine::fibers, "COHORT_CHECK=races (checked on fibers only)"};
   } else if (choice.chosen == engine::loops && clustered && find_kernel(entry.kernel)->grid_barriers) {
     choice = {engine::fibers, "grid barriers in a cluster launch (not on the loops engine yet)"};
+  } else if (choice.chosen == engine::loops && find_kernel(entry.kernel)->per_warp) {
+    if (std::string broken = warp_proof_broken(*find_kernel(entry.kernel), shape); !broken.empty())
+      choice = {engine::fibers, std::move(broken)};
   }
   if (choice.chosen == engine::loops) result.entry.run_threads = entry.run_loops;
   if (settings::engine_report())
@@ -112,6 +138,11 @@ void cohort_loops_register_kernel(const void* kernel, const void* block_function
 
 void cohort_loops_register_grid_kernel(const void* kernel, const void* block_function, const char* name) {
   record(kernel, {block_function, name, "", true});
+}
+
+void cohort_loops_register_warp_kernel(const void* kernel, const void* block_function, const char* name,
+                                       unsigned rows) {
+  record(kernel, {block_function, name, "", false, true, rows != 0});
 }
 
 void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason) {
