@@ -465,6 +465,24 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   return calls;
 }
 
+struct thread_coordinates {
+  Value *x, *y, *z, *row;
+};
+
+// threadIdx and the row of block rank `rank`.
+thread_coordinates coordinates_of(IRBuilder<>& b, const block_record_fields& f, Value* rank) {
+  Value* x = b.CreateURem(rank, f.dim_x, "x");
+  Value* plane = b.CreateUDiv(rank, f.dim_x);
+  return {x, b.CreateURem(plane, f.dim_y, "y"), b.CreateUDiv(plane, f.dim_y, "z"), b.CreateSub(rank, x, "row")};
+}
+
+// The ranks of one warp, [first, end), and the coordinates of its first and last.
+struct warp_lanes_at {
+  Value* first;
+  Value* end;
+  thread_coordinates first_at, last_at;
+};
+
 // A kernel with collectives in warp-uniform control flow (step.per_warp):
 // the uniform shape with regions per warp between block barriers. Each warp
 // runs from the block's resume point, region after region over its lanes (its
@@ -474,7 +492,7 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
 // point. The uniform values kept across points are kept per warp: each warp
 // starts from the block's (`kept_block`), and the last warp's are the block's
 // after the barrier (all warps computed the same). `lanes` emits the region's
-// run of the warp's lanes [first, end) and returns the deciding lane's result.
+// run of the warp's lanes and returns the deciding lane's result.
 template <class Lanes>
 void build_warp_regions(IRBuilder<>& b, Function& function, const step_function& step, const block_record_fields& f,
                         Lanes lanes) {
@@ -521,6 +539,10 @@ void build_warp_regions(IRBuilder<>& b, Function& function, const step_function&
   copy(kept, kept_block);
   Value* past = b.CreateAdd(first, width);
   Value* end = b.CreateSelect(b.CreateICmpULT(past, f.count), past, f.count, "warp_end");
+  // Once a warp, not a region: divisions LICM may not hoist (they may trap, as far as it knows).
+  const thread_coordinates first_at = coordinates_of(b, f, first);
+  Value* last = b.CreateSub(end, b.getInt32(1), "last_lane");
+  const thread_coordinates last_at = coordinates_of(b, f, last);
   b.CreateBr(warp_dispatch);
 
   b.SetInsertPoint(warp_dispatch);
@@ -546,7 +568,7 @@ void build_warp_regions(IRBuilder<>& b, Function& function, const step_function&
       if (const std::optional<lane_point>& p = step.lane_points[point - 1])
         b.CreateCall(exchange, {f.ctx, first, b.getInt32(p->kind), b.getInt32(p->size), b.getInt64(p->mask), p->where,
                                 b.getInt1(p->uniform_arg)});
-    Value* next = lanes(b.getInt32(point), first, end, kept, keep, ignored);
+    Value* next = lanes(b.getInt32(point), warp_lanes_at{first, end, first_at, last_at}, kept, keep, ignored);
     copy(kept, keep);
     // On to the warp's next collective, or, at a block barrier or the exit, to the next warp.
     SwitchInst* on = b.CreateSwitch(next, warp_end);
@@ -589,17 +611,6 @@ Function* declare_shuffled_function(Function& kernel) {
   return shuffled;
 }
 
-struct thread_coordinates {
-  Value *x, *y, *z, *row;
-};
-
-// threadIdx and the row of block rank `rank`.
-thread_coordinates coordinates_of(IRBuilder<>& b, const block_record_fields& f, Value* rank) {
-  Value* x = b.CreateURem(rank, f.dim_x, "x");
-  Value* plane = b.CreateUDiv(rank, f.dim_x);
-  return {x, b.CreateURem(plane, f.dim_y, "y"), b.CreateUDiv(plane, f.dim_y, "z"), b.CreateSub(rank, x, "row")};
-}
-
 // The threads order[from], ..., order[count - 1]; `body` emits one thread's
 // work at the builder's position, given its coordinates and rank.
 template <class Body>
@@ -628,41 +639,54 @@ Value* frame_of(IRBuilder<>& b, const block_record_fields& f, const step_functio
   return b.CreateInBoundsGEP(b.getInt8Ty(), f.frames, offset, "frame");
 }
 
-// A warp's lanes first, ..., end - 1 in rank order, their coordinates stepped
-// from the first's (one division a warp, not a lane); `body` emits one lane's
-// work at the builder's position.
+// A warp's lanes first, ..., end - 1 in rank order: the part of each row of
+// threadIdx.x it has (one row, where blockDim.x is a multiple of 32 or the
+// block is one row), each a plain loop over x, which the vectorizer can take;
+// `body` emits one lane's work at the builder's position.
 template <class Body>
 void lanes_in_rank_order(IRBuilder<>& b, Function& function, const block_record_fields& f, Value* first, Value* end,
-                         Body body) {
+                         const thread_coordinates& start, Body body) {
   LLVMContext& context = function.getContext();
   Type* i32 = b.getInt32Ty();
-  const thread_coordinates start = coordinates_of(b, f, first);
   BasicBlock* before = b.GetInsertBlock();
+  auto* rows = BasicBlock::Create(context, "lane_rows", &function);
+  auto* row_start = BasicBlock::Create(context, "lane_row", &function);
   auto* head = BasicBlock::Create(context, "lane", &function);
   auto* run = BasicBlock::Create(context, "lane_run", &function);
+  auto* row_end = BasicBlock::Create(context, "lane_row_end", &function);
   auto* done = BasicBlock::Create(context, "lanes_done", &function);
-  b.CreateBr(head);
-  b.SetInsertPoint(head);
-  PHINode* rank = b.CreatePHI(i32, 2, "rank");
-  PHINode* x = b.CreatePHI(i32, 2, "x");
+  b.CreateBr(rows);
+  b.SetInsertPoint(rows);
+  PHINode* rank = b.CreatePHI(i32, 2, "segment");  // the rank the row's part starts at
+  PHINode* x0 = b.CreatePHI(i32, 2, "x0");
   PHINode* y = b.CreatePHI(i32, 2, "y");
   PHINode* z = b.CreatePHI(i32, 2, "z");
   rank->addIncoming(first, before);
-  x->addIncoming(start.x, before);
+  x0->addIncoming(start.x, before);
   y->addIncoming(start.y, before);
   z->addIncoming(start.z, before);
-  b.CreateCondBr(b.CreateICmpULT(rank, end), run, done);
-  b.SetInsertPoint(run);
-  body(thread_coordinates{x, y, z, b.CreateSub(rank, x, "row")}, rank);
-  Value* x1 = b.CreateAdd(x, b.getInt32(1));
-  Value* row_done = b.CreateICmpEQ(x1, f.dim_x);
-  Value* y1 = b.CreateAdd(y, b.CreateZExt(row_done, i32));
-  Value* plane_done = b.CreateICmpEQ(y1, f.dim_y);
-  rank->addIncoming(b.CreateAdd(rank, b.getInt32(1)), b.GetInsertBlock());
-  x->addIncoming(b.CreateSelect(row_done, b.getInt32(0), x1), b.GetInsertBlock());
-  y->addIncoming(b.CreateSelect(plane_done, b.getInt32(0), y1), b.GetInsertBlock());
-  z->addIncoming(b.CreateAdd(z, b.CreateZExt(plane_done, i32)), b.GetInsertBlock());
+  b.CreateCondBr(b.CreateICmpULT(rank, end), row_start, done);
+  b.SetInsertPoint(row_start);
+  Value* row = b.CreateSub(rank, x0, "row");
+  Value* to_end = b.CreateAdd(x0, b.CreateSub(end, rank));
+  Value* end_x = b.CreateSelect(b.CreateICmpULT(to_end, f.dim_x), to_end, f.dim_x, "end_x");
   b.CreateBr(head);
+  b.SetInsertPoint(head);
+  PHINode* x = b.CreatePHI(i32, 2, "x");
+  x->addIncoming(x0, row_start);
+  b.CreateCondBr(b.CreateICmpULT(x, end_x), run, row_end);
+  b.SetInsertPoint(run);
+  body(thread_coordinates{x, y, z, row}, b.CreateAdd(row, x, "rank"));
+  x->addIncoming(b.CreateAdd(x, b.getInt32(1)), b.GetInsertBlock());
+  b.CreateBr(head);
+  b.SetInsertPoint(row_end);
+  Value* y1 = b.CreateAdd(y, b.getInt32(1));
+  Value* plane_done = b.CreateICmpEQ(y1, f.dim_y);
+  rank->addIncoming(b.CreateAdd(row, end_x), row_end);
+  x0->addIncoming(b.getInt32(0), row_end);
+  y->addIncoming(b.CreateSelect(plane_done, b.getInt32(0), y1), row_end);
+  z->addIncoming(b.CreateAdd(z, b.CreateZExt(plane_done, i32)), row_end);
+  b.CreateBr(rows);
   b.SetInsertPoint(done);
 }
 
@@ -680,12 +704,13 @@ SmallVector<CallInst*, 16> build_warp_regions_in_order(Function& kernel, Functio
     return calls.back();
   };
   build_warp_regions(b, block, step, f,
-                     [&](Value* point, Value* first, Value* end, Value* kept, Value* keep, Value* ignored) -> Value* {
-                       Value* last = b.CreateSub(end, b.getInt32(1), "last_lane");
-                       lanes_in_rank_order(b, block, f, first, last, [&](const thread_coordinates& at, Value* rank) {
-                         lane_step(at, rank, point, kept, ignored);
-                       });
-                       return lane_step(coordinates_of(b, f, last), last, point, kept, keep);
+                     [&](Value* point, const warp_lanes_at& warp, Value* kept, Value* keep, Value* ignored) -> Value* {
+                       Value* last = b.CreateSub(warp.end, b.getInt32(1), "last_lane");
+                       lanes_in_rank_order(b, block, f, warp.first, last, warp.first_at,
+                                           [&](const thread_coordinates& at, Value* rank) {
+                                             lane_step(at, rank, point, kept, ignored);
+                                           });
+                       return lane_step(warp.last_at, last, point, kept, keep);
                      });
   return calls;
 }
@@ -697,12 +722,12 @@ void build_shuffled_warp_regions(Function& kernel, Function& shuffled, const ste
                                  const block_record_fields& f, SmallVector<CallInst*, 16>& calls) {
   AllocaInst* next = b.CreateAlloca(b.getInt32Ty(), nullptr, "next");
   build_warp_regions(
-      b, shuffled, step, f, [&](Value* point, Value* first, Value* end, Value* kept, Value* keep, Value*) -> Value* {
+      b, shuffled, step, f, [&](Value* point, const warp_lanes_at& warp, Value* kept, Value* keep, Value*) -> Value* {
         threads_in_order(b, shuffled, f, 0, [&](const thread_coordinates& at, Value* rank) {
           LLVMContext& context = shuffled.getContext();
           auto* run = BasicBlock::Create(context, "lane_run", &shuffled);
           auto* skip = BasicBlock::Create(context, "lane_skip", &shuffled);
-          b.CreateCondBr(b.CreateAnd(b.CreateICmpUGE(rank, first), b.CreateICmpULT(rank, end)), run, skip);
+          b.CreateCondBr(b.CreateAnd(b.CreateICmpUGE(rank, warp.first), b.CreateICmpULT(rank, warp.end)), run, skip);
           b.SetInsertPoint(run);
           if (step.position_read) store_position(b, f.position, at.x, at.y, at.z, at.row);
           calls.push_back(call_step(b, kernel, shuffled, step, f, point, frame_of(b, f, step, rank), at.x, at.y, at.z,
