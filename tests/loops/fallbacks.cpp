@@ -150,3 +150,10 @@ __global__ void fallback_grid_site(int* out, int n) {
   }
   out[threadIdx.x] = 3;
 }
+
+// Collectives in warp-uniform control flow run per warp only on the lane arrays:
+// cg::reduce (through the records) may name a group past the warp.
+__global__ void fallback_collective_records_per_warp(int* out) {
+  const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  if (threadIdx.x < 64) out[threadIdx.x] = cg::reduce(tile, out[threadIdx.x], cg::plus<int>());
+}

@@ -82,6 +82,17 @@ __global__ void per_warp_rows_kernel(const float* in, float* out, unsigned rows)
   out[rows + threadIdx.x] = v;
 }
 
+// Warps of the whole launch, as a CSR SpMV's vector kernel takes rows: the
+// launch's warp index from blockIdx.x * blockDim.x + threadIdx.x.
+__global__ void launch_warp_rows_kernel(const float* in, float* out, unsigned rows) {
+  const unsigned lane = threadIdx.x % 32, warps = gridDim.x * blockDim.x / 32;
+  for (unsigned row = (blockIdx.x * blockDim.x + threadIdx.x) / 32; row < rows; row += warps) {
+    float v = in[row * 32 + lane];
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(full, v, offset);
+    if (lane == 0) out[row] = v;
+  }
+}
+
 // `offset`, the same for the block, lives across each shuffle of the first
 // loop: kept per warp while the warps run one after the other.
 __global__ void uniform_loop_then_second_warp_kernel(const float* in, float* out, unsigned width) {
@@ -151,6 +162,13 @@ std::vector<float> per_warp_rows(const std::vector<float>& in, unsigned rows, un
   return dout.to_host();
 }
 engine_choice per_warp_rows_engine() { return cohort::host::engine_for(per_warp_rows_kernel); }
+
+std::vector<float> launch_warp_rows(const std::vector<float>& in, unsigned rows, block_shape block, unsigned blocks) {
+  cg::device_buffer<float> din(in), dout(rows);
+  cg::launch(launch_warp_rows_kernel, {dim3(blocks), dim3(block.x, block.y, block.z)}, din.data(), dout.data(), rows);
+  return dout.to_host();
+}
+engine_choice launch_warp_rows_engine() { return cohort::host::engine_for(launch_warp_rows_kernel); }
 
 std::vector<float> uniform_loop_then_second_warp(const std::vector<float>& in, unsigned width, unsigned block,
                                                  unsigned blocks) {

@@ -34,6 +34,11 @@ engine_choice tile_leaders_engine();
 // __shfl_xor_sync (out: each row's sum, then each lane's last value).
 std::vector<float> per_warp_rows(const std::vector<float>& in, unsigned rows, unsigned block);
 engine_choice per_warp_rows_engine();
+// Rows of 32 columns by the launch's warps (warp (blockIdx.x * blockDim.x + threadIdx.x) / 32
+// takes rows w, w + warps, ...), each summed by __shfl_down_sync (out: lane 0's sum per row).
+// Proven where blockDim.x is a multiple of 32.
+std::vector<float> launch_warp_rows(const std::vector<float>& in, unsigned rows, block_shape block, unsigned blocks);
+engine_choice launch_warp_rows_engine();
 // A butterfly of __shfl_xor_sync over `width` lanes in a loop the block runs alike (its
 // offset kept across each shuffle, per warp), then `if (threadIdx.x / 32 == 1)` a loop
 // of __shfl_up_sync (out: per thread).

@@ -113,6 +113,43 @@ TEST_F(WarpUniform, PerWarpLoopsWithShuffles) {
   }
 }
 
+TEST_F(WarpUniform, WarpsOfTheLaunchTakeRowsLikeCsrVectorKernels) {
+  EXPECT_EQ(warp_uniform_tests::launch_warp_rows_engine().chosen, engine::loops)
+      << warp_uniform_tests::launch_warp_rows_engine().reason;
+  const unsigned rows = 301;
+  const auto in = random_floats(32 * rows, rows);
+  for (const block_shape& shape : {block_shape{32}, block_shape{96}, block_shape{1024}, block_shape{64, 2}})
+    expect_same_on_both<float>([&] { return warp_uniform_tests::launch_warp_rows(in, rows, shape, 3); }, engine::loops);
+  // blockDim.x not a multiple of 32: the launch's warp index differs within a warp (some lanes
+  // leave the loop while others shuffle with them): fibers, which report it, as CUDA leaves it undefined.
+  for (const block_shape& shape : {block_shape{100}, block_shape{48, 2}}) {
+    try {
+      warp_uniform_tests::launch_warp_rows(in, rows, shape, 3);
+      ADD_FAILURE() << "lanes shuffled with lanes that had left the loop";
+    } catch (const cohort::error& e) {
+      EXPECT_NE(std::string(e.what()).find("which is not in the shuffle's mask or has exited"), std::string::npos)
+          << e.what();
+    }
+  }
+  const std::vector<float> ints = small_integers(32 * rows, 4);
+  const std::vector<float> out = warp_uniform_tests::launch_warp_rows(ints, rows, {96}, 2);
+  for (unsigned row = 0; row < rows; ++row) {
+    float expected = 0;
+    for (unsigned lane = 0; lane < 32; ++lane) expected += ints[row * 32 + lane];
+    EXPECT_EQ(out[row], expected) << "row " << row;
+  }
+  set_engine_mode(engine_mode::loops);
+  try {
+    warp_uniform_tests::launch_warp_rows(in, rows, {100}, 1);
+    ADD_FAILURE() << "COHORT_ENGINE=loops ran a launch the proof does not cover";
+  } catch (const cohort::error& e) {
+    EXPECT_NE(std::string(e.what()).find("collectives in control flow uniform per warp only where blockDim.x is a "
+                                         "multiple of 32, and the block is 100x1x1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(WarpUniform, UniformValuesKeptAcrossShufflesPerWarp) {
   EXPECT_EQ(warp_uniform_tests::uniform_loop_then_second_warp_engine().chosen, engine::loops)
       << warp_uniform_tests::uniform_loop_then_second_warp_engine().reason;

@@ -113,7 +113,9 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
                    : step.per_warp    ? "; collectives in warp-uniform control flow: regions per warp"
                    : step.uniform     ? "; barriers in block-uniform control flow: one resume point per block"
                                       : "; a barrier in thread-dependent control flow: a resume point per thread")
-               << (step.per_warp == warp_layout::rows ? " (where every warp lies in one row of threadIdx.x)" : "");
+               << (step.per_warp == warp_layout::rows         ? " (where every warp lies in one row of threadIdx.x)"
+                   : step.per_warp == warp_layout::whole_rows ? " (where blockDim.x is a multiple of 32)"
+                                                              : "");
       });
       outcomes.push_back({kernel, block, name, "", step.grid_barriers > 0, step.per_warp});
     }

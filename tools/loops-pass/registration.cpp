@@ -25,7 +25,7 @@ void emit_registrations(Module& module, const std::vector<kernel_outcome>& outco
   for (const kernel_outcome& k : outcomes) {
     Value* name = b.CreateGlobalString(k.name, "cohort.loops.name");
     if (k.block && k.per_warp)
-      b.CreateCall(lowered_warp, {k.kernel, k.block, name, b.getInt32(*k.per_warp == warp_layout::rows)});
+      b.CreateCall(lowered_warp, {k.kernel, k.block, name, b.getInt32(static_cast<unsigned>(*k.per_warp))});
     else if (k.block)
       b.CreateCall(k.grid_barriers ? lowered_grid : lowered, {k.kernel, k.block, name});
     else

@@ -92,8 +92,9 @@ inline constexpr llvm::StringLiteral register_kernel_symbol = "cohort_loops_regi
 // a lowered kernel with grid barriers, whose block function returns at each (grid_resume.hpp).
 inline constexpr llvm::StringLiteral register_grid_kernel_symbol = "cohort_loops_register_grid_kernel";
 // void cohort_loops_register_warp_kernel(const void* kernel, const void* block_function, const char* name,
-// unsigned rows): a lowered kernel whose regions run per warp (collectives in warp-uniform control flow),
-// proven for warps of 32 lanes; `rows`: only where every warp lies in one row of threadIdx.x.
+// unsigned layout): a lowered kernel whose regions run per warp (collectives in warp-uniform control flow),
+// proven for warps of 32 lanes; `layout` (warp_layout, uniformity.hpp): 0 any block, 1 only where every
+// warp lies in one row of threadIdx.x, 2 only where blockDim.x is a multiple of 32.
 inline constexpr llvm::StringLiteral register_warp_kernel_symbol = "cohort_loops_register_warp_kernel";
 // loops_block* cohort_loops_begin_grid_block(uint64_t frame_bytes, uint64_t kept_bytes): begin_block for
 // a kernel with grid barriers: the block's own frames, resume point and kept bytes, restored where it resumes.

@@ -202,7 +202,7 @@ void name_failing_threads(Function& step, Argument* const (&position)[4]) {
 std::optional<warp_layout> warp_uniform_layout(Function& step, const clone_result& clone,
                                                ArrayRef<CallInst*> collectives) {
   Argument* others[] = {clone.position[1], clone.position[2], clone.frame};
-  for (warp_layout layout : {warp_layout::ranks, warp_layout::rows}) {
+  for (warp_layout layout : {warp_layout::ranks, warp_layout::rows, warp_layout::whole_rows}) {
     const divergence in_warp(step, warp_lanes{clone.position[0], clone.position[3], others, layout});
     if (none_of(collectives, [&](CallInst* call) { return in_warp.divergently_executed(call->getParent()); }))
       return layout;

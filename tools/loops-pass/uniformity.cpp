@@ -11,6 +11,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 #include "recomputed_values.hpp"
 
 using namespace llvm;
@@ -35,6 +36,17 @@ bool divergent_source(const Instruction& inst) {
     return true;
   }
   return false;
+}
+
+// A load of blockDim.x: the block coordinates' `blockDim`, at offset 0.
+bool reads_block_dim_x(const LoadInst& load) {
+  if (!reads_block_coordinates(load) || !load.getType()->isIntegerTy(32)) return false;
+  APInt offset(64, 0);
+  const Value* base =
+      load.getPointerOperand()->stripAndAccumulateConstantOffsets(load.getModule()->getDataLayout(), offset, true);
+  if (const auto* tls = dyn_cast<IntrinsicInst>(base); tls && tls->getIntrinsicID() == Intrinsic::threadlocal_address)
+    base = tls->getArgOperand(0)->stripAndAccumulateConstantOffsets(load.getModule()->getDataLayout(), offset, true);
+  return offset.isZero() && isa<GlobalVariable>(base) && base->getName() == "blockDim";
 }
 
 // The blocks from which no path returns: each ends in a call that fails the
@@ -74,16 +86,17 @@ bool divergence::multiple_of_warp(const Value* value, const warp_lanes& warp) co
   if (value == warp.row) return true;  // uniform in a warp only under `rows` (values_ says)
   const auto* inst = dyn_cast<Instruction>(value);
   if (!inst) return false;
-  const auto constant_at_least = [](const Value* v, std::uint64_t least, bool multiple) {
+  if (warp.layout == warp_layout::whole_rows)
+    if (const auto* load = dyn_cast<LoadInst>(inst); load && reads_block_dim_x(*load)) return true;
+  const auto constant_at_least = [](const Value* v, std::uint64_t least) {
     const auto* c = dyn_cast<ConstantInt>(v);
-    return c && (multiple ? c->getZExtValue() % least == 0 && c->getZExtValue() != 0 : c->getZExtValue() >= least);
+    return c && c->getZExtValue() >= least;
   };
   switch (inst->getOpcode()) {
     case Instruction::Shl:
-      return constant_at_least(inst->getOperand(1), warp_bits, false);
-    case Instruction::Mul:
-      return constant_at_least(inst->getOperand(1), warp_width, true) ||
-             constant_at_least(inst->getOperand(0), warp_width, true);
+      return constant_at_least(inst->getOperand(1), warp_bits);
+    case Instruction::Mul:  // (the other factor is the same in a warp: values_ says so of the product)
+      return multiple_of_warp(inst->getOperand(0), warp) || multiple_of_warp(inst->getOperand(1), warp);
     case Instruction::Add:
     case Instruction::Sub:
       return multiple_of_warp(inst->getOperand(0), warp) && multiple_of_warp(inst->getOperand(1), warp);
@@ -96,7 +109,7 @@ bool divergence::multiple_of_warp(const Value* value, const warp_lanes& warp) co
 }
 
 bool divergence::aligned(const Value* value, const warp_lanes& warp) const {
-  if (value == warp.x) return warp.layout == warp_layout::rows;
+  if (value == warp.x) return warp.layout != warp_layout::ranks;
   // threadIdx read again on two paths: a phi of one value.
   if (const auto* phi = dyn_cast<PHINode>(value))
     if (const Value* same = phi->hasConstantValue()) return aligned(same, warp);

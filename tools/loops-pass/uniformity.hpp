@@ -23,9 +23,11 @@ namespace cohort_loops {
 
 // What a proof of warp-uniformity may assume of the block's shape.
 enum class warp_layout {
-  ranks,  // nothing: a warp is 32 consecutive ranks (row + x)
-  rows,   // every warp lies in one row of threadIdx.x (blockDim.x a multiple of 32, or one row):
-          // threadIdx.y, threadIdx.z and the row are the same in a warp, threadIdx.x's aligned blocks are warps
+  ranks,       // nothing: a warp is 32 consecutive ranks (row + x)
+  rows,        // every warp lies in one row of threadIdx.x (blockDim.x a multiple of 32, or one row):
+               // threadIdx.y, threadIdx.z and the row are the same in a warp, threadIdx.x's aligned blocks are warps
+  whole_rows,  // blockDim.x a multiple of 32: `rows`, and every multiple of blockDim.x a multiple of 32
+               // (blockIdx.x * blockDim.x + threadIdx.x, the launch's thread index, is aligned)
 };
 
 // The step's thread position, at warp level.

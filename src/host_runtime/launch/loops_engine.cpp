@@ -28,9 +28,10 @@ struct registered_kernel {
   std::string reason;
   bool grid_barriers = false;  // its block function returns at grid barriers (loops_grid.hpp)
   // Its regions run per warp (collectives in warp-uniform control flow), proven
-  // for warps of 32 lanes; `warp_rows`: only where every warp lies in one row of threadIdx.x.
+  // for warps of 32 lanes; the proof's layout: 0 any block, 1 only where every
+  // warp lies in one row of threadIdx.x, 2 only where blockDim.x is a multiple of 32.
   bool per_warp = false;
-  bool warp_rows = false;
+  unsigned warp_layout = 0;
 };
 
 struct kernel_registry {
@@ -90,10 +91,16 @@ std::string warp_proof_broken(const registered_kernel& k, const launch_shape& sh
     return "collectives in warp-uniform control flow, proven for warps of 32 lanes, and the virtual device's warps "
            "have " +
            std::to_string(shape.warp_size);
-  if (k.warp_rows && shape.block.x % 32 != 0 && (shape.block.y != 1 || shape.block.z != 1))
+  const std::string block =
+      std::to_string(shape.block.x) + "x" + std::to_string(shape.block.y) + "x" + std::to_string(shape.block.z);
+  if (k.warp_layout == 1 && shape.block.x % 32 != 0 && (shape.block.y != 1 || shape.block.z != 1))
     return "collectives in control flow uniform per warp only where every warp lies in one row of threadIdx.x "
            "(blockDim.x a multiple of 32, or blockDim.y and blockDim.z 1), and the block is " +
-           std::to_string(shape.block.x) + "x" + std::to_string(shape.block.y) + "x" + std::to_string(shape.block.z);
+           block;
+  if (k.warp_layout == 2 && shape.block.x % 32 != 0)
+    return "collectives in control flow uniform per warp only where blockDim.x is a multiple of 32, and the block "
+           "is " +
+           block;
   return "";
 }
 
@@ -141,8 +148,8 @@ void cohort_loops_register_grid_kernel(const void* kernel, const void* block_fun
 }
 
 void cohort_loops_register_warp_kernel(const void* kernel, const void* block_function, const char* name,
-                                       unsigned rows) {
-  record(kernel, {block_function, name, "", false, true, rows != 0});
+                                       unsigned layout) {
+  record(kernel, {block_function, name, "", false, true, layout});
 }
 
 void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason) {
