@@ -93,6 +93,21 @@ __global__ void launch_warp_rows_kernel(const float* in, float* out, unsigned ro
   }
 }
 
+// A CSR matrix times a vector, a warp a row as vector SpMV kernels take them:
+// the launch's warp index an int (a signed division), each lane a strided
+// part of the row, the warp's sum by __shfl_down_sync.
+__global__ void csr_vector_kernel(int rows, const int* row_start, const int* cols, const float* values, const float* x,
+                                  float* y) {
+  const int thread = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  const int lane = thread % 32, warps = static_cast<int>(gridDim.x * blockDim.x) / 32;
+  for (int row = thread / 32; row < rows; row += warps) {
+    float sum = 0.0f;
+    for (int k = row_start[row] + lane; k < row_start[row + 1]; k += 32) sum += values[k] * x[cols[k]];
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(full, sum, offset);
+    if (lane == 0) y[row] = sum;
+  }
+}
+
 // `offset`, the same for the block, lives across each shuffle of the first
 // loop: kept per warp while the warps run one after the other.
 __global__ void uniform_loop_then_second_warp_kernel(const float* in, float* out, unsigned width) {
@@ -169,6 +184,18 @@ std::vector<float> launch_warp_rows(const std::vector<float>& in, unsigned rows,
   return dout.to_host();
 }
 engine_choice launch_warp_rows_engine() { return cohort::host::engine_for(launch_warp_rows_kernel); }
+
+std::vector<float> csr_vector(const std::vector<int>& row_start, const std::vector<int>& cols,
+                              const std::vector<float>& values, const std::vector<float>& x, block_shape block,
+                              unsigned blocks) {
+  const int rows = static_cast<int>(row_start.size()) - 1;
+  cg::device_buffer<int> drow_start(row_start), dcols(cols);
+  cg::device_buffer<float> dvalues(values), dx(x), dy(static_cast<std::size_t>(rows));
+  cg::launch(csr_vector_kernel, {dim3(blocks), dim3(block.x, block.y, block.z)}, rows, drow_start.data(), dcols.data(),
+             dvalues.data(), dx.data(), dy.data());
+  return dy.to_host();
+}
+engine_choice csr_vector_engine() { return cohort::host::engine_for(csr_vector_kernel); }
 
 std::vector<float> uniform_loop_then_second_warp(const std::vector<float>& in, unsigned width, unsigned block,
                                                  unsigned blocks) {

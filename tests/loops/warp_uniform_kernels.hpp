@@ -39,6 +39,12 @@ engine_choice per_warp_rows_engine();
 // Proven where blockDim.x is a multiple of 32.
 std::vector<float> launch_warp_rows(const std::vector<float>& in, unsigned rows, block_shape block, unsigned blocks);
 engine_choice launch_warp_rows_engine();
+// y = A x for a CSR matrix (row_start of rows + 1 entries), a warp of the launch a row
+// ((int)(blockIdx.x * blockDim.x + threadIdx.x) / 32: a signed division), as vector SpMV kernels do.
+std::vector<float> csr_vector(const std::vector<int>& row_start, const std::vector<int>& cols,
+                              const std::vector<float>& values, const std::vector<float>& x, block_shape block,
+                              unsigned blocks);
+engine_choice csr_vector_engine();
 // A butterfly of __shfl_xor_sync over `width` lanes in a loop the block runs alike (its
 // offset kept across each shuffle, per warp), then `if (threadIdx.x / 32 == 1)` a loop
 // of __shfl_up_sync (out: per thread).

@@ -150,6 +150,44 @@ TEST_F(WarpUniform, WarpsOfTheLaunchTakeRowsLikeCsrVectorKernels) {
   }
 }
 
+TEST_F(WarpUniform, CsrVectorSpmvWithASignedWarpIndex) {
+  EXPECT_EQ(warp_uniform_tests::csr_vector_engine().chosen, engine::loops)
+      << warp_uniform_tests::csr_vector_engine().reason;
+  // 200 rows of 0 to 99 entries, small integers: the products' sums are exact.
+  const std::vector<int> lengths = random_ints(200, 8), picks = random_ints(200 * 100, 9);
+  std::vector<int> row_start{0}, cols;
+  std::vector<float> values;
+  for (int length : lengths) {
+    for (int k = 0; k < (length + 1000) % 100; ++k) {
+      cols.push_back((picks[cols.size()] + 1000) % 300);
+      values.push_back(static_cast<float>(picks[cols.size() - 1] % 7));
+    }
+    row_start.push_back(static_cast<int>(cols.size()));
+  }
+  const std::vector<float> x = small_integers(300, 10);
+  for (const block_shape& shape : {block_shape{32}, block_shape{128}, block_shape{1024}, block_shape{64, 3}})
+    for (unsigned blocks : {1u, 3u})
+      expect_same_on_both<float>(
+          [&] { return warp_uniform_tests::csr_vector(row_start, cols, values, x, shape, blocks); }, engine::loops);
+  const std::vector<float> y = warp_uniform_tests::csr_vector(row_start, cols, values, x, {96}, 2);
+  for (int row = 0; row < 200; ++row) {
+    float expected = 0;
+    for (int k = row_start[row]; k < row_start[row + 1]; ++k) expected += values[k] * x[cols[k]];
+    EXPECT_EQ(y[row], expected) << "row " << row;
+  }
+  // More than 2^31 threads in x: the int index could be negative; the loops engine refuses before any block runs.
+  set_engine_mode(engine_mode::loops);
+  try {
+    warp_uniform_tests::csr_vector(row_start, cols, values, x, {32}, (1u << 26) + 1);
+    ADD_FAILURE() << "COHORT_ENGINE=loops ran a launch the proof does not cover";
+  } catch (const cohort::error& e) {
+    EXPECT_NE(std::string(e.what()).find("only where the launch's thread index in x fits an int (gridDim.x * "
+                                         "blockDim.x at most 2^31), and the launch has 2147483680"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(WarpUniform, UniformValuesKeptAcrossShufflesPerWarp) {
   EXPECT_EQ(warp_uniform_tests::uniform_loop_then_second_warp_engine().chosen, engine::loops)
       << warp_uniform_tests::uniform_loop_then_second_warp_engine().reason;

@@ -38,15 +38,20 @@ bool divergent_source(const Instruction& inst) {
   return false;
 }
 
-// A load of blockDim.x: the block coordinates' `blockDim`, at offset 0.
-bool reads_block_dim_x(const LoadInst& load) {
+// A load of the x field of block coordinate `name` (blockDim, blockIdx): at offset 0.
+bool reads_x_of(const LoadInst& load, StringRef name) {
   if (!reads_block_coordinates(load) || !load.getType()->isIntegerTy(32)) return false;
   APInt offset(64, 0);
   const Value* base =
       load.getPointerOperand()->stripAndAccumulateConstantOffsets(load.getModule()->getDataLayout(), offset, true);
   if (const auto* tls = dyn_cast<IntrinsicInst>(base); tls && tls->getIntrinsicID() == Intrinsic::threadlocal_address)
     base = tls->getArgOperand(0)->stripAndAccumulateConstantOffsets(load.getModule()->getDataLayout(), offset, true);
-  return offset.isZero() && isa<GlobalVariable>(base) && base->getName() == "blockDim";
+  return offset.isZero() && isa<GlobalVariable>(base) && base->getName() == name;
+}
+
+bool reads_x_of(const Value* value, StringRef name) {
+  const auto* load = dyn_cast<LoadInst>(value);
+  return load && reads_x_of(*load, name);
 }
 
 // The blocks from which no path returns: each ends in a call that fails the
@@ -87,7 +92,7 @@ bool divergence::multiple_of_warp(const Value* value, const warp_lanes& warp) co
   const auto* inst = dyn_cast<Instruction>(value);
   if (!inst) return false;
   if (warp.layout == warp_layout::whole_rows)
-    if (const auto* load = dyn_cast<LoadInst>(inst); load && reads_block_dim_x(*load)) return true;
+    if (reads_x_of(inst, "blockDim")) return true;
   const auto constant_at_least = [](const Value* v, std::uint64_t least) {
     const auto* c = dyn_cast<ConstantInt>(v);
     return c && c->getZExtValue() >= least;
@@ -134,6 +139,24 @@ bool divergence::aligned(const Value* value, const warp_lanes& warp) const {
   }
 }
 
+bool divergence::non_negative_index(const Value* value, const warp_lanes& warp) const {
+  if (const auto* phi = dyn_cast<PHINode>(value))
+    if (const Value* same = phi->hasConstantValue()) return non_negative_index(same, warp);
+  if (value == warp.x) return true;  // less than 1024
+  const auto* sum = dyn_cast<BinaryOperator>(value);
+  if (!sum || sum->getOpcode() != Instruction::Add) return false;
+  const Value* a = sum->getOperand(0);
+  const Value* b = sum->getOperand(1);
+  if (b == warp.x) std::swap(a, b);
+  if (a != warp.x) return false;
+  if (b == warp.row) return true;  // the rank, less than 1024
+  // blockIdx.x * blockDim.x + threadIdx.x: less than 2^31 where the launch has at most 2^31 threads in x.
+  const auto* product = dyn_cast<BinaryOperator>(b);
+  return warp.layout == warp_layout::whole_rows && product && product->getOpcode() == Instruction::Mul &&
+         ((reads_x_of(product->getOperand(0), "blockIdx") && reads_x_of(product->getOperand(1), "blockDim")) ||
+          (reads_x_of(product->getOperand(0), "blockDim") && reads_x_of(product->getOperand(1), "blockIdx")));
+}
+
 bool divergence::warp_uniform_of_aligned(const Instruction& inst, const warp_lanes& warp) const {
   const auto constant = [](const Value* v) { return dyn_cast<ConstantInt>(v); };
   const auto at_boundary = [](std::uint64_t c) { return (c & (warp_width - 1)) == 0; };
@@ -146,6 +169,11 @@ bool divergence::warp_uniform_of_aligned(const Instruction& inst, const warp_lan
     case Instruction::UDiv:
       if (const ConstantInt* c = constant(inst.getOperand(1)))
         return !c->isZero() && at_boundary(c->getZExtValue()) && aligned(inst.getOperand(0), warp);
+      return false;
+    case Instruction::SDiv:  // rounds toward 0: uniform in a warp of indices that are not negative
+      if (const ConstantInt* c = constant(inst.getOperand(1)))
+        return c->getValue().isStrictlyPositive() && at_boundary(c->getZExtValue()) &&
+               aligned(inst.getOperand(0), warp) && non_negative_index(inst.getOperand(0), warp);
       return false;
     case Instruction::And:  // rank & ~31, and the like
       for (unsigned i = 0; i < 2; ++i)

@@ -27,7 +27,8 @@ enum class warp_layout {
   rows,        // every warp lies in one row of threadIdx.x (blockDim.x a multiple of 32, or one row):
                // threadIdx.y, threadIdx.z and the row are the same in a warp, threadIdx.x's aligned blocks are warps
   whole_rows,  // blockDim.x a multiple of 32: `rows`, and every multiple of blockDim.x a multiple of 32
-               // (blockIdx.x * blockDim.x + threadIdx.x, the launch's thread index, is aligned)
+               // (blockIdx.x * blockDim.x + threadIdx.x, the launch's thread index, is aligned), and
+               // gridDim.x * blockDim.x at most 2^31 (that index is not negative as an int)
 };
 
 // The step's thread position, at warp level.
@@ -58,6 +59,9 @@ class divergence {
   bool warp_uniform_of_aligned(const llvm::Instruction& inst, const warp_lanes& warp) const;
   // rank + a multiple of 32 (or, under `rows`, threadIdx.x + one): its blocks of 32 are warps.
   bool aligned(const llvm::Value* value, const warp_lanes& warp) const;
+  // A thread index that is not negative as a signed value (the rank; the launch's x index, under
+  // `whole_rows`, whose launch has at most 2^31 threads in x).
+  bool non_negative_index(const llvm::Value* value, const warp_lanes& warp) const;
   // A multiple of 32, the same in a warp.
   bool multiple_of_warp(const llvm::Value* value, const warp_lanes& warp) const;
 

@@ -4,6 +4,7 @@
 #include "launch/loops_engine.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -101,6 +102,10 @@ std::string warp_proof_broken(const registered_kernel& k, const launch_shape& sh
     return "collectives in control flow uniform per warp only where blockDim.x is a multiple of 32, and the block "
            "is " +
            block;
+  if (k.warp_layout == 2 && std::uint64_t{shape.grid.x} * shape.block.x > (std::uint64_t{1} << 31))
+    return "collectives in control flow uniform per warp only where the launch's thread index in x fits an int "
+           "(gridDim.x * blockDim.x at most 2^31), and the launch has " +
+           std::to_string(std::uint64_t{shape.grid.x} * shape.block.x);
   return "";
 }
 

@@ -17,6 +17,7 @@ struct launch_engine {
 // What a kernel proven per warp needs of the launch (loops_engine.cpp): its
 // block's shape and the virtual device's warp size.
 struct launch_shape {
+  dim3 grid{1, 1, 1};
   dim3 block{1, 1, 1};
   unsigned warp_size = 32;
 };
