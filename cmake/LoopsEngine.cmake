@@ -44,12 +44,12 @@ else()
 endif()
 
 # Compiles `source` with clang and the loops pass into `object` (at -O2, or
-# with the optimization flag given after them); the pass's remarks (-Rpass /
-# -Rpass-missed) appear in the build log.
+# with the flags given after them: an optimization flag, include directories);
+# the pass's remarks (-Rpass / -Rpass-missed) appear in the build log.
 function(cohort_loops_object source object)
   set(optimization -O2)
   if(ARGC GREATER 2)
-    set(optimization ${ARGV2})
+    set(optimization ${ARGN})
   endif()
   set(flags -std=c++20 ${optimization} -fPIE -g0 -Rpass=cohort-loops -Rpass-missed=cohort-loops)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")

@@ -6,8 +6,9 @@
 set -euo pipefail
 # g++ brings libgcc-N-dev, whose libbacktrace.a names the source lines of race
 # reports (COHORT_CHECK=races; the build finds it through g++ -print-file-name).
+# libthrust-dev: Thrust's headers, for CUDA programs that use Thrust (docs/cuda-compat.md).
 packages=(cmake ninja-build g++ python3 libboost-context-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
-          nlohmann-json3-dev libtbb-dev gdb)
+          nlohmann-json3-dev libtbb-dev gdb libthrust-dev)
 (($#)) && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -92,6 +92,8 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                               cudaMemcpyKind kind, cudaStream_t stream COHORT_DEFAULT(0));
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream COHORT_DEFAULT(0));
 cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream);
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream);
 cudaError_t cudaMemset(void* devPtr, int value, size_t count);

@@ -225,15 +225,33 @@ cudaError_t copy_2d(const char* call, void* dst, std::size_t dpitch, const void*
   return sticky();
 }
 
-cudaError_t fill(const char* call, void* p, int value, std::size_t count, cudaStream_t stream) {
+// What a memset fills: `depth` slices `slice` bytes apart, each of `height` rows `pitch` bytes apart, each
+// row `width` bytes (cudaMemset: one row, its pitch its width; cudaMemset2D: one slice).
+struct fill_shape {
+  std::size_t width, height = 1, depth = 1, pitch = 0, slice = 0;
+};
+
+cudaError_t fill(const char* call, void* p, int value, fill_shape shape, cudaStream_t stream) {
   refuse_in_kernel(call);
   if (const cudaError_t e = sticky()) return e;
   if (!valid_stream(stream)) return bad_stream(call, stream);
   if (capturing(stream))
-    return capture_operation(stream, cudaGraphNodeTypeMemset, [=] { return fill(call, p, value, count, nullptr); });
-  if (count == 0) return cudaSuccess;
-  if (const cudaError_t e = check_device_side(call, "destination", p, count)) return e;
-  return issue(call, stream, task_kind::work, [p, value, count](cudaError_t) { std::memset(p, value, count); });
+    return capture_operation(stream, cudaGraphNodeTypeMemset, [=] { return fill(call, p, value, shape, nullptr); });
+  if (shape.width > shape.pitch)
+    return fail(cudaErrorInvalidPitchValue, std::string(call) + ": a row of " + std::to_string(shape.width) +
+                                                " bytes is wider than the pitch " + std::to_string(shape.pitch));
+  if (shape.depth > 1 && shape.pitch * shape.height > shape.slice)
+    return fail(cudaErrorInvalidValue, std::string(call) + ": " + std::to_string(shape.height) + " rows of pitch " +
+                                           std::to_string(shape.pitch) + " are more than a slice of " +
+                                           std::to_string(shape.slice) + " bytes");
+  if (shape.width == 0 || shape.height == 0 || shape.depth == 0) return cudaSuccess;
+  const std::size_t extent = shape.slice * (shape.depth - 1) + shape.pitch * (shape.height - 1) + shape.width;
+  if (const cudaError_t e = check_device_side(call, "destination", p, extent)) return e;
+  return issue(call, stream, task_kind::work, [p, value, shape](cudaError_t) {
+    for (std::size_t z = 0; z < shape.depth; ++z)
+      for (std::size_t row = 0; row < shape.height; ++row)
+        std::memset(static_cast<char*>(p) + z * shape.slice + row * shape.pitch, value, shape.width);
+  });
 }
 
 cudaError_t allocate(const char* call, void** p, std::size_t bytes, memory_kind kind) {
@@ -541,17 +559,24 @@ cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t 
 }
 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
-  refuse_in_kernel("cudaMemset2D");
-  if (const cudaError_t e = sticky()) return e;
-  if (width > pitch)
-    return fail(cudaErrorInvalidPitchValue, "cudaMemset2D: a row of " + std::to_string(width) +
-                                                " bytes is wider than the pitch " + std::to_string(pitch));
-  if (width == 0 || height == 0) return cudaSuccess;
-  if (const cudaError_t e = check_device_side("cudaMemset2D", "destination", devPtr, pitch * (height - 1) + width))
-    return e;
-  return cohort::compat::finish_synchronous(issue("cudaMemset2D", nullptr, task_kind::work, [=](cudaError_t) {
-    for (size_t row = 0; row < height; ++row) std::memset(static_cast<char*>(devPtr) + row * pitch, value, width);
-  }));
+  return cohort::compat::finish_synchronous(fill("cudaMemset2D", devPtr, value, {width, height, 1, pitch}, nullptr));
+}
+
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream) {
+  return fill("cudaMemset2DAsync", devPtr, value, {width, height, 1, pitch}, stream);
+}
+
+// A pitched pointer's slices are its pitch times its ysize apart (cudaMalloc3D's layout).
+cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent) {
+  const fill_shape shape{extent.width, extent.height, extent.depth, pitchedDevPtr.pitch,
+                         pitchedDevPtr.pitch * pitchedDevPtr.ysize};
+  return cohort::compat::finish_synchronous(fill("cudaMemset3D", pitchedDevPtr.ptr, value, shape, nullptr));
+}
+
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent, cudaStream_t stream) {
+  const fill_shape shape{extent.width, extent.height, extent.depth, pitchedDevPtr.pitch,
+                         pitchedDevPtr.pitch * pitchedDevPtr.ysize};
+  return fill("cudaMemset3DAsync", pitchedDevPtr.ptr, value, shape, stream);
 }
 
 // Stream-ordered allocation: memory ready at once is ready when the stream reaches it.
@@ -573,9 +598,9 @@ cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
-  return cohort::compat::finish_synchronous(fill("cudaMemset", devPtr, value, count, nullptr));
+  return cohort::compat::finish_synchronous(fill("cudaMemset", devPtr, value, {count, 1, 1, count}, nullptr));
 }
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  return fill("cudaMemsetAsync", devPtr, value, count, stream);
+  return fill("cudaMemsetAsync", devPtr, value, {count, 1, 1, count}, stream);
 }

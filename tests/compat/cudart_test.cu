@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "device_query.hpp"
 #include "shared_header.cuh"
@@ -406,6 +407,56 @@ TEST_F(Cudart, PitchedCopies) {
   float* pooled;
   ASSERT_EQ(cudaMallocAsync(&pooled, 64, 0), cudaSuccess);
   EXPECT_EQ(cudaFreeAsync(pooled, 0), cudaSuccess);
+}
+
+// Pitched memsets set each row's width and leave the padding between rows and slices alone.
+TEST_F(Cudart, PitchedMemsets) {
+  constexpr size_t width = 10, height = 3, depth = 2;
+  cudaPitchedPtr volume;
+  ASSERT_EQ(cudaMalloc3D(&volume, make_cudaExtent(width, height, depth)), cudaSuccess);
+  const size_t pitch = volume.pitch, slice = pitch * volume.ysize, bytes = slice * depth;
+  std::vector<unsigned char> back(bytes);
+  auto read_back = [&] { ASSERT_EQ(cudaMemcpy(back.data(), volume.ptr, bytes, cudaMemcpyDeviceToHost), cudaSuccess); };
+  auto expect_filled = [&](size_t w, size_t h, size_t d, unsigned char value, unsigned char elsewhere) {
+    for (size_t z = 0; z < depth; ++z)
+      for (size_t y = 0; y < height; ++y)
+        for (size_t x = 0; x < pitch; ++x)
+          ASSERT_EQ(back[z * slice + y * pitch + x], x < w && y < h && z < d ? value : elsewhere) << z << y << x;
+  };
+  ASSERT_EQ(cudaMemset(volume.ptr, 0x11, bytes), cudaSuccess);
+  ASSERT_EQ(cudaMemset3D(volume, 0x5a, make_cudaExtent(width - 3, height, depth)), cudaSuccess);
+  read_back();
+  expect_filled(width - 3, height, depth, 0x5a, 0x11);
+
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  ASSERT_EQ(cudaMemset(volume.ptr, 0x11, bytes), cudaSuccess);
+  ASSERT_EQ(cudaMemset3DAsync(volume, 0x22, make_cudaExtent(width, height - 1, 1), stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  read_back();
+  expect_filled(width, height - 1, 1, 0x22, 0x11);
+  ASSERT_EQ(cudaMemset(volume.ptr, 0x11, bytes), cudaSuccess);
+  ASSERT_EQ(cudaMemset2DAsync(volume.ptr, pitch, 0x33, 4, height, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  read_back();
+  expect_filled(4, height, 1, 0x33, 0x11);
+
+  // A row wider than the pitch, rows beyond a slice, and a volume past its allocation.
+  EXPECT_EQ(cudaMemset2DAsync(volume.ptr, 8, 0, 10, 2, stream), cudaErrorInvalidPitchValue);
+  EXPECT_NE(text(cudaErrorInvalidPitchValue).find("cudaMemset2DAsync: a row of 10 bytes is wider than the pitch 8"),
+            std::string::npos);
+  cudaPitchedPtr short_slices = volume;
+  short_slices.ysize = 1;
+  EXPECT_EQ(cudaMemset3D(short_slices, 0, make_cudaExtent(width, 2, 2)), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue)
+                .find("cudaMemset3D: 2 rows of pitch " + std::to_string(pitch) + " are more than a slice of " +
+                      std::to_string(pitch) + " bytes"),
+            std::string::npos);
+  EXPECT_EQ(cudaMemset3D(volume, 0, make_cudaExtent(width, height, depth + 1)), cudaErrorInvalidValue);
+  EXPECT_NE(text(cudaErrorInvalidValue).find("runs past the end of its allocation"), std::string::npos);
+  EXPECT_EQ(cudaMemset3D(volume, 0, make_cudaExtent(width, height, 0)), cudaSuccess);  // nothing to set
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_EQ(cudaFree(volume.ptr), cudaSuccess);
 }
 
 TEST_F(Cudart, PointerAttributes) {

@@ -18,6 +18,7 @@ the run took (`ctest -V`), so the engines' times can be compared.
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -45,6 +46,34 @@ def sample_build(sample_dir):
     return target, sources, [i.strip() for i in includes]
 
 
+def run_and_check(program, target, options, environment, engine):
+    """Runs the built sample once; returns why it failed, or None. Prints its wall and CPU time."""
+    print("run:", target, " ".join(options.args), f"(COHORT_ENGINE={engine})" if engine else "", flush=True)
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    try:
+        run = subprocess.run([program] + options.args, cwd=os.path.dirname(program), stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, errors="replace", timeout=options.timeout,
+                             env=environment)
+    except subprocess.TimeoutExpired as e:
+        output = e.stdout or b""
+        sys.stdout.write(output.decode(errors="replace") if isinstance(output, bytes) else output)
+        return f"{target} still ran after {options.timeout:.0f} s"
+    wall = time.monotonic() - started
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
+    sys.stdout.write(run.stdout)
+    # The engines' times side by side (docs/loops-engine.md; scripts/corpus-engines.py collects these lines).
+    print(f"ran in {wall:.1f} s (cpu {cpu:.2f} s)" + (f" on engine {engine}" if engine else ""))
+    if (run.returncode != 0) != options.fails:
+        return f"{target} exited with {run.returncode}"
+    if re.search(options.reject, run.stdout):
+        return f"{target}'s output matches /{options.reject}/"
+    if not re.search(options.expect, run.stdout):
+        return f"{target}'s own check did not print /{options.expect}/"
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cohort-cxx", required=True)
@@ -58,6 +87,9 @@ def main():
     parser.add_argument("--fails", action="store_true",
                         help="the run must fail (exit status not 0) with --expect in its output: a diagnostic")
     parser.add_argument("--timeout", type=float, default=600, help="seconds the sample may run")
+    parser.add_argument("--engines", default="",
+                        help="COHORT_ENGINE values to run the sample under in turn, e.g. auto,fibers (each must pass)")
+    parser.add_argument("--rounds", type=int, default=1, help="how many times each engine runs it")
     parser.add_argument("--args", nargs=argparse.REMAINDER, default=[])
     options = parser.parse_args()
     cohort_cxx = os.path.abspath(options.cohort_cxx)
@@ -81,28 +113,16 @@ def main():
         return 1
     print(f"built in {time.monotonic() - started:.1f} s")
 
-    print("run:", target, " ".join(options.args), flush=True)
-    try:
-        environment = dict(os.environ, **dict(e.split("=", 1) for e in options.env))
-        started = time.monotonic()
-        run = subprocess.run([program] + options.args, cwd=copy, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, errors="replace", timeout=options.timeout, env=environment)
-    except subprocess.TimeoutExpired as e:
-        output = e.stdout or b""
-        sys.stdout.write(output.decode(errors="replace") if isinstance(output, bytes) else output)
-        print(f"FAIL: {target} still ran after {options.timeout:.0f} s")
-        return 1
-    sys.stdout.write(run.stdout)
-    print(f"ran in {time.monotonic() - started:.1f} s")  # the engines' times side by side (docs/loops-engine.md)
-    if (run.returncode != 0) != options.fails:
-        print(f"FAIL: {target} exited with {run.returncode}")
-        return 1
-    if re.search(options.reject, run.stdout):
-        print(f"FAIL: {target}'s output matches /{options.reject}/")
-        return 1
-    if not re.search(options.expect, run.stdout):
-        print(f"FAIL: {target}'s own check did not print /{options.expect}/")
-        return 1
+    environment = dict(os.environ, **dict(e.split("=", 1) for e in options.env))
+    engines = options.engines.split(",") if options.engines else [None]
+    for _ in range(options.rounds):
+        for engine in engines:  # alternated, so that a change of the machine's load falls on both
+            if engine:
+                environment["COHORT_ENGINE"] = engine
+            failure = run_and_check(program, target, options, environment, engine)
+            if failure:
+                print(f"FAIL: {failure}")
+                return 1
     print(f"{target}: passed")
     return 0
 

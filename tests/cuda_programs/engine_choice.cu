@@ -2,8 +2,10 @@
 // tree reduction (barriers only: the loops pass lowers it where the program is
 // compiled by its clang with the plugin) and a warp-shuffle reduction over
 // __activemask()'s lanes (kept on fibers by the pass: which lanes are
-// converged is not defined by thread loops). Both results are checked; which engine ran
-// each is what engine_choice_test.cmake and the cuda_program test assert.
+// converged is not defined by thread loops), and the tree reduction again as a
+// kernel template launched with its template argument deduced. Every result is
+// checked; which engine ran each is what engine_choice_test.cmake and the
+// cuda_program test assert.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -21,6 +23,18 @@ constexpr int block_size = 128;
 
 __global__ void tree_sum(const int* in, int* block_sums) {
   __shared__ int partial[block_size];
+  partial[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) block_sums[blockIdx.x] = partial[0];
+}
+
+template <class T>
+__global__ void tree_sum_of(const T* in, T* block_sums) {
+  __shared__ T partial[block_size];
   partial[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
@@ -49,8 +63,16 @@ int main() {
   CHECK(cudaGetLastError());
   shuffle_sum<<<blocks, block_size>>>(in, warp_sums);
   CHECK(cudaGetLastError());
-  std::vector<int> by_block(blocks), by_warp(n / 32);
+  std::vector<int> by_block(blocks), by_warp(n / 32), by_template(blocks);
   CHECK(cudaMemcpy(by_block.data(), block_sums, blocks * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemset(block_sums, 0, blocks * sizeof(int)));
+  tree_sum_of<<<blocks, block_size>>>(in, block_sums);  // T deduced: int
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemcpy(by_template.data(), block_sums, blocks * sizeof(int), cudaMemcpyDeviceToHost));
+  if (by_template != by_block) {
+    std::printf("FAIL: tree_sum_of<int> differs from tree_sum\n");
+    return 1;
+  }
   CHECK(cudaMemcpy(by_warp.data(), warp_sums, n / 32 * sizeof(int), cudaMemcpyDeviceToHost));
   for (int b = 0; b < blocks; ++b) {
     int expected = 0;

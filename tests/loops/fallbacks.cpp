@@ -35,7 +35,7 @@ __global__ void fallback_multi_grid(int* out) {
 }
 __global__ void fallback_cluster(int* out) {
   out[threadIdx.x] = 1;
-  cg::this_cluster().sync();
+  if (threadIdx.x < 16) cg::this_cluster().sync();
 }
 __global__ void fallback_split_barrier(int* out) {
   auto block = cg::this_thread_block();
@@ -151,9 +151,43 @@ __global__ void fallback_grid_site(int* out, int n) {
   out[threadIdx.x] = 3;
 }
 
+// Cluster barriers and services the loops engine does not lower (grid_resume.hpp).
+__attribute__((noinline)) void cluster_sync_in_helper() { cg::this_cluster().sync(); }
+__global__ void fallback_cluster_helper(int* out) {
+  out[threadIdx.x] = 1;
+  cluster_sync_in_helper();
+}
+__global__ void fallback_cluster_divergent_barrier(int* out) {
+  if (threadIdx.x < 16) __syncthreads();
+  cg::this_cluster().sync();
+  out[threadIdx.x] = 1;
+}
+__global__ void fallback_cluster_shared(int* out) {
+  __shared__ int mine;
+  mine = 1;
+  cg::this_cluster().sync();
+  out[threadIdx.x] = *cg::this_cluster().map_shared_rank(&mine, 0);
+}
+__global__ void fallback_cluster_split(int* out) {
+  auto token = cg::this_cluster().barrier_arrive();
+  out[threadIdx.x] = 1;
+  cg::this_cluster().barrier_wait(std::move(token));
+}
+
 // Collectives in warp-uniform control flow run per warp only on the lane arrays:
 // cg::reduce (through the records) may name a group past the warp.
 __global__ void fallback_collective_records_per_warp(int* out) {
   const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
   if (threadIdx.x < 64) out[threadIdx.x] = cg::reduce(tile, out[threadIdx.x], cg::plus<int>());
+}
+// Regions per warp do not return at grid or cluster barriers.
+__global__ void fallback_warp_uniform_grid(int* out) {
+  out[threadIdx.x] += 1;
+  cg::this_grid().sync();
+  if (threadIdx.x < 32) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
+}
+__global__ void fallback_warp_uniform_cluster(int* out) {
+  out[threadIdx.x] += 1;
+  cg::this_cluster().sync();
+  if (threadIdx.x < 32) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
 }

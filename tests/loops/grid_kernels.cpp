@@ -48,6 +48,20 @@ __global__ void grid_normalize_kernel(const int* in, int* block_sums, int* total
   out[i] = values[threadIdx.x] * 3 - *total;
 }
 
+// A uniform value of each block's own (a recurrence, not an induction variable
+// LLVM could recompute from the round) kept across a grid barrier, then across a
+// block barrier in a region that reads it without redefining it.
+__global__ void grid_block_values_kernel(unsigned* out, unsigned rounds) {
+  unsigned value = blockIdx.x + 1;
+  for (unsigned r = 0; r < rounds; ++r) {
+    cg::this_grid().sync();
+    const unsigned mine = value + threadIdx.x;
+    __syncthreads();
+    out[(blockIdx.x * rounds + r) * blockDim.x + threadIdx.x] = mine ^ value;
+    value = value * 1103515245u + 12345u + blockIdx.x;
+  }
+}
+
 __global__ void grid_left_kernel(int* out, unsigned leaver) {
   if (blockIdx.x == leaver) return;
   out[blockIdx.x] = 1;
@@ -64,11 +78,23 @@ __global__ void grid_reduce_kernel(int* out) {
   out[grid.thread_rank()] = cg::reduce(grid, static_cast<int>(grid.thread_rank() % 7), cg::plus<int>());
 }
 
+// After the grid barrier every thread reads the next block's value, and each
+// block's first warp sums its lanes' (a shuffle in warp-uniform control flow).
+__global__ void grid_warp_sums_kernel(int* values, int* out) {
+  const cg::grid_group grid = cg::this_grid();
+  values[grid.thread_rank()] = static_cast<int>(grid.thread_rank() % 5);
+  grid.sync();
+  int v = values[(grid.thread_rank() + blockDim.x) % grid.num_threads()];
+  if (threadIdx.x < 32)
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  out[grid.thread_rank()] = v;
+}
+
 }  // namespace
 
 namespace loops_tests {
 
-const unsigned left_barrier_line = 54, not_cooperative_line = 59;
+const unsigned left_barrier_line = 68, not_cooperative_line = 73;
 
 std::vector<float> grid_rounds(const std::vector<float>& in, unsigned blocks, unsigned block, unsigned rounds) {
   cg::device_buffer<float> din(in), exchange(in.size()), dout(in.size());
@@ -97,6 +123,13 @@ std::vector<int> grid_normalize(const std::vector<int>& in, unsigned blocks, uns
 }
 engine_choice grid_normalize_engine() { return cohort::host::engine_for(grid_normalize_kernel); }
 
+std::vector<unsigned> grid_block_values(unsigned blocks, unsigned block, unsigned rounds) {
+  cg::device_buffer<unsigned> out(blocks * block * rounds);
+  cg::launch_cooperative(grid_block_values_kernel, {dim3(blocks), dim3(block)}, out.data(), rounds);
+  return out.to_host();
+}
+engine_choice grid_block_values_engine() { return cohort::host::engine_for(grid_block_values_kernel); }
+
 void grid_barrier_left(unsigned blocks, unsigned block, unsigned leaver) {
   cg::device_buffer<int> out(blocks);
   cg::launch_cooperative(grid_left_kernel, {dim3(blocks), dim3(block)}, out.data(), leaver);
@@ -113,5 +146,12 @@ std::vector<int> grid_reduce(unsigned blocks, unsigned block) {
   return out.to_host();
 }
 engine_choice grid_reduce_engine() { return cohort::host::engine_for(grid_reduce_kernel); }
+
+std::vector<int> grid_warp_sums(unsigned blocks, unsigned block) {
+  cg::device_buffer<int> values(blocks * block), out(blocks * block);
+  cg::launch_cooperative(grid_warp_sums_kernel, {dim3(blocks), dim3(block)}, values.data(), out.data());
+  return out.to_host();
+}
+engine_choice grid_warp_sums_engine() { return cohort::host::engine_for(grid_warp_sums_kernel); }
 
 }  // namespace loops_tests

@@ -26,6 +26,13 @@ std::vector<float> grid_rounds_in_clusters(const std::vector<float>& in, unsigne
 std::vector<int> grid_normalize(const std::vector<int>& in, unsigned blocks, unsigned block);
 engine_choice grid_normalize_engine();
 
+// Each block's own uniform value (a recurrence seeded by blockIdx.x) kept
+// across `rounds` grid barriers, each followed by a block barrier in a region
+// that reads the value without redefining it; out[(block * rounds + round) *
+// block size + thread] = (value + threadIdx.x) ^ value.
+std::vector<unsigned> grid_block_values(unsigned blocks, unsigned block, unsigned rounds);
+engine_choice grid_block_values_engine();
+
 // Block `leaver` returns before the grid barrier the others wait at.
 void grid_barrier_left(unsigned blocks, unsigned block, unsigned leaver);
 // grid.sync() in a launch that is not cooperative.
@@ -34,6 +41,12 @@ void grid_barrier_not_cooperative(unsigned blocks, unsigned block);
 // A grid collective (cg::reduce over the grid): stays on fibers.
 std::vector<int> grid_reduce(unsigned blocks, unsigned block);
 engine_choice grid_reduce_engine();
+
+// A grid barrier and a shuffle in warp-uniform control flow (each block's
+// first warp): stays on fibers. out[i] = thread i + blockDim.x's rank % 5 (mod
+// the grid's threads), summed over the 32 lanes in each block's first warp.
+std::vector<int> grid_warp_sums(unsigned blocks, unsigned block);
+engine_choice grid_warp_sums_engine();
 
 // The line of grid_kernels.cpp each diagnostic names.
 extern const unsigned left_barrier_line, not_cooperative_line;

@@ -55,6 +55,31 @@ TEST_F(LoopsGrid, RoundsOfGridBarriersKeepEveryThreadsValuesAndSharedMemory) {
   }
 }
 
+// Regression: a block resumed after a grid barrier copied its uniform values'
+// next-region slots (`keep`), which the resumed call had not restored, over
+// the values it had restored (`kept`) at the end of the first region that did
+// not redefine them; the value read afterwards was another call's stack. Each
+// block's value differs here, so even one worker (blocks run one after another
+// on one stack) gives another block's value without the fix.
+TEST_F(LoopsGrid, EachBlocksUniformValueSurvivesAGridBarrierAndABlockBarrier) {
+  EXPECT_EQ(loops_tests::grid_block_values_engine().chosen, engine::loops)
+      << loops_tests::grid_block_values_engine().reason;
+  for (unsigned blocks : {1u, 3u, 8u}) {
+    SCOPED_TRACE(std::to_string(blocks) + " blocks");
+    const unsigned block = 40, rounds = 4;
+    const std::vector<unsigned> out = loops_tests::grid_block_values(blocks, block, rounds);
+    EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
+    for (unsigned b = 0; b < blocks; ++b) {
+      unsigned value = b + 1;
+      for (unsigned r = 0; r < rounds; ++r, value = value * 1103515245u + 12345u + b)
+        for (unsigned t = 0; t < block; ++t)
+          ASSERT_EQ(out[(b * rounds + r) * block + t], (value + t) ^ value)
+              << "block " << b << ", round " << r << ", thread " << t;
+    }
+    expect_same_on_both<unsigned>([&] { return loops_tests::grid_block_values(blocks, block, rounds); }, engine::loops);
+  }
+}
+
 TEST_F(LoopsGrid, ClusterLaunchOfGridBarriersStaysOnFibers) {
   const auto in = random_floats(8 * 64, 31);
   const std::vector<float> unclustered = loops_tests::grid_rounds(in, 8, 64, 2);
@@ -145,6 +170,21 @@ TEST_F(LoopsGrid, GridCollectiveStaysOnFibers) {
   expect_fallback<int>(
       loops_tests::grid_reduce_engine(), "a grid collective", [&] { return loops_tests::grid_reduce(4, 32); }, expected,
       "grid_kernels.cpp:");
+}
+
+TEST_F(LoopsGrid, WarpUniformCollectiveWithGridBarrierStaysOnFibers) {
+  const unsigned blocks = 3, block = 64, n = blocks * block;
+  std::vector<int> expected(n);
+  for (unsigned r = 0; r < n; ++r) expected[r] = static_cast<int>((r + block) % n % 5);
+  for (unsigned first = 0; first < n; first += block) {
+    int warp = 0;
+    for (unsigned lane = 0; lane < 32; ++lane) warp += expected[first + lane];
+    for (unsigned lane = 0; lane < 32; ++lane) expected[first + lane] = warp;
+  }
+  expect_fallback<int>(
+      loops_tests::grid_warp_sums_engine(),
+      "a warp or tile collective in warp-uniform control flow in a kernel with a grid barrier, not lowered yet",
+      [&] { return loops_tests::grid_warp_sums(blocks, block); }, expected, "grid_kernels.cpp:");
 }
 
 }  // namespace

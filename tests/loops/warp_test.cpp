@@ -231,7 +231,7 @@ TEST_F(WarpOnLoops, AVoteReductionOrSyncwarpLeavingALaneOutFailsAsOnFibers) {
                                                        {masked_call::all, "__all_sync"},
                                                        {masked_call::reduce_add, "__reduce_add_sync"},
                                                        {masked_call::reduce_min, "__reduce_min_sync"},
-                                                       {masked_call::syncwarp, "sync"}};
+                                                       {masked_call::syncwarp, "__syncwarp"}};
   for (const auto& [call, name] : calls) {
     EXPECT_EQ(warp_tests::combine_outside_mask_engine(call).chosen, engine::loops) << name;
     expect_same_error([call] { warp_tests::combine_outside_mask(call); }, cohort::errc::invalid_argument, true,

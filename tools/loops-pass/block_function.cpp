@@ -89,18 +89,18 @@ block_record_fields begin_block(IRBuilder<>& b, Module& module, std::uint64_t fr
 
 // A kernel with grid barriers: the block's own frames and kept store (grid_resume.hpp).
 block_record_fields begin_block(IRBuilder<>& b, Module& module, const step_function& step) {
-  if (step.grid_barriers == 0) return begin_block(b, module, step.frame_bytes);
+  if (step.level_barriers == 0) return begin_block(b, module, step.frame_bytes);
   FunctionCallee begin =
       module.getOrInsertFunction(begin_grid_block_symbol, b.getPtrTy(), b.getInt64Ty(), b.getInt64Ty());
   return read_block_record(
       b, b.CreateCall(begin, {b.getInt64(step.frame_bytes), b.getInt64(kept_store_bytes(module, step))}, "ctx"));
 }
 
-// The dispatch's way to point `point`: its region, or where a grid barrier
-// returns to the scheduler, unless the block function has just resumed there.
+// The dispatch's way to point `point`: its region, or where a grid or cluster
+// barrier returns to the scheduler, unless the block function has just resumed there.
 BasicBlock* way_to_point(const step_function& step, const block_record_fields& f, Value* kept, PHINode* resumed,
                          BasicBlock* region, unsigned point) {
-  if (point == 0 || !step.grid_sites[point - 1]) return region;
+  if (point == 0 || !step.level_sites[point - 1]) return region;
   LLVMContext& context = region->getContext();
   Function* function = region->getParent();
   auto* grid = BasicBlock::Create(context, "grid" + Twine(point), function);
@@ -108,7 +108,7 @@ BasicBlock* way_to_point(const step_function& step, const block_record_fields& f
   IRBuilder<> at(grid);
   at.CreateCondBr(resumed, region, suspend);
   at.SetInsertPoint(suspend);
-  suspend_block(at, step, f.ctx, kept, point);
+  suspend_block(at, step, f.ctx, kept, point, region);
   return grid;
 }
 
@@ -324,14 +324,12 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
   return call;
 }
 
-// Every thread of the block but the one that decides where the block goes
-// (the last, rank count - 1, or where `first_decides` the first), rows of
-// threadIdx.x each a plain loop over x (from 0 where the last decides, so that
-// a prefix of it starts aligned); `body` emits one thread's work at the
-// builder's position. Returns the block the nest leaves to.
+// Every thread of the block but the last (rank count - 1), rows of threadIdx.x
+// each a plain loop over x from 0 (so that a prefix of it starts aligned);
+// `body` emits one thread's work at the builder's position. Returns the block
+// the nest leaves to.
 template <class Body>
-BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_fields& f, bool first_decides,
-                            Body body) {
+BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_fields& f, Body body) {
   LLVMContext& context = block.getContext();
   Type* i32 = b.getInt32Ty();
   BasicBlock* from = b.GetInsertBlock();
@@ -350,17 +348,14 @@ BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_
   for (PHINode* phi : {row, y, z}) phi->addIncoming(b.getInt32(0), from);
   b.CreateCondBr(b.CreateICmpULT(row, f.count), row_start, done);
 
-  b.SetInsertPoint(row_start);  // the first row starts after the first thread, or the last ends before the last
-  Value* first_x = first_decides ? b.CreateZExt(b.CreateICmpEQ(row, b.getInt32(0)), i32, "first_x") : b.getInt32(0);
-  Value* end_x =
-      first_decides
-          ? f.dim_x
-          : b.CreateSub(f.dim_x, b.CreateZExt(b.CreateICmpEQ(b.CreateAdd(row, f.dim_x), f.count), i32), "end_x");
+  b.SetInsertPoint(row_start);  // the last row ends before the last thread
+  Value* last_row = b.CreateICmpEQ(b.CreateAdd(row, f.dim_x), f.count);
+  Value* end_x = b.CreateSub(f.dim_x, b.CreateZExt(last_row, i32), "end_x");
   b.CreateBr(thread_head);
 
   b.SetInsertPoint(thread_head);
   PHINode* x = b.CreatePHI(i32, 2, "x");
-  x->addIncoming(first_x, row_start);
+  x->addIncoming(b.getInt32(0), row_start);
   b.CreateCondBr(b.CreateICmpULT(x, end_x), run, row_end);
 
   b.SetInsertPoint(run);
@@ -386,11 +381,7 @@ BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_
 // leaves only the region's code); the threads run in rank order, and the last
 // one's result says where the block goes next (every thread's says the same;
 // the last, so that the others' loops start at threadIdx.x 0, where a prefix
-// of them vectorizes without a remainder). In a kernel with grid barriers the
-// first thread runs first and decides, as before step 5: with the last
-// deciding, a block resumed on another worker after a grid barrier went
-// wrong (tests/loops/grid_test.cpp at 2-4 workers; not understood yet, see
-// docs/loops-engine.md's known limits). No per-thread resume point, check or site.
+// of them vectorizes without a remainder). No per-thread resume point, check or site.
 SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& block, const step_function& step) {
   LLVMContext& context = kernel.getContext();
   Module& module = *kernel.getParent();
@@ -402,7 +393,7 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   IRBuilder<> b(entry);
   const block_record_fields f = begin_block(b, module, step);
   // The uniform values kept across barriers (step_function.cpp): as the
-  // region started, as the next will start, and where threads but the first write them.
+  // region started, as the next will start, and where threads but the deciding one write them.
   auto slots = [&](const char* name) {
     AllocaInst* slots = b.CreateAlloca(ArrayType::get(i8, step.uniform_bytes), nullptr, name);
     slots->setAlignment(Align(16));
@@ -411,7 +402,7 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   AllocaInst* kept = slots("kept");
   AllocaInst* keep = slots("keep");
   AllocaInst* ignored = slots("ignored");
-  Value* start = step.grid_barriers ? restore_block(b, step, f.ctx, kept) : b.getInt32(0);
+  Value* start = step.level_barriers ? restore_block(b, step, f.ctx, kept, keep) : b.getInt32(0);
   b.CreateBr(dispatch);
 
   b.SetInsertPoint(dispatch);
@@ -432,28 +423,21 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
       Value* rank = b.CreateZExt(b.CreateAdd(row, x, "rank"), i64);
       return b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(rank, b.getInt64(step.frame_bytes)), "frame");
     };
-    const bool first_decides = step.grid_barriers != 0;
-    // The thread whose result says where the block goes: the first or the last.
-    auto deciding_thread = [&] {
-      Value* one = b.getInt32(1);
-      Value* x = first_decides ? b.getInt32(0) : b.CreateSub(f.dim_x, one, "last_x");
-      Value* y = first_decides ? b.getInt32(0) : b.CreateSub(f.dim_y, one, "last_y");
-      Value* z = first_decides ? b.getInt32(0) : b.CreateSub(f.dim_z, one, "last_z");
-      Value* row = first_decides ? b.getInt32(0) : b.CreateSub(f.count, f.dim_x, "last_row");
-      if (step.position_read) store_position(b, f.position, x, y, z, row);
-      CallInst* next =
-          call_step(b, kernel, block, step, f, b.getInt32(point), frame_at(x, row), x, y, z, row, kept, keep);
-      calls.push_back(next);
-      return next;
-    };
-    CallInst* next = first_decides ? deciding_thread() : nullptr;
-    BasicBlock* after = rest_of_threads(b, block, f, first_decides, [&](Value* x, Value* y, Value* z, Value* row) {
+    BasicBlock* after = rest_of_threads(b, block, f, [&](Value* x, Value* y, Value* z, Value* row) {
       if (step.position_read) store_position(b, f.position, x, y, z, row);
       calls.push_back(
           call_step(b, kernel, block, step, f, b.getInt32(point), frame_at(x, row), x, y, z, row, kept, ignored));
     });
     b.SetInsertPoint(after);
-    if (!first_decides) next = deciding_thread();
+    Value* one = b.getInt32(1);
+    Value* last_x = b.CreateSub(f.dim_x, one, "last_x");
+    Value* last_y = b.CreateSub(f.dim_y, one, "last_y");
+    Value* last_z = b.CreateSub(f.dim_z, one, "last_z");
+    Value* last_row = b.CreateSub(f.count, f.dim_x, "last_row");
+    if (step.position_read) store_position(b, f.position, last_x, last_y, last_z, last_row);
+    CallInst* next = call_step(b, kernel, block, step, f, b.getInt32(point), frame_at(last_x, last_row), last_x, last_y,
+                               last_z, last_row, kept, keep);
+    calls.push_back(next);
     if (step.uniform_bytes) b.CreateMemCpy(kept, Align(16), keep, Align(16), step.uniform_bytes);
     resume->addIncoming(next, after);
     resumed->addIncoming(b.getFalse(), after);
@@ -779,7 +763,7 @@ SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& sh
     AllocaInst* keep = slots("keep");
     AllocaInst* ignored = slots("ignored");
     Value* first_rank = b.CreateLoad(i32, f.order, "first_rank");
-    Value* start = step.grid_barriers ? restore_block(b, step, f.ctx, kept) : b.getInt32(0);
+    Value* start = step.level_barriers ? restore_block(b, step, f.ctx, kept, keep) : b.getInt32(0);
     auto* dispatch = BasicBlock::Create(context, "dispatch", &shuffled);
     auto* done = BasicBlock::Create(context, "done", &shuffled);
     b.CreateBr(dispatch);

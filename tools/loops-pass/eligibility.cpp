@@ -43,7 +43,11 @@ std::string runtime_call_reason(StringRef demangled) {
   if (has("multi_grid")) return "a multi-grid barrier or collective, not lowered yet";
   if (has("grid_") || has("require_cooperative"))
     return "a grid collective or a split grid barrier (barrier_arrive / barrier_wait on the grid), not lowered yet";
-  if (has("cluster")) return "a cluster barrier or distributed shared memory, not lowered yet";
+  if (has("map_shared") || has("query_shared"))
+    return "distributed shared memory (map_shared_rank / query_shared_rank), not lowered yet";
+  if (has("cluster"))
+    return "a cluster collective or a split cluster barrier (barrier_arrive / barrier_wait on the cluster), not "
+           "lowered yet";
   if (has("copy") || has("copies") || has("memcpy")) return "memcpy_async and its waits, not lowered yet";
   if (has("converge"))
     return "coalesced_threads() or __activemask() (which lanes are converged is not defined by thread loops)";
@@ -90,7 +94,7 @@ class checker {
     // Found in a function the kernel calls: named at the kernel's call that reaches it.
     if (result.refused && result.refused->where && result.refused->where->getFunction() != &kernel_)
       result.refused->where = reached_from_.lookup(result.refused->where->getFunction());
-    if (result.refused) result.barriers.clear(), result.collectives.clear(), result.grid_barriers.clear();
+    if (result.refused) result.barriers.clear(), result.collectives.clear(), result.level_barriers.clear();
     return result;
   }
 
@@ -137,12 +141,16 @@ class checker {
           found.barriers.push_back(call);
           continue;
         }
-        if (name == grid_sync_symbol) {  // a point where the block returns to the scheduler (grid_resume.hpp)
+        if (name == grid_sync_symbol || name == cluster_sync_symbol) {
+          // A point where the block returns to the scheduler (grid_resume.hpp).
           if (!in_kernel)
-            return refusal{"a grid barrier inside `" + demangle(f.getName()) + "`, which was not inlined", &inst};
-          found.grid_barriers.push_back(call);
+            return refusal{std::string(name == grid_sync_symbol ? "a grid" : "a cluster") + " barrier inside `" +
+                               demangle(f.getName()) + "`, which was not inlined",
+                           &inst};
+          found.level_barriers.push_back(call);
           continue;
         }
+        if (is_contained(cluster_query_symbols, name)) continue;  // the block's rank and shape in its cluster
         if (name == rendezvous_symbol) {
           if (!in_kernel)
             return refusal{"a warp or tile collective inside `" + demangle(f.getName()) + "`, which was not inlined",

@@ -30,7 +30,7 @@ struct refusal {
 struct eligibility {
   llvm::SmallVector<llvm::CallInst*, 8> barriers;
   llvm::SmallVector<llvm::CallInst*, 8> collectives;
-  llvm::SmallVector<llvm::CallInst*, 4> grid_barriers;  // calls of grid_sync there (grid_resume.hpp)
+  llvm::SmallVector<llvm::CallInst*, 4> level_barriers;  // calls of grid_sync or cluster_sync there (grid_resume.hpp)
   std::optional<refusal> refused;
 };
 

@@ -13,17 +13,29 @@ using namespace llvm;
 
 namespace cohort_loops {
 
-std::optional<step_refusal> refuse_grid_barriers(ArrayRef<CallInst*> calls, ArrayRef<CallInst*> originals,
-                                                 const divergence& divergent, bool uniform) {
+resume_level level_of(const CallInst& barrier) {
+  return barrier.getCalledFunction()->getName() == cluster_sync_symbol ? cluster_level : grid_level;
+}
+
+std::string barrier_words(resume_level level) {
+  return level == cluster_level ? "a cluster barrier" : "a grid barrier";
+}
+
+std::optional<step_refusal> refuse_level_barriers(ArrayRef<CallInst*> calls, ArrayRef<CallInst*> originals,
+                                                  const divergence& divergent, bool uniform) {
   for (unsigned i = 0; i < calls.size(); ++i) {
+    const resume_level level = level_of(*calls[i]);
     if (divergent.divergently_executed(calls[i]->getParent()))
-      return step_refusal{
-          "a grid barrier in thread-dependent control flow (lowered only where every thread of the block reaches it)",
-          originals[i]};
+      return step_refusal{barrier_words(level) +
+                              " in thread-dependent control flow (lowered only where every thread of the block "
+                              "reaches it)",
+                          originals[i]};
     if (!uniform)
-      return step_refusal{"a grid barrier in a kernel with a barrier in thread-dependent control flow", originals[i]};
+      return step_refusal{barrier_words(level) + " in a kernel with a barrier in thread-dependent control flow",
+                          originals[i]};
     if (!isa<Constant>(calls[i]->getArgOperand(0)))  // (the merged call has no line of its own)
-      return step_refusal{"a grid barrier whose call site is chosen at run time (grid.sync() calls merged into one)",
+      return step_refusal{barrier_words(level) + " whose call site is chosen at run time (" +
+                              (level == cluster_level ? "cluster.sync()" : "grid.sync()") + " calls merged into one)",
                           nullptr};
   }
   return std::nullopt;
@@ -143,9 +155,10 @@ std::uint64_t kept_store_bytes(const Module& module, const step_function& step) 
   return lay_out_shared(module.getDataLayout(), step, [](GlobalVariable*, std::uint64_t, std::uint64_t) {});
 }
 
-Value* restore_block(IRBuilder<>& b, const step_function& step, Value* ctx, Value* kept) {
+Value* restore_block(IRBuilder<>& b, const step_function& step, Value* ctx, Value* kept, Value* keep) {
   Value* store = kept_store(b, ctx);
-  if (step.uniform_bytes) b.CreateMemCpy(kept, Align(16), store, Align(16), step.uniform_bytes);
+  if (step.uniform_bytes)
+    for (Value* slots : {kept, keep}) b.CreateMemCpy(slots, Align(16), store, Align(16), step.uniform_bytes);
   const DataLayout& layout = b.GetInsertBlock()->getModule()->getDataLayout();
   lay_out_shared(layout, step, [&](GlobalVariable* shared, std::uint64_t offset, std::uint64_t size) {
     b.CreateMemCpy(b.CreateThreadLocalAddress(shared), shared->getAlign(),
@@ -155,7 +168,8 @@ Value* restore_block(IRBuilder<>& b, const step_function& step, Value* ctx, Valu
                       "resumed_at");
 }
 
-void suspend_block(IRBuilder<>& b, const step_function& step, Value* ctx, Value* kept, unsigned point) {
+void suspend_block(IRBuilder<>& b, const step_function& step, Value* ctx, Value* kept, unsigned point,
+                   BasicBlock* region) {
   Value* store = kept_store(b, ctx);
   if (step.uniform_bytes) b.CreateMemCpy(store, Align(16), kept, Align(16), step.uniform_bytes);
   const DataLayout& layout = b.GetInsertBlock()->getModule()->getDataLayout();
@@ -164,9 +178,13 @@ void suspend_block(IRBuilder<>& b, const step_function& step, Value* ctx, Value*
                    b.CreateThreadLocalAddress(shared), shared->getAlign(), size);
   });
   Module& module = *b.GetInsertBlock()->getModule();
-  FunctionCallee arrive =
-      module.getOrInsertFunction(grid_arrive_symbol, b.getVoidTy(), b.getPtrTy(), b.getInt32Ty(), b.getPtrTy());
-  b.CreateCall(arrive, {ctx, b.getInt32(point), step.grid_sites[point - 1]});
+  FunctionCallee arrive = module.getOrInsertFunction(level_arrive_symbol, b.getInt1Ty(), b.getPtrTy(), b.getInt32Ty(),
+                                                     b.getInt32Ty(), b.getPtrTy());
+  Value* returns = b.CreateCall(
+      arrive, {ctx, b.getInt32(point), b.getInt32(*step.levels[point - 1]), step.level_sites[point - 1]}, "returns");
+  auto* leave = BasicBlock::Create(b.getContext(), "leave" + Twine(point), region->getParent());
+  b.CreateCondBr(returns, leave, region);
+  b.SetInsertPoint(leave);
   b.CreateRetVoid();
 }
 

@@ -1,16 +1,18 @@
-// Grid barriers as points where the block function returns to the scheduler
-// (docs/loops-engine.md, "Grid barriers"). A kernel whose barriers are all in
-// block-uniform control flow (step_function.hpp) has one resume point per
-// block: at a grid barrier (a call of grid_sync) every live thread of the block
+// Grid and cluster barriers as points where the block function returns to the
+// scheduler (docs/loops-engine.md, "Grid barriers", "Cluster barriers"). A
+// kernel whose barriers are all in block-uniform control flow
+// (step_function.hpp) has one resume point per block: at a grid or cluster
+// barrier (a call of grid_sync or cluster_sync) every live thread of the block
 // stops there, or all have exited. The block function then
 //
 //   keeps its uniform values and its static shared memory in the block's
 //   kept store, tells the runtime that the block arrived at the barrier
-//   (cohort_loops_grid_arrive), and returns;
+//   (cohort_loops_level_arrive), and returns;
 //
-// the runtime runs the grid's blocks in phases (src/host_runtime/launch/loops_grid.cpp):
-// every block to its next grid barrier or its exit, then, once all have
-// arrived, each again from where it stopped. Where the block function starts
+// the runtime runs the grid's blocks, or each cluster's, in phases
+// (src/host_runtime/launch/loops_grid.cpp): every block to its next such
+// barrier or its exit, then, once all have arrived, each again from where it
+// stopped. Where the block function starts
 // it takes its resume point, frames and kept store from the runtime
 // (cohort_loops_begin_grid_block: the block's own, not the worker's), restores
 // its uniform values and shared memory, and goes on at the resume point;
@@ -20,10 +22,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
+#include "runtime_abi.hpp"
 
 namespace cohort_loops {
 
@@ -31,13 +35,18 @@ class divergence;
 struct step_function;
 struct step_refusal;
 
-// Why grid barriers (`calls`, in the step; `originals`, in the kernel, for the
-// remark's line) keep the kernel on fibers, if they do: one in thread-dependent
-// control flow, in a kernel with a barrier in thread-dependent control flow,
-// or whose call site differs between calls (two calls merged into one).
-std::optional<step_refusal> refuse_grid_barriers(llvm::ArrayRef<llvm::CallInst*> calls,
-                                                 llvm::ArrayRef<llvm::CallInst*> originals, const divergence& divergent,
-                                                 bool uniform);
+// The level a call of grid_sync or cluster_sync synchronizes, and its words in remarks.
+resume_level level_of(const llvm::CallInst& barrier);
+std::string barrier_words(resume_level level);
+
+// Why grid or cluster barriers (`calls`, in the step; `originals`, in the
+// kernel, for the remark's line) keep the kernel on fibers, if they do: one in
+// thread-dependent control flow, in a kernel with a barrier in
+// thread-dependent control flow, or whose call site differs between calls
+// (two calls merged into one).
+std::optional<step_refusal> refuse_level_barriers(llvm::ArrayRef<llvm::CallInst*> calls,
+                                                  llvm::ArrayRef<llvm::CallInst*> originals,
+                                                  const divergence& divergent, bool uniform);
 
 // A block resumes on whichever worker takes it: a thread-local address (its
 // shared memory's, blockIdx's) is the OS thread's, and must not be kept across
@@ -60,12 +69,19 @@ llvm::SmallVector<llvm::GlobalVariable*, 4> block_shared_memory(llvm::Function& 
 std::uint64_t kept_store_bytes(const llvm::Module& module, const step_function& step);
 
 // In the block function's entry, after cohort_loops_begin_grid_block: the
-// uniform values (into `kept`) and shared memory restored from the kept store
-// (as the block left them, or zeros at its start). Returns the resume point.
-llvm::Value* restore_block(llvm::IRBuilder<>& b, const step_function& step, llvm::Value* ctx, llvm::Value* kept);
+// uniform values and shared memory restored from the kept store (as the block
+// left them, or zeros at its start). The values go into `kept` and into
+// `keep` both: a region writes a value to `keep` only where it defines it, and
+// the block function copies all of `keep` over `kept` after every region, so
+// `keep` must hold the block's values from the start of the call on, as it
+// does when regions follow each other in one call. Returns the resume point.
+llvm::Value* restore_block(llvm::IRBuilder<>& b, const step_function& step, llvm::Value* ctx, llvm::Value* kept,
+                           llvm::Value* keep);
 
-// At grid barrier `point` (1-based): the block kept, arrived, and the block function returned.
-void suspend_block(llvm::IRBuilder<>& b, const step_function& step, llvm::Value* ctx, llvm::Value* kept,
-                   unsigned point);
+// At grid or cluster barrier `point` (1-based): the block kept and arrived;
+// the block function returns, or, where the runtime says the level's barrier
+// is complete already (a cluster of one block), goes on to `region`.
+void suspend_block(llvm::IRBuilder<>& b, const step_function& step, llvm::Value* ctx, llvm::Value* kept, unsigned point,
+                   llvm::BasicBlock* region);
 
 }  // namespace cohort_loops

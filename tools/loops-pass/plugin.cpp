@@ -55,6 +55,12 @@ std::vector<Function*> annotated_kernels(Module& module) {
 
 // After inline_collective_helpers: the helpers' locals into registers and
 // their code folded into the kernel's, as the inliner's own pipeline would.
+// "N grid barrier(s), " in the remark, where the kernel has any of `level`'s.
+std::string level_count(const step_function& step, resume_level level, const char* words) {
+  const auto n = count(step.levels, std::optional(level));
+  return n ? std::to_string(n) + words : std::string();
+}
+
 void tidy_after_inlining(Function& kernel, FunctionAnalysisManager& functions) {
   functions.invalidate(kernel, PreservedAnalyses::none());
   FunctionPassManager tidy;
@@ -78,7 +84,7 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
       eligibility verdict = check_eligibility(*kernel, functions);
       std::optional<step_or_refusal> built;
       if (!verdict.refused) {
-        built = build_step_function(*kernel, verdict.barriers, verdict.collectives, verdict.grid_barriers);
+        built = build_step_function(*kernel, verdict.barriers, verdict.collectives, verdict.level_barriers);
         if (built->refused) verdict.refused = refusal{built->refused->reason, built->refused->where};
       }
       if (verdict.refused) {
@@ -100,9 +106,9 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
         return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
                << "kernel `" << name
                << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))
-               << " barrier(s), "
-               << (step.grid_barriers ? std::to_string(step.grid_barriers) + " grid barrier(s), " : std::string())
-               << ore::NV("Collectives", step.collectives) << " warp or tile collective(s) ("
+               << " barrier(s), " << level_count(step, grid_level, " grid barrier(s), ")
+               << level_count(step, cluster_level, " cluster barrier(s), ") << ore::NV("Collectives", step.collectives)
+               << " warp or tile collective(s) ("
                << ore::NV("OnLaneArrays",
                           unsigned(count_if(step.lane_points, [](const auto& p) { return p.has_value(); })))
                << " on the lane arrays), a frame of " << ore::NV("FrameBytes", step.frame_bytes)
@@ -117,7 +123,10 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
                    : step.per_warp == warp_layout::whole_rows ? " (where blockDim.x is a multiple of 32)"
                                                               : "");
       });
-      outcomes.push_back({kernel, block, name, "", step.grid_barriers > 0, step.per_warp});
+      std::uint32_t levels = 0;
+      for (const std::optional<resume_level>& level : step.levels)
+        if (level) levels |= 1u << *level;
+      outcomes.push_back({kernel, block, name, "", levels, step.per_warp});
     }
     emit_registrations(module, outcomes);
     return PreservedAnalyses::none();

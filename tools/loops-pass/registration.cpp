@@ -15,7 +15,8 @@ void emit_registrations(Module& module, const std::vector<kernel_outcome>& outco
   PointerType* ptr = PointerType::getUnqual(context);
   Type* void_type = Type::getVoidTy(context);
   FunctionCallee lowered = module.getOrInsertFunction(register_kernel_symbol, void_type, ptr, ptr, ptr);
-  FunctionCallee lowered_grid = module.getOrInsertFunction(register_grid_kernel_symbol, void_type, ptr, ptr, ptr);
+  FunctionCallee lowered_resuming =
+      module.getOrInsertFunction(register_resuming_kernel_symbol, void_type, ptr, ptr, ptr, Type::getInt32Ty(context));
   FunctionCallee lowered_warp =
       module.getOrInsertFunction(register_warp_kernel_symbol, void_type, ptr, ptr, ptr, Type::getInt32Ty(context));
   FunctionCallee declined = module.getOrInsertFunction(register_fallback_symbol, void_type, ptr, ptr, ptr);
@@ -26,8 +27,10 @@ void emit_registrations(Module& module, const std::vector<kernel_outcome>& outco
     Value* name = b.CreateGlobalString(k.name, "cohort.loops.name");
     if (k.block && k.per_warp)
       b.CreateCall(lowered_warp, {k.kernel, k.block, name, b.getInt32(static_cast<unsigned>(*k.per_warp))});
+    else if (k.block && k.levels)
+      b.CreateCall(lowered_resuming, {k.kernel, k.block, name, b.getInt32(k.levels)});
     else if (k.block)
-      b.CreateCall(k.grid_barriers ? lowered_grid : lowered, {k.kernel, k.block, name});
+      b.CreateCall(lowered, {k.kernel, k.block, name});
     else
       b.CreateCall(declined, {k.kernel, name, b.CreateGlobalString(k.reason, "cohort.loops.reason")});
   }

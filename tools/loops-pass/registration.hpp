@@ -2,6 +2,7 @@
 // of the translation unit: its block function, or why it stays on fibers.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,11 +18,14 @@ namespace cohort_loops {
 
 struct kernel_outcome {
   llvm::Function* kernel;
-  llvm::Function* block;       // null: stays on fibers
-  std::string name;            // demangled
-  std::string reason;          // why it stays on fibers
-  bool grid_barriers = false;  // its block function returns at grid barriers (grid_resume.hpp)
-  // Its regions run per warp (step_function.hpp), proven under this layout.
+  llvm::Function* block;  // null: stays on fibers
+  std::string name;       // demangled
+  std::string reason;     // why it stays on fibers
+  // Bit 1 << resume_level for each level above the block (grid, cluster) at
+  // whose barriers its block function may return (grid_resume.hpp).
+  std::uint32_t levels = 0;
+  // Its regions run per warp (step_function.hpp), proven under this layout
+  // (never with levels: the pass keeps such a kernel on fibers).
   std::optional<warp_layout> per_warp = std::nullopt;
 };
 

@@ -25,6 +25,16 @@ inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host
 
 // cohort::detail::host::grid_sync(std::source_location): grid.sync(), this_grid().sync().
 inline constexpr llvm::StringLiteral grid_sync_symbol = "_ZN6cohort6detail4host9grid_syncESt15source_location";
+// cohort::detail::host::cluster_sync(std::source_location): cluster.sync(), this_cluster().sync().
+inline constexpr llvm::StringLiteral cluster_sync_symbol = "_ZN6cohort6detail4host12cluster_syncESt15source_location";
+// The levels above the block whose barriers are points where the block function returns to the
+// scheduler (grid_resume.hpp), numbered as the runtime numbers them (loops_grid.hpp's loops_level).
+enum resume_level : std::uint32_t { grid_level = 0, cluster_level = 1 };
+// The cluster's queries (cluster.block_rank(), dim_blocks(), ...): the block's, read where called.
+inline constexpr llvm::StringLiteral cluster_query_symbols[] = {
+    "_ZN6cohort6detail4host18cluster_block_rankEv", "_ZN6cohort6detail4host19cluster_block_countEv",
+    "_ZN6cohort6detail4host11cluster_dimEv",        "_ZN6cohort6detail4host19cluster_block_indexEv",
+    "_ZN6cohort6detail4host16cluster_grid_dimEv",   "_ZN6cohort6detail4host13cluster_indexEv"};
 
 // cohort::detail::host::rendezvous(collective_call const&): where every warp and tile
 // collective (__shfl*_sync, votes, ballot, match, __reduce_*_sync, __syncwarp,
@@ -88,20 +98,24 @@ inline constexpr llvm::StringLiteral lane_exchange_warp_symbol = "cohort_loops_l
 inline constexpr llvm::StringLiteral enter_thread_symbol = "cohort_loops_enter_thread";
 // void cohort_loops_register_kernel(const void* kernel, const void* block_function, const char* name)
 inline constexpr llvm::StringLiteral register_kernel_symbol = "cohort_loops_register_kernel";
-// void cohort_loops_register_grid_kernel(const void* kernel, const void* block_function, const char* name):
-// a lowered kernel with grid barriers, whose block function returns at each (grid_resume.hpp).
-inline constexpr llvm::StringLiteral register_grid_kernel_symbol = "cohort_loops_register_grid_kernel";
+// void cohort_loops_register_resuming_kernel(const void* kernel, const void* block_function, const char* name,
+// uint32_t levels): a lowered kernel with grid or cluster barriers, whose block function may return at each
+// (grid_resume.hpp); `levels` has bit 1 << resume_level set for each level it has barriers of.
+inline constexpr llvm::StringLiteral register_resuming_kernel_symbol = "cohort_loops_register_resuming_kernel";
 // void cohort_loops_register_warp_kernel(const void* kernel, const void* block_function, const char* name,
 // unsigned layout): a lowered kernel whose regions run per warp (collectives in warp-uniform control flow),
 // proven for warps of 32 lanes; `layout` (warp_layout, uniformity.hpp): 0 any block, 1 only where every
-// warp lies in one row of threadIdx.x, 2 only where blockDim.x is a multiple of 32.
+// warp lies in one row of threadIdx.x, 2 only where blockDim.x is a multiple of 32. Never one with levels.
 inline constexpr llvm::StringLiteral register_warp_kernel_symbol = "cohort_loops_register_warp_kernel";
 // loops_block* cohort_loops_begin_grid_block(uint64_t frame_bytes, uint64_t kept_bytes): begin_block for
-// a kernel with grid barriers: the block's own frames, resume point and kept bytes, restored where it resumes.
+// a kernel with grid or cluster barriers: the block's own frames, resume point and kept bytes, restored
+// where it resumes.
 inline constexpr llvm::StringLiteral begin_grid_block_symbol = "cohort_loops_begin_grid_block";
-// void cohort_loops_grid_arrive(loops_block*, uint32_t point, std::source_location): the block, every live
-// thread stopped at grid barrier `point`, arrives; the block function then returns to the scheduler.
-inline constexpr llvm::StringLiteral grid_arrive_symbol = "cohort_loops_grid_arrive";
+// bool cohort_loops_level_arrive(loops_block*, uint32_t point, uint32_t level, std::source_location): the
+// block, every live thread stopped at point `point`, a barrier of `level`, arrives. True: the block function
+// returns to the scheduler; false: the level's barrier is complete already (a cluster of one block, in a
+// launch without clusters), and the block goes on at once.
+inline constexpr llvm::StringLiteral level_arrive_symbol = "cohort_loops_level_arrive";
 // void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason)
 inline constexpr llvm::StringLiteral register_fallback_symbol = "cohort_loops_register_fallback";
 

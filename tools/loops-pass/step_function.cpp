@@ -136,10 +136,12 @@ void keep_memory_parameters(Function& step, unsigned kernel_params) {
 // instead of one per thread. A region reads them from `kept`, as the last
 // region left them, and writes them to `keep`, which the block function
 // copies over `kept` between regions: every thread of a region reads what the
-// region started with, while the first thread already writes what the next
+// region started with, while the deciding thread already writes what the next
 // region will read (the others write where nobody reads: the same values).
-// Each thread reloads a value where it resumes after a barrier; SSAUpdater
-// joins the reloads with the definition. Returns the slots' bytes.
+// A region writes only the values it defines; the others stay in `keep` from
+// an earlier region of the same call, or from the kept store where the call
+// resumed at a grid barrier (grid_resume.hpp's restore_block). Each thread reloads a value where it resumes after a
+// barrier; SSAUpdater joins the reloads with the definition. Returns the slots' bytes.
 std::uint64_t keep_uniform_values(Function& step, ArrayRef<Instruction*> values, ArrayRef<BasicBlock*> resumes,
                                   Argument& kept, Argument& keep) {
   const DataLayout& layout = step.getParent()->getDataLayout();
@@ -213,15 +215,15 @@ std::optional<warp_layout> warp_uniform_layout(Function& step, const clone_resul
 }  // namespace
 
 step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barriers, ArrayRef<CallInst*> collectives,
-                                    ArrayRef<CallInst*> grid_barriers) {
+                                    ArrayRef<CallInst*> level_barriers) {
   clone_result clone;
   clone_kernel(kernel, clone);
   Function& step = *clone.step;
   drop_yields(step);
-  if (!grid_barriers.empty()) compute_thread_local_addresses_once(step);
+  if (!level_barriers.empty()) compute_thread_local_addresses_once(step);
   const bool position_read = forward_thread_position(step, clone.position);
   name_failing_threads(step, clone.position);
-  if (barriers.empty() && collectives.empty() && grid_barriers.empty()) {
+  if (barriers.empty() && collectives.empty() && level_barriers.empty()) {
     // The block's coordinates and what is computed from them alone, once per
     // block (a store through a kernel pointer would keep LICM from hoisting them).
     BasicBlock* start = &step.getEntryBlock();
@@ -240,8 +242,9 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
     calls.push_back(cast<CallInst>(clone.map[barrier])), is_collective.push_back(false);
   for (CallInst* collective : collectives)
     calls.push_back(cast<CallInst>(clone.map[collective])), is_collective.push_back(true);
-  for (CallInst* grid : grid_barriers) calls.push_back(cast<CallInst>(clone.map[grid])), is_collective.push_back(false);
-  const unsigned first_grid = barriers.size() + collectives.size();
+  for (CallInst* level_barrier : level_barriers)
+    calls.push_back(cast<CallInst>(clone.map[level_barrier])), is_collective.push_back(false);
+  const unsigned first_level = barriers.size() + collectives.size();
   const divergence divergent(step,
                              {clone.position[0], clone.position[1], clone.position[2], clone.position[3], clone.frame});
   // (Two barrier calls clang merged into one, with a phi of their call sites,
@@ -251,22 +254,33 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   });
   // A grid barrier returns to the scheduler with the block's one resume point.
   if (const std::optional<step_refusal> refused =
-          refuse_grid_barriers(ArrayRef(calls).drop_front(first_grid), grid_barriers, divergent, uniform)) {
+          refuse_level_barriers(ArrayRef(calls).drop_front(first_level), level_barriers, divergent, uniform)) {
     step.eraseFromParent();
     return {{}, refused};
   }
-  SmallVector<Constant*, 4> grid_sites;
-  for (CallInst* grid : ArrayRef(calls).drop_front(first_grid))
-    grid_sites.push_back(cast<Constant>(grid->getArgOperand(0)));
+  SmallVector<Constant*, 4> level_sites;
+  SmallVector<resume_level, 4> levels;
+  for (CallInst* level_barrier : ArrayRef(calls).drop_front(first_level))
+    level_sites.push_back(cast<Constant>(level_barrier->getArgOperand(0))), levels.push_back(level_of(*level_barrier));
   // A collective's groups complete between two regions: every thread of the
   // block must stop there, or, regions running per warp, every lane of each
   // warp that reaches it.
   const auto collective_calls = ArrayRef(calls).slice(barriers.size(), collectives.size());
-  const bool every_thread_reaches =
-      none_of(collective_calls, [&](CallInst* call) { return divergent.divergently_executed(call->getParent()); });
-  const std::optional<warp_layout> per_warp = uniform && !every_thread_reaches && grid_barriers.empty()
+  const auto diverging =
+      find_if(collective_calls, [&](CallInst* call) { return divergent.divergently_executed(call->getParent()); });
+  const std::optional<warp_layout> per_warp = uniform && diverging != collective_calls.end()
                                                   ? warp_uniform_layout(step, clone, collective_calls)
                                                   : std::nullopt;
+  // Regions per warp do not return to the scheduler at grid or cluster barriers (block_function.cpp).
+  if (per_warp && !level_barriers.empty()) {
+    const Instruction* where = collectives[diverging - collective_calls.begin()];
+    step.eraseFromParent();
+    return {{},
+            step_refusal{"a warp or tile collective in warp-uniform control flow in a kernel with " +
+                             barrier_words(level_of(*level_barriers.front())) +
+                             ", not lowered yet (regions per warp do not return at grid or cluster barriers)",
+                         where}};
+  }
   if (per_warp)
     for (unsigned i = 0; i < collective_calls.size(); ++i)
       if (!lowerable_shuffle(*collective_calls[i])) {
@@ -278,7 +292,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
                              "collectives in warp-uniform control flow",
                              where}};
       }
-  for (unsigned i = barriers.size(); i < first_grid; ++i)
+  for (unsigned i = barriers.size(); i < first_level; ++i)
     if ((divergent.divergently_executed(calls[i]->getParent()) && !per_warp) || !uniform) {
       const Instruction* where = collectives[i - barriers.size()];
       step.eraseFromParent();
@@ -323,11 +337,12 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   for (Instruction* value : live)
     if (!isa<AllocaInst>(value) && value->getParent() != dispatch)
       (uniform && !divergent.divergent(value) && !shuffled.contains(value) ? per_block : per_thread).push_back(value);
-  if (!grid_barriers.empty() && keeps_thread_local_address(step, per_thread, per_block)) {
+  if (!level_barriers.empty() && keeps_thread_local_address(step, per_thread, per_block)) {
     step.eraseFromParent();
     return {{},
-            step_refusal{"a thread-local address (shared memory's, a runtime variable's) kept across a grid barrier",
-                         grid_barriers.front()}};
+            step_refusal{"a thread-local address (shared memory's, a runtime variable's) kept across " +
+                             barrier_words(level_of(*level_barriers.front())),
+                         level_barriers.front()}};
   }
   for (Instruction* value : per_thread) DemoteRegToStack(*value);
   const std::uint64_t uniform_bytes = keep_uniform_values(step, per_block, resumes, *clone.kept, *clone.keep);
@@ -365,10 +380,12 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   result.collective = is_collective;
   result.lane_points = lane_points;
   result.collectives = collectives.size();
-  result.grid_barriers = grid_barriers.size();
-  for (unsigned i = 0; i < calls.size(); ++i)
-    result.grid_sites.push_back(i < first_grid ? nullptr : grid_sites[i - first_grid]);
-  if (!grid_barriers.empty()) result.block_shared = block_shared_memory(kernel);
+  result.level_barriers = level_barriers.size();
+  for (unsigned i = 0; i < calls.size(); ++i) {
+    result.level_sites.push_back(i < first_level ? nullptr : level_sites[i - first_level]);
+    result.levels.push_back(i < first_level ? std::nullopt : std::optional(levels[i - first_level]));
+  }
+  if (!level_barriers.empty()) result.block_shared = block_shared_memory(kernel);
   return {result, std::nullopt};
 }
 

@@ -29,6 +29,7 @@
 #include "lane_exchange.hpp"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "runtime_abi.hpp"
 #include "uniformity.hpp"
 
 namespace llvm {
@@ -65,11 +66,12 @@ struct step_function {
   // the block function exchanges the lanes' values before the region after.
   llvm::SmallVector<std::optional<lane_point>, 8> lane_points = {};
   unsigned collectives = 0;
-  // Grid barriers (grid_resume.hpp): each one's call site by point - 1, null
-  // where the point is not one; the block's static shared memory, kept with
-  // its uniform values while it waits for the grid.
-  llvm::SmallVector<llvm::Constant*, 8> grid_sites = {};
-  unsigned grid_barriers = 0;
+  // Grid and cluster barriers (grid_resume.hpp): each one's call site and
+  // level by point - 1, null and none where the point is not one; the
+  // block's static shared memory, kept with its uniform values while it waits.
+  llvm::SmallVector<llvm::Constant*, 8> level_sites = {};
+  llvm::SmallVector<std::optional<resume_level>, 8> levels = {};
+  unsigned level_barriers = 0;
   llvm::SmallVector<llvm::GlobalVariable*, 4> block_shared = {};
 };
 
@@ -90,10 +92,10 @@ struct step_or_refusal {
   std::optional<step_refusal> refused;
 };
 
-// Grid barriers split it too, where every thread of the block reaches them
-// with one call site, in a kernel whose barriers are all so reached.
+// Grid and cluster barriers split it too, where every thread of the block
+// reaches them with one call site, in a kernel whose barriers are all so reached.
 step_or_refusal build_step_function(llvm::Function& kernel, llvm::ArrayRef<llvm::CallInst*> barriers,
                                     llvm::ArrayRef<llvm::CallInst*> collectives,
-                                    llvm::ArrayRef<llvm::CallInst*> grid_barriers = {});
+                                    llvm::ArrayRef<llvm::CallInst*> level_barriers = {});
 
 }  // namespace cohort_loops

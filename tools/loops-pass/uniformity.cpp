@@ -13,6 +13,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "recomputed_values.hpp"
+#include "runtime_abi.hpp"
 
 using namespace llvm;
 
@@ -24,7 +25,8 @@ constexpr unsigned warp_bits = 5;  // a warp of the proof: 32 consecutive ranks
 constexpr std::uint64_t warp_width = std::uint64_t{1} << warp_bits;
 
 // What may differ between threads whatever its operands: memory (each thread
-// may read another value, or its own frame), calls, atomics.
+// may read another value, or its own frame), calls (but the cluster's
+// queries: the block's rank and shape in its cluster), atomics.
 bool divergent_source(const Instruction& inst) {
   if (isa<AllocaInst>(inst) || isa<AtomicRMWInst>(inst) || isa<AtomicCmpXchgInst>(inst)) return true;
   if (const auto* load = dyn_cast<LoadInst>(&inst)) return !reads_block_coordinates(*load);
@@ -33,7 +35,8 @@ bool divergent_source(const Instruction& inst) {
     if (const auto* intrinsic = dyn_cast<IntrinsicInst>(call))
       return intrinsic->getIntrinsicID() != Intrinsic::threadlocal_address &&
              (!intrinsic->doesNotAccessMemory() || intrinsic->mayHaveSideEffects());
-    return true;
+    const Function* callee = call->getCalledFunction();
+    return !callee || !is_contained(cluster_query_symbols, callee->getName());
   }
   return false;
 }

@@ -5,7 +5,8 @@
 // alone, in warp-uniform control flow, sums the warps' sums); 64 bare block barriers per block; 64 warp
 // shuffles per lane; 64 rounds of a warp reduction and a ballot per lane, and
 // of two tile shuffles; the cooperative grid-sync reduction of 2^22 floats and
-// 64 bare grid barriers, every co-resident block.
+// 64 bare grid barriers, every co-resident block; 64 rounds of two cluster
+// barriers and an exchange in clusters of 2, 4 and 8 blocks.
 // Results in docs/measurements/*-loops-engine.md.
 #include <benchmark/benchmark.h>
 
@@ -248,6 +249,34 @@ void BM_GridSync_Fibers(benchmark::State& state) {
   grid_syncs_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
 }
 
+// The cost of a cluster barrier: 64 rounds of two cluster.sync() and an
+// exchange with the next block of the cluster, 64 blocks of Arg(0) threads in
+// clusters of Arg(1); the counter is nanoseconds per thread and cluster barrier
+// (wall time), and microseconds per cluster barrier of the whole grid.
+void cluster_syncs_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0)), cluster = static_cast<unsigned>(state.range(1));
+  constexpr unsigned rounds = 64, blocks = 64, barriers = 2 * rounds;
+  std::vector<float> values = inputs();
+  values.resize(blocks * block);
+  cohort::device_buffer<float> data(values);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::cluster_exchange(rounds, data.data(), blocks, block, cluster);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::cluster_exchange(rounds, data.data(), blocks, block, cluster);
+  const double syncs = static_cast<double>(state.iterations()) * barriers;
+  state.counters["ns_per_thread_sync"] =
+      benchmark::Counter(syncs * blocks * block, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["us_per_grid_wide_sync"] =
+      benchmark::Counter(syncs * 1e-6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_ClusterSync_Loops(benchmark::State& state) {
+  cluster_syncs_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_ClusterSync_Fibers(benchmark::State& state) {
+  cluster_syncs_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
 // A warp reduction and a ballot per lane and round (64 rounds, 16 blocks), with
 // a constant mask (the lane arrays) or the mask a parameter (the records); the
 // counter is nanoseconds per lane and operation.
@@ -320,6 +349,18 @@ LOOPS_BENCH(BM_GridSyncReduce_Loops)->Args({256, 16})->Args({256, 22})->MeasureP
 LOOPS_BENCH(BM_GridSyncReduce_Fibers)->Args({256, 16})->Args({256, 22})->MeasureProcessCPUTime()->UseRealTime();
 LOOPS_BENCH(BM_GridSync_Loops)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
 LOOPS_BENCH(BM_GridSync_Fibers)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_ClusterSync_Loops)
+    ->Args({256, 4})
+    ->Args({1024, 2})
+    ->Args({32, 8})
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+LOOPS_BENCH(BM_ClusterSync_Fibers)
+    ->Args({256, 4})
+    ->Args({1024, 2})
+    ->Args({32, 8})
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 LOOPS_BENCH(BM_WarpVotes_Loops)->Arg(32)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_WarpVotes_LoopsRecords)->Arg(32)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_WarpVotes_Fibers)->Arg(32)->Arg(256)->Arg(1024);

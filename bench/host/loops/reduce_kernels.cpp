@@ -74,6 +74,25 @@ __global__ void grid_syncs_kernel(unsigned rounds, unsigned* out) {
   out[blockIdx.x] = r;
 }
 
+// Rounds of an exchange between the blocks of a cluster through global memory:
+// each thread averages its value with the next block's, a cluster barrier
+// before each read and after it.
+__global__ void cluster_exchange_kernel(unsigned rounds, float* data) {
+  const cohort::cluster_group cluster = cohort::this_cluster();
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned rank = cluster.block_rank(), size = cluster.num_blocks();
+  const unsigned next = (blockIdx.x - rank + (rank + 1) % size) * blockDim.x + threadIdx.x;
+  float v = data[i];
+  for (unsigned r = 0; r < rounds; ++r) {
+    data[i] = v;
+    cluster.sync();
+    const float other = data[next];
+    cluster.sync();  // every block has read before the next round writes
+    v = 0.5f * (v + other);
+  }
+  data[i] = v;
+}
+
 __global__ void saxpy_kernel(unsigned n, float a, const float* x, float* y) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
@@ -168,6 +187,12 @@ void grid_sync_reduce(const float* in, float* partial, float* out, unsigned n, u
 
 void grid_syncs(unsigned rounds, unsigned* out, unsigned blocks, unsigned block) {
   cohort::launch_cooperative(grid_syncs_kernel, {dim3(blocks), dim3(block)}, rounds, out);
+}
+
+void cluster_exchange(unsigned rounds, float* data, unsigned blocks, unsigned block, unsigned cluster) {
+  cohort::launch_config config{dim3(blocks), dim3(block)};
+  config.cluster = dim3(cluster);
+  cohort::launch(cluster_exchange_kernel, config, rounds, data);
 }
 
 void saxpy(unsigned n, float a, const float* x, float* y, unsigned block) {

@@ -12,6 +12,9 @@ void grid_sync_reduce(const float* in, float* partial, float* out, unsigned n, u
 unsigned cooperative_blocks(unsigned block);
 // `rounds` grid.sync() per block, cooperative.
 void grid_syncs(unsigned rounds, unsigned* out, unsigned blocks, unsigned block);
+// `rounds` rounds of two cluster.sync() around a read of the next block's value
+// of the cluster, `blocks` blocks in clusters of `cluster`.
+void cluster_exchange(unsigned rounds, float* data, unsigned blocks, unsigned block, unsigned cluster);
 void saxpy(unsigned n, float a, const float* x, float* y, unsigned block);
 // `rounds` block barriers per block and little else.
 void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block);

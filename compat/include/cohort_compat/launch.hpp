@@ -253,7 +253,15 @@ chevron_launch<P...> chevron(void (*kernel)(P...), dim3 grid, dim3 block, std::s
 // the thunk's instance for the arguments is the kernel, so that template
 // arguments are deduced and default arguments supplied by the call in the
 // thunk. For a kernel that is not a template, Signature is its type, and the
-// given arguments take the types of its leading parameters first.
+// given arguments take the types of its leading parameters first. What runs is
+// deduced_kernel, a kernel like any other to the loops pass (which inlines the
+// thunk's call of the kernel where that reaches a barrier), not the thunk's
+// function pointer, which the pass would not know for a kernel.
+template <class Thunk, class... P>
+__global__ void deduced_kernel(P... args) {
+  Thunk{}(args...);
+}
+
 template <class Thunk, class Signature>
 struct deduced_launch;
 
@@ -262,8 +270,7 @@ struct deduced_launch<Thunk, void> {
   launch_request request;
   template <class... A>
   void operator()(A&&... args) const {
-    void (*kernel)(std::decay_t<A>...) = Thunk{};
-    launch_typed(kernel, request, std::forward<A>(args)...);
+    launch_typed(&deduced_kernel<Thunk, std::decay_t<A>...>, request, std::forward<A>(args)...);
   }
 };
 
@@ -279,8 +286,8 @@ struct deduced_launch<Thunk, void (*)(P...)> {
  private:
   template <std::size_t... I, class... A>
   void launch_leading(std::index_sequence<I...>, A&&... args) const {
-    void (*kernel)(std::tuple_element_t<I, std::tuple<P...>>...) = Thunk{};
-    launch_typed(kernel, request, std::forward<A>(args)...);
+    launch_typed(&deduced_kernel<Thunk, std::tuple_element_t<I, std::tuple<P...>>...>, request,
+                 std::forward<A>(args)...);
   }
 };
 

@@ -2,6 +2,7 @@
 // call site, the kernel, the block, the threads involved and the group.
 #include <bit>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "cohort/detail/host/language/warp_intrinsics.hpp"
@@ -103,8 +104,10 @@ void usage_error(errc kind, const std::string& what, std::source_location where)
 }
 
 void fail_lane_outside_mask(const char* intrinsic, std::uint64_t mask, std::source_location where) {
+  // Only the *_sync intrinsics take a mask, so tile.sync()'s operation here is __syncwarp.
+  const std::string_view name = intrinsic == std::string_view(sync_op.name) ? "__syncwarp" : intrinsic;
   std::ostringstream s;
-  s << intrinsic << " with mask 0x" << std::hex << mask << std::dec << " is called by lane " << lane_id()
+  s << name << " with mask 0x" << std::hex << mask << std::dec << " is called by lane " << lane_id()
     << ", which the mask does not name (lanes that exist in this warp: 0x" << std::hex << existing_lanes() << std::dec
     << "); every calling lane must be in the mask";
   usage_error(errc::invalid_argument, s.str(), where);

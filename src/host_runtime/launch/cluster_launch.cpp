@@ -43,22 +43,26 @@ void prepare_clusters(launch_state& launch, unsigned worker_threads) {
   }
 }
 
+unsigned long long block_of_cluster(const launch_state& launch, unsigned long long k, unsigned rank) {
+  const cluster_launch& c = launch.clusters;
+  const dim3 g = launch.config.grid;
+  const uint3 in_cluster{rank % c.shape.x, rank / c.shape.x % c.shape.y, rank / (c.shape.x * c.shape.y)};
+  const uint3 cluster{static_cast<unsigned>(k % c.grid.x), static_cast<unsigned>(k / c.grid.x % c.grid.y),
+                      static_cast<unsigned>(k / (static_cast<unsigned long long>(c.grid.x) * c.grid.y))};
+  const uint3 b{cluster.x * c.shape.x + in_cluster.x, cluster.y * c.shape.y + in_cluster.y,
+                cluster.z * c.shape.z + in_cluster.z};
+  return (static_cast<unsigned long long>(b.z) * g.y + b.y) * g.x + b.x;
+}
+
 void run_clusters(launch_state& launch) {
   cluster_launch& c = launch.clusters;
-  const dim3 g = launch.config.grid;
   run_on_threads(c.slot_count * c.size, [&](unsigned thread) {
     cluster_slot& slot = c.slots[thread / c.size];
     const unsigned rank = thread % c.size;
-    const uint3 in_cluster{rank % c.shape.x, rank / c.shape.x % c.shape.y, rank / (c.shape.x * c.shape.y)};
     for (;;) {
       slot.gate->arrive_and_wait();
       if (slot.done) return;
-      const unsigned long long k = slot.cluster;
-      const uint3 cluster{static_cast<unsigned>(k % c.grid.x), static_cast<unsigned>(k / c.grid.x % c.grid.y),
-                          static_cast<unsigned>(k / (static_cast<unsigned long long>(c.grid.x) * c.grid.y))};
-      const uint3 b{cluster.x * c.shape.x + in_cluster.x, cluster.y * c.shape.y + in_cluster.y,
-                    cluster.z * c.shape.z + in_cluster.z};
-      const unsigned long long linear = (static_cast<unsigned long long>(b.z) * g.y + b.y) * g.x + b.x;
+      const unsigned long long linear = block_of_cluster(launch, slot.cluster, rank);
       const core_claim core;
       run_blocks(launch, linear, linear + 1);
     }

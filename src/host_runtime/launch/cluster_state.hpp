@@ -62,6 +62,9 @@ struct cluster_launch {
   }
 };
 
+// The linear index of block `rank` (in the cluster) of cluster `cluster` (linear, in the grid of clusters).
+unsigned long long block_of_cluster(const launch_state& launch, unsigned long long cluster, unsigned rank);
+
 // Sets up the launch's clusters (none unless its cluster shape has more than one block).
 void prepare_clusters(launch_state& launch, unsigned worker_threads);
 // Runs a cluster launch's blocks, slot by slot.

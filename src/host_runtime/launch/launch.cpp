@@ -44,7 +44,8 @@ unsigned worker_count(unsigned long long blocks) {
 }
 
 void run_grid(launch_state& launch) {
-  if (launch.grid_phases != nullptr) return run_loops_grid(launch);
+  if (launch.grid_phases != nullptr)
+    return launch.clusters.active() ? run_loops_clusters(launch) : run_loops_grid(launch);
   if (launch.clusters.active()) return run_clusters(launch);
   const bool cooperative = launch.cooperative;
   const unsigned threads = cooperative ? static_cast<unsigned>(launch.block_count) : worker_count(launch.block_count);
@@ -115,9 +116,11 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   }
   prepare_clusters(launch, worker_count(launch.block_count));
   // A cooperative grid on the loops engine runs in phases on the workers
-  // (loops_grid.hpp), its block functions returning at grid barriers: no OS thread per block.
+  // (loops_grid.hpp), its block functions returning at grid barriers: no OS
+  // thread per block; so do the clusters of a kernel with cluster barriers, each on its own.
   std::optional<loops_grid> phases;
-  if (cooperative && engine.choice.chosen == cohort::host::engine::loops && !launch.clusters.active())
+  if ((cooperative && engine.choice.chosen == cohort::host::engine::loops && !launch.clusters.active()) ||
+      engine.cluster_phases)
     launch.grid_phases = &phases.emplace(launch.block_count);
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load(), engine.choice.chosen};

@@ -16,6 +16,7 @@
 #include "diagnostics/diagnostics.hpp"
 #include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
+#include "launch/loops_grid.hpp"
 #include "launch/settings.hpp"
 #include "scheduling/scheduler.hpp"
 
@@ -27,10 +28,12 @@ struct registered_kernel {
   const void* block_function = nullptr;  // null: the pass kept it on fibers
   std::string name;
   std::string reason;
-  bool grid_barriers = false;  // its block function returns at grid barriers (loops_grid.hpp)
+  // Its block function returns at grid barriers, at cluster barriers (loops_grid.hpp).
+  bool grid_barriers = false, cluster_barriers = false;
   // Its regions run per warp (collectives in warp-uniform control flow), proven
   // for warps of 32 lanes; the proof's layout: 0 any block, 1 only where every
   // warp lies in one row of threadIdx.x, 2 only where blockDim.x is a multiple of 32.
+  // (The pass keeps a kernel with both barriers above the block and regions per warp on fibers.)
   bool per_warp = false;
   unsigned warp_layout = 0;
 };
@@ -126,7 +129,10 @@ launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device,
     if (std::string broken = warp_proof_broken(*find_kernel(entry.kernel), shape); !broken.empty())
       choice = {engine::fibers, std::move(broken)};
   }
-  if (choice.chosen == engine::loops) result.entry.run_threads = entry.run_loops;
+  if (choice.chosen == engine::loops) {
+    result.entry.run_threads = entry.run_loops;
+    result.cluster_phases = clustered && find_kernel(entry.kernel)->cluster_barriers;
+  }
   if (settings::engine_report())
     std::fprintf(stderr, "cohort: kernel `%s` runs on %s%s%s\n", kernel_name(entry.kernel).c_str(),
                  choice.chosen == engine::loops ? "loops" : "fibers", choice.reason.empty() ? "" : ": ",
@@ -148,13 +154,21 @@ void cohort_loops_register_kernel(const void* kernel, const void* block_function
   record(kernel, {block_function, name, ""});
 }
 
-void cohort_loops_register_grid_kernel(const void* kernel, const void* block_function, const char* name) {
-  record(kernel, {block_function, name, "", true});
+// `levels`: bit 1 << loops_level for each level at whose barriers the block function returns.
+void cohort_loops_register_resuming_kernel(const void* kernel, const void* block_function, const char* name,
+                                           std::uint32_t levels) {
+  const auto has = [levels](loops_level level) { return (levels >> static_cast<std::uint32_t>(level) & 1u) != 0; };
+  record(kernel, {.block_function = block_function,
+                  .name = name,
+                  .reason = "",
+                  .grid_barriers = has(loops_level::grid),
+                  .cluster_barriers = has(loops_level::cluster)});
 }
 
 void cohort_loops_register_warp_kernel(const void* kernel, const void* block_function, const char* name,
                                        unsigned layout) {
-  record(kernel, {block_function, name, "", false, true, layout});
+  record(kernel,
+         {.block_function = block_function, .name = name, .reason = "", .per_warp = true, .warp_layout = layout});
 }
 
 void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason) {

@@ -12,6 +12,9 @@ namespace cohort::detail::host {
 struct launch_engine {
   cohort::host::engine_choice choice;
   kernel_entry entry;  // the launch's entry, run_threads the chosen engine's runner
+  // A cluster launch on loops of a kernel whose block function returns at
+  // cluster barriers: each cluster runs in phases (loops_grid.hpp).
+  bool cluster_phases = false;
 };
 
 // What a kernel proven per warp needs of the launch (loops_engine.cpp): its

@@ -226,10 +226,11 @@ void block_sync(std::source_location where) {
 void level_part::start(level_barrier* barrier, unsigned long long entry) {
   // A level in no launch since the last start holds nothing but waiters
   // (only its barrier's arrivals and waits write here, and a wait with a
-  // token of no arrival can be made): most launches have no level.
+  // token of no arrival can be made): most launches have no level. The rank is
+  // the block's even without a barrier (a phased cluster's, loops_grid.hpp).
+  rank = entry;
   if (barrier == nullptr && shared == nullptr && waiters.empty()) return;
   shared = barrier;
-  rank = entry;
   arrived = 0;
   phases_arrived = 0;
   phases_released = 0;

@@ -105,6 +105,13 @@ void start_barriers(block_runtime& rt, unsigned long long linear_block) {
       b.x / shape.x;
   rt.cluster = &clusters.slots[cluster % clusters.slot_count];
   const unsigned rank = ((b.z % shape.z) * shape.y + b.y % shape.y) * shape.x + b.x % shape.x;
+  if (launch.grid_phases != nullptr) {
+    // A phased cluster (loops_grid.hpp) counts its blocks' arrivals itself and
+    // has no slot: its blocks run one after another on one worker.
+    rt.cluster = nullptr;
+    bars.cluster.start(nullptr, rank);  // (the rank: the block's cluster.block_rank())
+    return;
+  }
   bars.cluster.start(&rt.cluster->barrier, rank);
   cluster_member& m = rt.cluster->members[rank];
   m.thread_pointer = reinterpret_cast<std::uintptr_t>(__builtin_thread_pointer());

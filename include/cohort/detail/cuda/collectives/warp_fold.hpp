@@ -57,8 +57,19 @@ __device__ __forceinline__ T segment_reduce(const segment& s, T v, Op& op) {
       return v;
     };
     if (tiles_are_whole(Size)) return butterfly();
-    if (s.count == Size) return butterfly();
-    return shfl_idx<Size>(s.lanes, segment_scan<Size>(s, v, op), s.count - 1);
+    // A block with a short last tile. The tile's lanes that exist vote
+    // (those a short last warp lacks count as exited, so their bits are 0)
+    // and the rank is the lane's: with s's count and rank, computed from the
+    // block's extent and the thread's index, the compiler held those across
+    // a caller's loop for this rare path (the repeated_sum of
+    // cohort_bench_cuda_programs: 30 registers against 26, NVIDIA's 22, whose
+    // tiles are never short). Read afresh (volatile) instead, they kept a
+    // caller's loop from being unswitched on tiles_are_whole (tile<32> reduce
+    // float of cohort_bench_cuda_warp: 1.05x NVIDIA's time against 1.00x).
+    const segment short_tile{s.lanes, lane_id() & (Size - 1),
+                             static_cast<unsigned>(__popc(__ballot_sync(s.lanes, true)))};
+    if (short_tile.count == Size) return butterfly();
+    return shfl_idx<Size>(s.lanes, segment_scan<Size>(short_tile, v, op), short_tile.count - 1);
   }
 }
 

@@ -166,9 +166,8 @@ __device__ inline unsigned grid_blocks() { return static_cast<unsigned>(dim_volu
 // "Register cost", has the forms that were cheaper there and what they cost in
 // registers). One function reads each of the four triples (the block's index
 // in the grid, the thread's in the block, and their extents); the barrier also
-// reads the launch's workspace afresh, but for its "not cooperative" tests
-// (grid_barrier::arrive; it is the grid_barrier's: held across the caller's
-// loop it took two registers, and it is a constant-bank load). The thread's
+// reads the launch's workspace afresh, for its "not cooperative" test too
+// (grid_barrier::arrive says why). The thread's
 // index it reads only in a wait on split counters, for the first warp: never
 // before the leader's add (grid_barrier says why).
 enum class fresh_triple { block_index, thread_index, grid_dim, block_dim };
@@ -510,14 +509,18 @@ struct grid_barrier {
 
   // Every thread of the block calls arrive() and then wait(), as __syncthreads requires.
   __device__ grid_arrival arrive() const {
-    // The handle's copy for the test, here and in wait(), and the fresh one
-    // for the word: tested on the fresh read, the workspace cost the CG solver
-    // of cohort_bench_cuda_programs a 4-byte spill here, reloaded twice an
-    // iteration, and in the wait three instructions of every thread's path
-    // each barrier (0.998x NVIDIA's time at one block of 256 threads per SM
-    // against 0.985x, H200; the test is hoisted out of a caller's loop).
-    if (!workspace) trap_not_cooperative();
+    // The test on the fresh read, not on the handle's copy: a test of the
+    // copy kept the copy in two registers across the loop of the
+    // repeated_sum of cohort_bench_cuda_programs (28 registers against 26,
+    // NVIDIA's 22). The price: two uniform constant loads and a compare
+    // before each barrier's __syncthreads, which the compiler no longer hoists
+    // out of a loop of grid.sync(), 10-60 ns a barrier (H200, side by side;
+    // docs/measurements/2026-11-30-gpu-registers.md). Only the leader's test
+    // after the __syncthreads took the loop to 18 registers and
+    // whole-array grid_reduce's kernel to 40. wait() needs no test: its token
+    // comes from here.
     driver_workspace* const ws = fresh_workspace();
+    if (!ws) trap_not_cooperative();
     __syncthreads();
     // The slot hidden for the test (fresh): tested plainly, it took the CG
     // solver to 38 registers.
@@ -526,7 +529,6 @@ struct grid_barrier {
   }
 
   __device__ void wait(const grid_arrival& a) const {
-    if (!workspace) trap_not_cooperative();
     if (!fresh_split_counters()) {
       if (!a.follower) wait_for_flip(fresh_workspace()->barrier, a.seen);
     } else if (dim_volume(fresh<fresh_triple::block_dim>()) >= warp_lanes) {

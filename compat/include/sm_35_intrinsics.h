@@ -1,0 +1,5 @@
+// <sm_35_intrinsics.h>: an internal header of the CUDA toolkit that older programs include
+// directly; on the host backend what it declares comes with <cuda_runtime.h>.
+#pragma once
+
+#include "cuda_runtime.h"
