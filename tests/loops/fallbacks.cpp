@@ -12,7 +12,7 @@ __attribute__((noinline)) void atomic_in_helper(int* counter) { atomicAdd(counte
 
 // Warp-level operations the loops engine does not lower (warp_kernels.cpp runs those it does).
 __global__ void fallback_collective_divergent(float* out) {
-  if (threadIdx.x < 32) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
+  if (threadIdx.x < 16) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
 }
 __global__ void fallback_collective_divergent_barrier(float* out) {
   for (unsigned k = 0; k < threadIdx.x % 3; ++k) __syncthreads();
@@ -172,4 +172,22 @@ __global__ void fallback_cluster_split(int* out) {
   auto token = cg::this_cluster().barrier_arrive();
   out[threadIdx.x] = 1;
   cg::this_cluster().barrier_wait(std::move(token));
+}
+
+// Collectives in warp-uniform control flow run per warp only on the lane arrays:
+// cg::reduce (through the records) may name a group past the warp.
+__global__ void fallback_collective_records_per_warp(int* out) {
+  const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  if (threadIdx.x < 64) out[threadIdx.x] = cg::reduce(tile, out[threadIdx.x], cg::plus<int>());
+}
+// Regions per warp do not return at grid or cluster barriers.
+__global__ void fallback_warp_uniform_grid(int* out) {
+  out[threadIdx.x] += 1;
+  cg::this_grid().sync();
+  if (threadIdx.x < 32) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
+}
+__global__ void fallback_warp_uniform_cluster(int* out) {
+  out[threadIdx.x] += 1;
+  cg::this_cluster().sync();
+  if (threadIdx.x < 32) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
 }

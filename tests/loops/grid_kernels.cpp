@@ -78,6 +78,18 @@ __global__ void grid_reduce_kernel(int* out) {
   out[grid.thread_rank()] = cg::reduce(grid, static_cast<int>(grid.thread_rank() % 7), cg::plus<int>());
 }
 
+// After the grid barrier every thread reads the next block's value, and each
+// block's first warp sums its lanes' (a shuffle in warp-uniform control flow).
+__global__ void grid_warp_sums_kernel(int* values, int* out) {
+  const cg::grid_group grid = cg::this_grid();
+  values[grid.thread_rank()] = static_cast<int>(grid.thread_rank() % 5);
+  grid.sync();
+  int v = values[(grid.thread_rank() + blockDim.x) % grid.num_threads()];
+  if (threadIdx.x < 32)
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  out[grid.thread_rank()] = v;
+}
+
 }  // namespace
 
 namespace loops_tests {
@@ -134,5 +146,12 @@ std::vector<int> grid_reduce(unsigned blocks, unsigned block) {
   return out.to_host();
 }
 engine_choice grid_reduce_engine() { return cohort::host::engine_for(grid_reduce_kernel); }
+
+std::vector<int> grid_warp_sums(unsigned blocks, unsigned block) {
+  cg::device_buffer<int> values(blocks * block), out(blocks * block);
+  cg::launch_cooperative(grid_warp_sums_kernel, {dim3(blocks), dim3(block)}, values.data(), out.data());
+  return out.to_host();
+}
+engine_choice grid_warp_sums_engine() { return cohort::host::engine_for(grid_warp_sums_kernel); }
 
 }  // namespace loops_tests

@@ -42,6 +42,12 @@ void grid_barrier_not_cooperative(unsigned blocks, unsigned block);
 std::vector<int> grid_reduce(unsigned blocks, unsigned block);
 engine_choice grid_reduce_engine();
 
+// A grid barrier and a shuffle in warp-uniform control flow (each block's
+// first warp): stays on fibers. out[i] = thread i + blockDim.x's rank % 5 (mod
+// the grid's threads), summed over the 32 lanes in each block's first warp.
+std::vector<int> grid_warp_sums(unsigned blocks, unsigned block);
+engine_choice grid_warp_sums_engine();
+
 // The line of grid_kernels.cpp each diagnostic names.
 extern const unsigned left_barrier_line, not_cooperative_line;
 

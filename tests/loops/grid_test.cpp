@@ -172,4 +172,19 @@ TEST_F(LoopsGrid, GridCollectiveStaysOnFibers) {
       "grid_kernels.cpp:");
 }
 
+TEST_F(LoopsGrid, WarpUniformCollectiveWithGridBarrierStaysOnFibers) {
+  const unsigned blocks = 3, block = 64, n = blocks * block;
+  std::vector<int> expected(n);
+  for (unsigned r = 0; r < n; ++r) expected[r] = static_cast<int>((r + block) % n % 5);
+  for (unsigned first = 0; first < n; first += block) {
+    int warp = 0;
+    for (unsigned lane = 0; lane < 32; ++lane) warp += expected[first + lane];
+    for (unsigned lane = 0; lane < 32; ++lane) expected[first + lane] = warp;
+  }
+  expect_fallback<int>(
+      loops_tests::grid_warp_sums_engine(),
+      "a warp or tile collective in warp-uniform control flow in a kernel with a grid barrier, not lowered yet",
+      [&] { return loops_tests::grid_warp_sums(blocks, block); }, expected, "grid_kernels.cpp:");
+}
+
 }  // namespace

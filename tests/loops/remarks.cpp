@@ -35,3 +35,18 @@ __global__ void remark_votes(const int* in, int* out) {
   const int sum = __reduce_add_sync(0xffffffffu, v);
   out[threadIdx.x] = sum + static_cast<int>(voters & 1) + static_cast<int>(__match_any_sync(0xffffffffu, v) & 1);
 }
+
+// Collectives only some warps reach, each warp whole: regions per warp,
+// proven from threadIdx.x (warps in one row of it) and from the rank alone.
+__global__ void remark_first_warp(const float* in, float* out) {
+  float v = in[threadIdx.x];
+  if (threadIdx.x < 32) v += __shfl_down_sync(0xffffffffu, v, 1);
+  out[threadIdx.x] = v;
+}
+
+__global__ void remark_tile_leader(const float* in, float* out) {
+  const auto tile = cohort::tiled_partition<32>(cohort::this_thread_block());
+  float v = in[tile.thread_rank()];
+  if (tile.meta_group_rank() == 1) v += tile.shfl_xor(v, 1);
+  out[threadIdx.x] = v;
+}

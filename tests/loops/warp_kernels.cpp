@@ -231,7 +231,7 @@ __global__ void non_uniform_delta_kernel(const int* in, int* out) {
 
 __global__ void divergent_shuffle_kernel(const float* in, float* out) {
   float v = in[threadIdx.x];
-  if (threadIdx.x < 32) v += __shfl_xor_sync(full, v, 1);
+  if (threadIdx.x % 32 < 16) v += __shfl_xor_sync(0x0000ffffu, v, 1);
   out[threadIdx.x] = v;
 }
 

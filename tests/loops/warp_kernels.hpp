@@ -76,7 +76,8 @@ enum class masked_call { ballot, any, all, reduce_add, reduce_min, syncwarp };
 void combine_outside_mask(masked_call call);
 engine_choice combine_outside_mask_engine(masked_call call);
 
-// Stay on fibers: a shuffle only warp 0 of the block calls.
+// Stay on fibers: a shuffle only the first half of each warp calls (warp-uniform
+// control flow, a shuffle only whole warps call, runs on loops: warp_uniform_kernels.hpp).
 std::vector<float> divergent_shuffle(const std::vector<float>& in, unsigned block);
 engine_choice divergent_shuffle_engine();
 // coalesced_threads() in a branch on the lane.

@@ -449,6 +449,130 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
   return calls;
 }
 
+struct thread_coordinates {
+  Value *x, *y, *z, *row;
+};
+
+// threadIdx and the row of block rank `rank`.
+thread_coordinates coordinates_of(IRBuilder<>& b, const block_record_fields& f, Value* rank) {
+  Value* x = b.CreateURem(rank, f.dim_x, "x");
+  Value* plane = b.CreateUDiv(rank, f.dim_x);
+  return {x, b.CreateURem(plane, f.dim_y, "y"), b.CreateUDiv(plane, f.dim_y, "z"), b.CreateSub(rank, x, "row")};
+}
+
+// The ranks of one warp, [first, end), and the coordinates of its first and last.
+struct warp_lanes_at {
+  Value* first;
+  Value* end;
+  thread_coordinates first_at, last_at;
+};
+
+// A kernel with collectives in warp-uniform control flow (step.per_warp):
+// the uniform shape with regions per warp between block barriers. Each warp
+// runs from the block's resume point, region after region over its lanes (its
+// last lane deciding), completing each collective for its own ranks, until it
+// stops at a block barrier or exits; then the next warp. Every warp stops at
+// the same block barrier (barriers are block-uniform), the block's next resume
+// point. The uniform values kept across points are kept per warp: each warp
+// starts from the block's (`kept_block`), and the last warp's are the block's
+// after the barrier (all warps computed the same). `lanes` emits the region's
+// run of the warp's lanes and returns the deciding lane's result.
+template <class Lanes>
+void build_warp_regions(IRBuilder<>& b, Function& function, const step_function& step, const block_record_fields& f,
+                        Lanes lanes) {
+  LLVMContext& context = function.getContext();
+  Module& module = *function.getParent();
+  Type* i32 = b.getInt32Ty();
+  Constant* none = b.getInt32(exited);
+  Constant* width = b.getInt32(32);  // the warps of the proof (uniformity.hpp); the launch checks the device's
+  auto slots = [&](const char* name) {
+    AllocaInst* slots = b.CreateAlloca(ArrayType::get(b.getInt8Ty(), step.uniform_bytes), nullptr, name);
+    slots->setAlignment(Align(16));
+    return slots;
+  };
+  AllocaInst* kept_block = slots("kept_block");
+  AllocaInst* kept = slots("kept");
+  AllocaInst* keep = slots("keep");
+  AllocaInst* ignored = slots("ignored");
+  auto copy = [&](Value* to, Value* from) {
+    if (step.uniform_bytes) b.CreateMemCpy(to, Align(16), from, Align(16), step.uniform_bytes);
+  };
+  BasicBlock* entry = b.GetInsertBlock();
+  auto* block_dispatch = BasicBlock::Create(context, "block_dispatch", &function);
+  auto* warp_head = BasicBlock::Create(context, "warp", &function);
+  auto* warp_start = BasicBlock::Create(context, "warp_start", &function);
+  auto* warp_dispatch = BasicBlock::Create(context, "warp_dispatch", &function);
+  auto* warp_end = BasicBlock::Create(context, "warp_end", &function);
+  auto* block_next = BasicBlock::Create(context, "block_next", &function);
+  auto* done = BasicBlock::Create(context, "done", &function);
+  b.CreateBr(block_dispatch);
+
+  b.SetInsertPoint(block_dispatch);
+  PHINode* resume = b.CreatePHI(i32, 2, "block_resume");
+  resume->addIncoming(b.getInt32(0), entry);
+  b.CreateCondBr(b.CreateICmpEQ(resume, none), done, warp_head);
+
+  b.SetInsertPoint(warp_head);
+  PHINode* first = b.CreatePHI(i32, 2, "warp_first");
+  PHINode* last_next = b.CreatePHI(i32, 2, "last_warp_next");  // where the last warp run stopped
+  first->addIncoming(b.getInt32(0), block_dispatch);
+  last_next->addIncoming(resume, block_dispatch);
+  b.CreateCondBr(b.CreateICmpULT(first, f.count), warp_start, block_next);
+
+  b.SetInsertPoint(warp_start);
+  copy(kept, kept_block);
+  Value* past = b.CreateAdd(first, width);
+  Value* end = b.CreateSelect(b.CreateICmpULT(past, f.count), past, f.count, "warp_end");
+  // Once a warp, not a region: divisions LICM may not hoist (they may trap, as far as it knows).
+  const thread_coordinates first_at = coordinates_of(b, f, first);
+  Value* last = b.CreateSub(end, b.getInt32(1), "last_lane");
+  const thread_coordinates last_at = coordinates_of(b, f, last);
+  b.CreateBr(warp_dispatch);
+
+  b.SetInsertPoint(warp_dispatch);
+  PHINode* warp_resume = b.CreatePHI(i32, 2, "warp_resume");
+  warp_resume->addIncoming(resume, warp_start);
+  SwitchInst* to = b.CreateSwitch(warp_resume, warp_end, step.barriers + 1);
+
+  b.SetInsertPoint(warp_end);
+  PHINode* warp_next = b.CreatePHI(i32, step.barriers + 2, "warp_next");
+  warp_next->addIncoming(warp_resume, warp_dispatch);
+  first->addIncoming(past, warp_end);
+  last_next->addIncoming(warp_next, warp_end);
+  b.CreateBr(warp_head);
+
+  FunctionCallee exchange = module.getOrInsertFunction(lane_exchange_warp_symbol, b.getVoidTy(), b.getPtrTy(), i32, i32,
+                                                       i32, b.getInt64Ty(), b.getPtrTy(), b.getInt1Ty());
+  for (unsigned point = 0; point <= step.barriers; ++point) {
+    auto* region = BasicBlock::Create(context, "warp_region" + Twine(point), &function);
+    to->addCase(b.getInt32(point), region);
+    b.SetInsertPoint(region);
+    // After a collective, the warp's exchange (every lane of the warp stopped there).
+    if (point > 0)
+      if (const std::optional<lane_point>& p = step.lane_points[point - 1])
+        b.CreateCall(exchange, {f.ctx, first, b.getInt32(p->kind), b.getInt32(p->size), b.getInt64(p->mask), p->where,
+                                b.getInt1(p->uniform_arg)});
+    Value* next = lanes(b.getInt32(point), warp_lanes_at{first, end, first_at, last_at}, kept, keep, ignored);
+    copy(kept, keep);
+    // On to the warp's next collective, or, at a block barrier or the exit, to the next warp.
+    SwitchInst* on = b.CreateSwitch(next, warp_end);
+    warp_next->addIncoming(next, b.GetInsertBlock());
+    for (unsigned p = 1; p <= step.barriers; ++p)
+      if (step.lane_points[p - 1]) {
+        on->addCase(b.getInt32(p), warp_dispatch);
+        warp_resume->addIncoming(next, b.GetInsertBlock());  // one entry an edge
+      }
+  }
+
+  b.SetInsertPoint(block_next);
+  copy(kept_block, kept);
+  resume->addIncoming(last_next, block_next);
+  b.CreateBr(block_dispatch);
+
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+}
+
 // A shuffled schedule (COHORT_SCHEDULE=shuffle): the same regions, each
 // running the block's threads in the order the runtime drew for the block
 // (loops_block::order, a permutation of the ranks). A function of its own,
@@ -469,17 +593,6 @@ Function* declare_shuffled_function(Function& kernel) {
   if (DISubprogram* program = kernel.getSubprogram())
     shuffled->setSubprogram(MDNode::replaceWithDistinct(program->clone()));
   return shuffled;
-}
-
-struct thread_coordinates {
-  Value *x, *y, *z, *row;
-};
-
-// threadIdx and the row of block rank `rank`.
-thread_coordinates coordinates_of(IRBuilder<>& b, const block_record_fields& f, Value* rank) {
-  Value* x = b.CreateURem(rank, f.dim_x, "x");
-  Value* plane = b.CreateUDiv(rank, f.dim_x);
-  return {x, b.CreateURem(plane, f.dim_y, "y"), b.CreateUDiv(plane, f.dim_y, "z"), b.CreateSub(rank, x, "row")};
 }
 
 // The threads order[from], ..., order[count - 1]; `body` emits one thread's
@@ -510,6 +623,107 @@ Value* frame_of(IRBuilder<>& b, const block_record_fields& f, const step_functio
   return b.CreateInBoundsGEP(b.getInt8Ty(), f.frames, offset, "frame");
 }
 
+// A warp's lanes first, ..., end - 1 in rank order: the part of each row of
+// threadIdx.x it has (one row, where blockDim.x is a multiple of 32 or the
+// block is one row), each a plain loop over x, which the vectorizer can take;
+// `body` emits one lane's work at the builder's position.
+template <class Body>
+void lanes_in_rank_order(IRBuilder<>& b, Function& function, const block_record_fields& f, Value* first, Value* end,
+                         const thread_coordinates& start, Body body) {
+  LLVMContext& context = function.getContext();
+  Type* i32 = b.getInt32Ty();
+  BasicBlock* before = b.GetInsertBlock();
+  auto* rows = BasicBlock::Create(context, "lane_rows", &function);
+  auto* row_start = BasicBlock::Create(context, "lane_row", &function);
+  auto* head = BasicBlock::Create(context, "lane", &function);
+  auto* run = BasicBlock::Create(context, "lane_run", &function);
+  auto* row_end = BasicBlock::Create(context, "lane_row_end", &function);
+  auto* done = BasicBlock::Create(context, "lanes_done", &function);
+  b.CreateBr(rows);
+  b.SetInsertPoint(rows);
+  PHINode* rank = b.CreatePHI(i32, 2, "segment");  // the rank the row's part starts at
+  PHINode* x0 = b.CreatePHI(i32, 2, "x0");
+  PHINode* y = b.CreatePHI(i32, 2, "y");
+  PHINode* z = b.CreatePHI(i32, 2, "z");
+  rank->addIncoming(first, before);
+  x0->addIncoming(start.x, before);
+  y->addIncoming(start.y, before);
+  z->addIncoming(start.z, before);
+  b.CreateCondBr(b.CreateICmpULT(rank, end), row_start, done);
+  b.SetInsertPoint(row_start);
+  Value* row = b.CreateSub(rank, x0, "row");
+  Value* to_end = b.CreateAdd(x0, b.CreateSub(end, rank));
+  Value* end_x = b.CreateSelect(b.CreateICmpULT(to_end, f.dim_x), to_end, f.dim_x, "end_x");
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  PHINode* x = b.CreatePHI(i32, 2, "x");
+  x->addIncoming(x0, row_start);
+  b.CreateCondBr(b.CreateICmpULT(x, end_x), run, row_end);
+  b.SetInsertPoint(run);
+  body(thread_coordinates{x, y, z, row}, b.CreateAdd(row, x, "rank"));
+  x->addIncoming(b.CreateAdd(x, b.getInt32(1)), b.GetInsertBlock());
+  b.CreateBr(head);
+  b.SetInsertPoint(row_end);
+  Value* y1 = b.CreateAdd(y, b.getInt32(1));
+  Value* plane_done = b.CreateICmpEQ(y1, f.dim_y);
+  rank->addIncoming(b.CreateAdd(row, end_x), row_end);
+  x0->addIncoming(b.getInt32(0), row_end);
+  y->addIncoming(b.CreateSelect(plane_done, b.getInt32(0), y1), row_end);
+  z->addIncoming(b.CreateAdd(z, b.CreateZExt(plane_done, i32)), row_end);
+  b.CreateBr(rows);
+  b.SetInsertPoint(done);
+}
+
+// The per-warp shape in rank order: each warp's lanes but the last, then the
+// last, which decides where the warp goes (and alone writes `keep`).
+SmallVector<CallInst*, 16> build_warp_regions_in_order(Function& kernel, Function& block, const step_function& step) {
+  LLVMContext& context = kernel.getContext();
+  IRBuilder<> b(BasicBlock::Create(context, "entry", &block));
+  const block_record_fields f = begin_block(b, *kernel.getParent(), step);
+  SmallVector<CallInst*, 16> calls;
+  auto lane_step = [&](const thread_coordinates& at, Value* rank, Value* point, Value* kept, Value* keep) {
+    if (step.position_read) store_position(b, f.position, at.x, at.y, at.z, at.row);
+    calls.push_back(
+        call_step(b, kernel, block, step, f, point, frame_of(b, f, step, rank), at.x, at.y, at.z, at.row, kept, keep));
+    return calls.back();
+  };
+  build_warp_regions(b, block, step, f,
+                     [&](Value* point, const warp_lanes_at& warp, Value* kept, Value* keep, Value* ignored) -> Value* {
+                       Value* last = b.CreateSub(warp.end, b.getInt32(1), "last_lane");
+                       lanes_in_rank_order(b, block, f, warp.first, last, warp.first_at,
+                                           [&](const thread_coordinates& at, Value* rank) {
+                                             lane_step(at, rank, point, kept, ignored);
+                                           });
+                       return lane_step(warp.last_at, last, point, kept, keep);
+                     });
+  return calls;
+}
+
+// The per-warp shape in a shuffled schedule: each warp's lanes in the order
+// drawn for the block (its ranks of that order), every lane writing `keep`
+// (the same values: they are uniform), the last run deciding.
+void build_shuffled_warp_regions(Function& kernel, Function& shuffled, const step_function& step, IRBuilder<>& b,
+                                 const block_record_fields& f, SmallVector<CallInst*, 16>& calls) {
+  AllocaInst* next = b.CreateAlloca(b.getInt32Ty(), nullptr, "next");
+  build_warp_regions(
+      b, shuffled, step, f, [&](Value* point, const warp_lanes_at& warp, Value* kept, Value* keep, Value*) -> Value* {
+        threads_in_order(b, shuffled, f, 0, [&](const thread_coordinates& at, Value* rank) {
+          LLVMContext& context = shuffled.getContext();
+          auto* run = BasicBlock::Create(context, "lane_run", &shuffled);
+          auto* skip = BasicBlock::Create(context, "lane_skip", &shuffled);
+          b.CreateCondBr(b.CreateAnd(b.CreateICmpUGE(rank, warp.first), b.CreateICmpULT(rank, warp.end)), run, skip);
+          b.SetInsertPoint(run);
+          if (step.position_read) store_position(b, f.position, at.x, at.y, at.z, at.row);
+          calls.push_back(call_step(b, kernel, shuffled, step, f, point, frame_of(b, f, step, rank), at.x, at.y, at.z,
+                                    at.row, kept, keep));
+          b.CreateStore(calls.back(), next);
+          b.CreateBr(skip);
+          b.SetInsertPoint(skip);
+        });
+        return b.CreateLoad(b.getInt32Ty(), next, "warp_next");
+      });
+}
+
 // The three shapes of block function (block_function.hpp), each thread loop in the drawn order.
 SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& shuffled, const step_function& step) {
   LLVMContext& context = kernel.getContext();
@@ -532,6 +746,10 @@ SmallVector<CallInst*, 16> build_shuffled_regions(Function& kernel, Function& sh
       thread_step(at, b.getInt32(0), f.frames, nullptr, nullptr);
     });
     b.CreateRetVoid();
+    return calls;
+  }
+  if (step.per_warp) {
+    build_shuffled_warp_regions(kernel, shuffled, step, b, f, calls);
     return calls;
   }
   if (step.uniform) {
@@ -720,6 +938,8 @@ Function* build_block_function(Function& kernel, const step_function& step, Func
   Value* dim_x = nullptr;
   if (step.barriers == 0)
     calls.push_back(build_thread_nest(kernel, *block, step, x_loop, dim_x));
+  else if (step.per_warp)
+    calls = build_warp_regions_in_order(kernel, *block, step);
   else if (step.uniform)
     calls = build_uniform_regions(kernel, *block, step);
   else

@@ -20,6 +20,11 @@
 // it for every group of the block (cohort_loops_exchange: each thread's
 // collective_call is in its frame, its value and argument in its slot).
 //
+// With collectives in warp-uniform control flow (step.per_warp), the uniform
+// shape per warp between block barriers: each warp in turn runs region after
+// region over its 32 lanes, its collectives completed for its ranks alone
+// (cohort_loops_lane_exchange_warp), until it stops at a block barrier or exits.
+//
 // With a barrier in thread-dependent control flow, regions until no thread waits at one:
 //
 //   ctx = cohort_loops_begin_block(frame_bytes)     // positions, frames, resume points

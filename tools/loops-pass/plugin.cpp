@@ -116,13 +116,17 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
                << ore::NV("BlockValues", step.block_values) << " uniform ones kept once per block, "
                << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)"
                << (step.barriers == 0 ? ""
+                   : step.per_warp    ? "; collectives in warp-uniform control flow: regions per warp"
                    : step.uniform     ? "; barriers in block-uniform control flow: one resume point per block"
-                                      : "; a barrier in thread-dependent control flow: a resume point per thread");
+                                      : "; a barrier in thread-dependent control flow: a resume point per thread")
+               << (step.per_warp == warp_layout::rows         ? " (where every warp lies in one row of threadIdx.x)"
+                   : step.per_warp == warp_layout::whole_rows ? " (where blockDim.x is a multiple of 32)"
+                                                              : "");
       });
       std::uint32_t levels = 0;
       for (const std::optional<resume_level>& level : step.levels)
         if (level) levels |= 1u << *level;
-      outcomes.push_back({kernel, block, name, "", levels});
+      outcomes.push_back({kernel, block, name, "", levels, step.per_warp});
     }
     emit_registrations(module, outcomes);
     return PreservedAnalyses::none();

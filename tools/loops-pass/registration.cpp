@@ -17,13 +17,17 @@ void emit_registrations(Module& module, const std::vector<kernel_outcome>& outco
   FunctionCallee lowered = module.getOrInsertFunction(register_kernel_symbol, void_type, ptr, ptr, ptr);
   FunctionCallee lowered_resuming =
       module.getOrInsertFunction(register_resuming_kernel_symbol, void_type, ptr, ptr, ptr, Type::getInt32Ty(context));
+  FunctionCallee lowered_warp =
+      module.getOrInsertFunction(register_warp_kernel_symbol, void_type, ptr, ptr, ptr, Type::getInt32Ty(context));
   FunctionCallee declined = module.getOrInsertFunction(register_fallback_symbol, void_type, ptr, ptr, ptr);
   Function* ctor = Function::Create(FunctionType::get(void_type, false), GlobalValue::InternalLinkage,
                                     "cohort.loops.register", module);
   IRBuilder<> b(BasicBlock::Create(context, "entry", ctor));
   for (const kernel_outcome& k : outcomes) {
     Value* name = b.CreateGlobalString(k.name, "cohort.loops.name");
-    if (k.block && k.levels)
+    if (k.block && k.per_warp)
+      b.CreateCall(lowered_warp, {k.kernel, k.block, name, b.getInt32(static_cast<unsigned>(*k.per_warp))});
+    else if (k.block && k.levels)
       b.CreateCall(lowered_resuming, {k.kernel, k.block, name, b.getInt32(k.levels)});
     else if (k.block)
       b.CreateCall(lowered, {k.kernel, k.block, name});

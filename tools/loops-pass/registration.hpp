@@ -3,8 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "uniformity.hpp"
 
 namespace llvm {
 class Function;
@@ -21,6 +24,9 @@ struct kernel_outcome {
   // Bit 1 << resume_level for each level above the block (grid, cluster) at
   // whose barriers its block function may return (grid_resume.hpp).
   std::uint32_t levels = 0;
+  // Its regions run per warp (step_function.hpp), proven under this layout
+  // (never with levels: the pass keeps such a kernel on fibers).
+  std::optional<warp_layout> per_warp = std::nullopt;
 };
 
 void emit_registrations(llvm::Module& module, const std::vector<kernel_outcome>& outcomes);

@@ -90,6 +90,9 @@ inline constexpr llvm::StringLiteral exchange_symbol = "cohort_loops_exchange";
 // warp's result in every lane's lane_out; and for a tile's shuffle or sync (a tile kind; `mask` is then the
 // tile's size), per tile of consecutive ranks.
 inline constexpr llvm::StringLiteral lane_exchange_symbol = "cohort_loops_lane_exchange";
+// void cohort_loops_lane_exchange_warp(loops_block*, unsigned first, <the rest as above>): the same for the
+// warp whose first rank is `first` alone, in a kernel whose regions run per warp.
+inline constexpr llvm::StringLiteral lane_exchange_warp_symbol = "cohort_loops_lane_exchange_warp";
 // void cohort_loops_enter_thread(uint32_t x, uint32_t y, uint32_t z, uint32_t row): the thread
 // about to call a runtime function that fails the launch, so that the message names it.
 inline constexpr llvm::StringLiteral enter_thread_symbol = "cohort_loops_enter_thread";
@@ -99,6 +102,11 @@ inline constexpr llvm::StringLiteral register_kernel_symbol = "cohort_loops_regi
 // uint32_t levels): a lowered kernel with grid or cluster barriers, whose block function may return at each
 // (grid_resume.hpp); `levels` has bit 1 << resume_level set for each level it has barriers of.
 inline constexpr llvm::StringLiteral register_resuming_kernel_symbol = "cohort_loops_register_resuming_kernel";
+// void cohort_loops_register_warp_kernel(const void* kernel, const void* block_function, const char* name,
+// unsigned layout): a lowered kernel whose regions run per warp (collectives in warp-uniform control flow),
+// proven for warps of 32 lanes; `layout` (warp_layout, uniformity.hpp): 0 any block, 1 only where every
+// warp lies in one row of threadIdx.x, 2 only where blockDim.x is a multiple of 32. Never one with levels.
+inline constexpr llvm::StringLiteral register_warp_kernel_symbol = "cohort_loops_register_warp_kernel";
 // loops_block* cohort_loops_begin_grid_block(uint64_t frame_bytes, uint64_t kept_bytes): begin_block for
 // a kernel with grid or cluster barriers: the block's own frames, resume point and kept bytes, restored
 // where it resumes.

@@ -199,6 +199,19 @@ void name_failing_threads(Function& step, Argument* const (&position)[4]) {
     IRBuilder<>(call).CreateCall(enter, {position[0], position[1], position[2], position[3]});
 }
 
+// Where every collective is reached by whole warps (uniformity.hpp): the
+// layout the proof needs, the rank alone where it suffices.
+std::optional<warp_layout> warp_uniform_layout(Function& step, const clone_result& clone,
+                                               ArrayRef<CallInst*> collectives) {
+  Argument* others[] = {clone.position[1], clone.position[2], clone.frame};
+  for (warp_layout layout : {warp_layout::ranks, warp_layout::rows, warp_layout::whole_rows}) {
+    const divergence in_warp(step, warp_lanes{clone.position[0], clone.position[3], others, layout});
+    if (none_of(collectives, [&](CallInst* call) { return in_warp.divergently_executed(call->getParent()); }))
+      return layout;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barriers, ArrayRef<CallInst*> collectives,
@@ -250,9 +263,37 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   for (CallInst* level_barrier : ArrayRef(calls).drop_front(first_level))
     level_sites.push_back(cast<Constant>(level_barrier->getArgOperand(0))), levels.push_back(level_of(*level_barrier));
   // A collective's groups complete between two regions: every thread of the
-  // block must stop there (later: warp-uniform control flow, per warp).
+  // block must stop there, or, regions running per warp, every lane of each
+  // warp that reaches it.
+  const auto collective_calls = ArrayRef(calls).slice(barriers.size(), collectives.size());
+  const auto diverging =
+      find_if(collective_calls, [&](CallInst* call) { return divergent.divergently_executed(call->getParent()); });
+  const std::optional<warp_layout> per_warp = uniform && diverging != collective_calls.end()
+                                                  ? warp_uniform_layout(step, clone, collective_calls)
+                                                  : std::nullopt;
+  // Regions per warp do not return to the scheduler at grid or cluster barriers (block_function.cpp).
+  if (per_warp && !level_barriers.empty()) {
+    const Instruction* where = collectives[diverging - collective_calls.begin()];
+    step.eraseFromParent();
+    return {{},
+            step_refusal{"a warp or tile collective in warp-uniform control flow in a kernel with " +
+                             barrier_words(level_of(*level_barriers.front())) +
+                             ", not lowered yet (regions per warp do not return at grid or cluster barriers)",
+                         where}};
+  }
+  if (per_warp)
+    for (unsigned i = 0; i < collective_calls.size(); ++i)
+      if (!lowerable_shuffle(*collective_calls[i])) {
+        const Instruction* where = collectives[i];
+        step.eraseFromParent();
+        return {{},
+                step_refusal{"a warp or tile collective through the fiber engine's records (cg::reduce, a scan, "
+                             "match, a tile wider than 32, a mask computed at run time) in a kernel with "
+                             "collectives in warp-uniform control flow",
+                             where}};
+      }
   for (unsigned i = barriers.size(); i < first_level; ++i)
-    if (divergent.divergently_executed(calls[i]->getParent()) || !uniform) {
+    if ((divergent.divergently_executed(calls[i]->getParent()) && !per_warp) || !uniform) {
       const Instruction* where = collectives[i - barriers.size()];
       step.eraseFromParent();
       return {{},
@@ -335,6 +376,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
                        uniform,
                        unsigned(per_block.size()),
                        uniform_bytes};
+  result.per_warp = per_warp;
   result.collective = is_collective;
   result.lane_points = lane_points;
   result.collectives = collectives.size();

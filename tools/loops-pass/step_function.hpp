@@ -30,6 +30,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "runtime_abi.hpp"
+#include "uniformity.hpp"
 
 namespace llvm {
 class CallInst;
@@ -54,6 +55,10 @@ struct step_function {
   bool uniform = false;
   unsigned block_values = 0;        // uniform values kept across barriers, once per block
   std::uint64_t uniform_bytes = 0;  // their slots (kept, keep: step_function.cpp)
+  // Collectives in warp-uniform control flow, not reached by every warp
+  // (uniformity.hpp): the block's regions run per warp, each completing its
+  // own collectives; the layout says what the proof assumed of the block's shape.
+  std::optional<warp_layout> per_warp = std::nullopt;
   // Which points are warp or tile collectives (by point - 1): the block
   // function completes each group's collective before the region after it.
   llvm::SmallVector<bool, 8> collective = {};

@@ -1,7 +1,8 @@
 // The same kernels on the loops engine and on fibers, one process, one worker
 // (main.cpp): the seed-style tree reduction of 2^22 floats (blocks of 256 and
 // 1024: 8 and 10 barriers a block) and saxpy over 2^22 floats, a plain loop
-// over the same data the floor; 64 bare block barriers per block; 64 warp
+// over the same data the floor; the block reduction with warp shuffles (warp 0
+// alone, in warp-uniform control flow, sums the warps' sums); 64 bare block barriers per block; 64 warp
 // shuffles per lane; 64 rounds of a warp reduction and a ballot per lane, and
 // of two tile shuffles; the cooperative grid-sync reduction of 2^22 floats and
 // 64 bare grid barriers, every co-resident block; 64 rounds of two cluster
@@ -9,6 +10,7 @@
 // Results in docs/measurements/*-loops-engine.md.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -55,6 +57,54 @@ void BM_TreeReduce_Loops(benchmark::State& state) {
 }
 void BM_TreeReduce_Fibers(benchmark::State& state) {
   reduce_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
+void warp_reduce_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  cohort::device_buffer<float> in(inputs()), out(elements / block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::warp_block_reduce(in.data(), out.data(), elements / block, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) {
+    loops_bench::warp_block_reduce(in.data(), out.data(), elements / block, block);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * elements);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+
+void BM_WarpBlockReduce_Loops(benchmark::State& state) {
+  warp_reduce_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_WarpBlockReduce_Fibers(benchmark::State& state) {
+  warp_reduce_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
+// Lane 0's sum of 32 values as __shfl_down_sync by 16, 8, ..., 1 adds them.
+float warp_sum_of(float* lanes) {
+  for (unsigned offset = 16; offset > 0; offset /= 2)
+    for (unsigned lane = 0; lane < offset; ++lane) lanes[lane] += lanes[lane + offset];
+  return lanes[0];
+}
+
+// The same sums as a plain loop: per block, each warp's in the shuffles' order, then the warps' sums.
+void BM_WarpBlockReduce_PlainLoop(benchmark::State& state) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  const std::vector<float> in = inputs();
+  std::vector<float> out(elements / block);
+  float lanes[32], warp_sums[32];
+  for (auto _ : state) {
+    for (unsigned b = 0; b < elements / block; ++b) {
+      for (unsigned w = 0; w < block / 32; ++w) {
+        std::copy_n(in.begin() + b * block + w * 32, 32, lanes);
+        warp_sums[w] = warp_sum_of(lanes);
+      }
+      std::fill(warp_sums + block / 32, warp_sums + 32, 0.0f);
+      out[b] = warp_sum_of(warp_sums);
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * elements);
 }
 
 // The same sums as a plain loop: per block of `block` elements, added in the tree's order.
@@ -285,6 +335,9 @@ double max_of(const std::vector<double>& v) { return *std::max_element(v.begin()
 LOOPS_BENCH(BM_TreeReduce_Loops)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_TreeReduce_Fibers)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_TreeReduce_PlainLoop)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_WarpBlockReduce_Loops)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_WarpBlockReduce_Fibers)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_WarpBlockReduce_PlainLoop)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_Saxpy_Loops);
 LOOPS_BENCH(BM_Saxpy_Fibers);
 LOOPS_BENCH(BM_Saxpy_PlainLoop);

@@ -20,6 +20,26 @@ __global__ void tree_reduce_kernel(const float* in, float* out) {
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
+// The two-level block reduction with warp shuffles (NVIDIA's "Faster Parallel
+// Reductions on Kepler" shape): each warp's sum by __shfl_down_sync, its lane 0
+// to shared memory, a barrier, then warp 0 alone (warp-uniform control flow)
+// sums the warps' sums the same way.
+__device__ float warp_sum(float v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+__global__ void warp_block_reduce_kernel(const float* in, float* out) {
+  __shared__ float warp_sums[32];
+  const unsigned lane = threadIdx.x % 32, wid = threadIdx.x / 32;
+  float v = warp_sum(in[blockIdx.x * blockDim.x + threadIdx.x]);
+  if (lane == 0) warp_sums[wid] = v;
+  __syncthreads();
+  v = threadIdx.x < blockDim.x / 32 ? warp_sums[lane] : 0.0f;
+  if (wid == 0) v = warp_sum(v);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
 // The cooperative grid-sync reduction: each thread sums a grid-stride slice,
 // each block its threads' sums through shared memory; after grid.sync(),
 // block 0 sums the blocks' partials the same way.
@@ -151,6 +171,10 @@ void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block) {
 
 void tree_reduce(const float* in, float* out, unsigned blocks, unsigned block) {
   cohort::launch(tree_reduce_kernel, {dim3(blocks), dim3(block)}, in, out);
+}
+
+void warp_block_reduce(const float* in, float* out, unsigned blocks, unsigned block) {
+  cohort::launch(warp_block_reduce_kernel, {dim3(blocks), dim3(block)}, in, out);
 }
 
 unsigned cooperative_blocks(unsigned block) {

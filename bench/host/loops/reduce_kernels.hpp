@@ -4,6 +4,8 @@
 namespace loops_bench {
 
 void tree_reduce(const float* in, float* out, unsigned blocks, unsigned block);
+// The block reduction with warp shuffles: each warp's sum, then warp 0 alone sums the warps' sums.
+void warp_block_reduce(const float* in, float* out, unsigned blocks, unsigned block);
 // The cooperative grid-sync reduction of `n` floats into *out, `blocks`
 // (at most cooperative_blocks(block)) blocks' partials in `partial`.
 void grid_sync_reduce(const float* in, float* partial, float* out, unsigned n, unsigned blocks, unsigned block);

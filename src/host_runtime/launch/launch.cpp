@@ -90,7 +90,8 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   const check_modes modes = settings::checks();
   if (modes.races) require_race_instrumentation(entry.kernel);
   const launch_engine engine =
-      choose_launch_engine(entry, multi_grid != nullptr, modes.races, cohort::detail::volume(cfg.cluster) > 1);
+      choose_launch_engine(entry, multi_grid != nullptr, modes.races, cohort::detail::volume(cfg.cluster) > 1,
+                           {cfg.grid, cfg.block, static_cast<unsigned>(p.warp_size)});
   launch_state launch;
   launch.entry = &engine.entry;
   launch.config = cfg;

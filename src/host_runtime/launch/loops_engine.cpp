@@ -4,10 +4,12 @@
 #include "launch/loops_engine.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <string>
 #include <unordered_map>
 
 #include "cohort/detail/host/runtime/block_loop.hpp"
@@ -28,6 +30,12 @@ struct registered_kernel {
   std::string reason;
   // Its block function returns at grid barriers, at cluster barriers (loops_grid.hpp).
   bool grid_barriers = false, cluster_barriers = false;
+  // Its regions run per warp (collectives in warp-uniform control flow), proven
+  // for warps of 32 lanes; the proof's layout: 0 any block, 1 only where every
+  // warp lies in one row of threadIdx.x, 2 only where blockDim.x is a multiple of 32.
+  // (The pass keeps a kernel with both barriers above the block and regions per warp on fibers.)
+  bool per_warp = false;
+  unsigned warp_layout = 0;
 };
 
 struct kernel_registry {
@@ -79,7 +87,35 @@ void loops_kernel_threw() {
   kernel_threw();
 }
 
-launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked, bool clustered) {
+namespace {
+
+// Why a kernel whose regions run per warp cannot run so in this launch, or empty.
+std::string warp_proof_broken(const registered_kernel& k, const launch_shape& shape) {
+  if (shape.warp_size != 32)
+    return "collectives in warp-uniform control flow, proven for warps of 32 lanes, and the virtual device's warps "
+           "have " +
+           std::to_string(shape.warp_size);
+  const std::string block =
+      std::to_string(shape.block.x) + "x" + std::to_string(shape.block.y) + "x" + std::to_string(shape.block.z);
+  if (k.warp_layout == 1 && shape.block.x % 32 != 0 && (shape.block.y != 1 || shape.block.z != 1))
+    return "collectives in control flow uniform per warp only where every warp lies in one row of threadIdx.x "
+           "(blockDim.x a multiple of 32, or blockDim.y and blockDim.z 1), and the block is " +
+           block;
+  if (k.warp_layout == 2 && shape.block.x % 32 != 0)
+    return "collectives in control flow uniform per warp only where blockDim.x is a multiple of 32, and the block "
+           "is " +
+           block;
+  if (k.warp_layout == 2 && std::uint64_t{shape.grid.x} * shape.block.x > (std::uint64_t{1} << 31))
+    return "collectives in control flow uniform per warp only where the launch's thread index in x fits an int "
+           "(gridDim.x * blockDim.x at most 2^31), and the launch has " +
+           std::to_string(std::uint64_t{shape.grid.x} * shape.block.x);
+  return "";
+}
+
+}  // namespace
+
+launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked, bool clustered,
+                                   const launch_shape& shape) {
   // A multi-device launch's entries have no loops runner: say so, rather than blame the parameters.
   launch_engine result{engine_for_kernel(entry.kernel, entry.run_loops != nullptr || multi_device), entry};
   engine_choice& choice = result.choice;
@@ -89,6 +125,9 @@ launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device,
     choice = {engine::fibers, "COHORT_CHECK=races (checked on fibers only)"};
   } else if (choice.chosen == engine::loops && clustered && find_kernel(entry.kernel)->grid_barriers) {
     choice = {engine::fibers, "grid barriers in a cluster launch (not on the loops engine yet)"};
+  } else if (choice.chosen == engine::loops && find_kernel(entry.kernel)->per_warp) {
+    if (std::string broken = warp_proof_broken(*find_kernel(entry.kernel), shape); !broken.empty())
+      choice = {engine::fibers, std::move(broken)};
   }
   if (choice.chosen == engine::loops) {
     result.entry.run_threads = entry.run_loops;
@@ -119,7 +158,17 @@ void cohort_loops_register_kernel(const void* kernel, const void* block_function
 void cohort_loops_register_resuming_kernel(const void* kernel, const void* block_function, const char* name,
                                            std::uint32_t levels) {
   const auto has = [levels](loops_level level) { return (levels >> static_cast<std::uint32_t>(level) & 1u) != 0; };
-  record(kernel, {block_function, name, "", has(loops_level::grid), has(loops_level::cluster)});
+  record(kernel, {.block_function = block_function,
+                  .name = name,
+                  .reason = "",
+                  .grid_barriers = has(loops_level::grid),
+                  .cluster_barriers = has(loops_level::cluster)});
+}
+
+void cohort_loops_register_warp_kernel(const void* kernel, const void* block_function, const char* name,
+                                       unsigned layout) {
+  record(kernel,
+         {.block_function = block_function, .name = name, .reason = "", .per_warp = true, .warp_layout = layout});
 }
 
 void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason) {

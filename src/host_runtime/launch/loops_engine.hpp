@@ -17,9 +17,17 @@ struct launch_engine {
   bool cluster_phases = false;
 };
 
+// What a kernel proven per warp needs of the launch (loops_engine.cpp): its
+// block's shape and the virtual device's warp size.
+struct launch_shape {
+  dim3 grid{1, 1, 1};
+  dim3 block{1, 1, 1};
+  unsigned warp_size = 32;
+};
+
 // Throws under COHORT_ENGINE=loops when the choice is fibers; reports the
 // choice on stderr under COHORT_ENGINE_REPORT=1.
 launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked,
-                                   bool clustered = false);
+                                   bool clustered = false, const launch_shape& shape = {});
 
 }  // namespace cohort::detail::host

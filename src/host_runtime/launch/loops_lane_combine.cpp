@@ -22,9 +22,9 @@ namespace {
 // how many of its lanes the block has, and writes the warp's result it
 // returns to each of those lanes' lane_out.
 template <class Fold>
-void per_warp(const loops_block& b, unsigned warp, Fold fold) {
-  for (unsigned base = 0; base < b.count; base += warp) {
-    const unsigned present = b.count - base < warp ? b.count - base : warp;
+void per_warp(const loops_block& b, lane_range r, unsigned warp, Fold fold) {
+  for (unsigned base = r.first; base < r.end; base += warp) {
+    const unsigned present = r.end - base < warp ? r.end - base : warp;
     const auto result = fold(base, present);
     for (unsigned lane = 0; lane < present; ++lane)
       std::memcpy(b.lane_out + (std::size_t{base} + lane) * sizeof result, &result, sizeof result);
@@ -41,8 +41,8 @@ T lane_value(const loops_block& b, unsigned rank) {
 // A vote: the lanes whose predicate (of type T) is not 0, in lane space, as
 // `finish` turns them into the result.
 template <class T, class Finish>
-void vote(const loops_block& b, unsigned warp, Finish finish) {
-  per_warp(b, warp, [&](unsigned base, unsigned present) {
+void vote(const loops_block& b, lane_range r, unsigned warp, Finish finish) {
+  per_warp(b, r, warp, [&](unsigned base, unsigned present) {
     std::uint64_t voters = 0;
     for (unsigned lane = 0; lane < present; ++lane)
       if (lane_value<T>(b, base + lane) != 0) voters |= std::uint64_t{1} << lane;
@@ -52,8 +52,8 @@ void vote(const loops_block& b, unsigned warp, Finish finish) {
 
 // A reduction: the lanes' values folded in lane order, from lane 0's.
 template <class T, class Op>
-void reduce(const loops_block& b, unsigned warp) {
-  per_warp(b, warp, [&](unsigned base, unsigned present) {
+void reduce(const loops_block& b, lane_range r, unsigned warp) {
+  per_warp(b, r, warp, [&](unsigned base, unsigned present) {
     T acc = lane_value<T>(b, base);
     for (unsigned lane = 1; lane < present; ++lane) acc = Op{}(acc, lane_value<T>(b, base + lane));
     return acc;
@@ -92,36 +92,37 @@ const collective_op& operation(combine_kind kind) {
 
 }  // namespace
 
-void combine_lanes(const loops_block& b, unsigned warp, unsigned kind, std::uint64_t mask, std::source_location where) {
+void combine_lanes(const loops_block& b, lane_range r, unsigned warp, unsigned kind, std::uint64_t mask,
+                   std::source_location where) {
   const auto k = static_cast<combine_kind>(kind);
-  check_lanes_in_mask(b, warp, operation(k).name, mask, where);
+  check_lanes_in_mask(b, r, warp, operation(k).name, mask, where);
   // A vote's predicate has its result's type (lane_combine<T>): 8 bytes for a ballot, 4 for the others.
   switch (k) {
     case combine_kind::ballot:
-      return vote<std::uint64_t>(b, warp, [](std::uint64_t voters, unsigned) { return voters; });
+      return vote<std::uint64_t>(b, r, warp, [](std::uint64_t voters, unsigned) { return voters; });
     case combine_kind::any:
-      return vote<int>(b, warp, [](std::uint64_t voters, unsigned) { return static_cast<int>(voters != 0); });
+      return vote<int>(b, r, warp, [](std::uint64_t voters, unsigned) { return static_cast<int>(voters != 0); });
     case combine_kind::all:
-      return vote<int>(b, warp, [](std::uint64_t voters, unsigned present) {
+      return vote<int>(b, r, warp, [](std::uint64_t voters, unsigned present) {
         return static_cast<int>(voters == low_lanes(present));
       });
     case combine_kind::reduce_add:  // added as unsigned: overflow wraps, as in hardware
-      return reduce<unsigned, std::plus<unsigned>>(b, warp);
+      return reduce<unsigned, std::plus<unsigned>>(b, r, warp);
     case combine_kind::reduce_min_unsigned:
-      return reduce<unsigned, lane_ops::minimum>(b, warp);
+      return reduce<unsigned, lane_ops::minimum>(b, r, warp);
     case combine_kind::reduce_min_signed:
-      return reduce<int, lane_ops::minimum>(b, warp);
+      return reduce<int, lane_ops::minimum>(b, r, warp);
     case combine_kind::reduce_max_unsigned:
-      return reduce<unsigned, lane_ops::maximum>(b, warp);
+      return reduce<unsigned, lane_ops::maximum>(b, r, warp);
     case combine_kind::reduce_max_signed:
-      return reduce<int, lane_ops::maximum>(b, warp);
+      return reduce<int, lane_ops::maximum>(b, r, warp);
     case combine_kind::reduce_and:
-      return reduce<unsigned, std::bit_and<unsigned>>(b, warp);
+      return reduce<unsigned, std::bit_and<unsigned>>(b, r, warp);
     case combine_kind::reduce_or:
-      return reduce<unsigned, std::bit_or<unsigned>>(b, warp);
+      return reduce<unsigned, std::bit_or<unsigned>>(b, r, warp);
     case combine_kind::reduce_xor:
-      return reduce<unsigned, std::bit_xor<unsigned>>(b, warp);
-    case combine_kind::sync:  // every lane of the block is here: nothing more to wait for
+      return reduce<unsigned, std::bit_xor<unsigned>>(b, r, warp);
+    case combine_kind::sync:  // every lane of the range is here: nothing more to wait for
       return;
   }
 }

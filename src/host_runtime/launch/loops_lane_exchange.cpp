@@ -31,7 +31,7 @@ constexpr const char* shuffle_names[] = {"__shfl_sync", "__shfl_up_sync", "__shf
 // Where every lane passed the same operand and width (`uniform`, only
 // lane_arg[0] written), a whole warp's sources are computed once.
 template <std::size_t Size, class Source>
-void exchange(const loops_block& b, unsigned warp, bool uniform, Source source) {
+void exchange(const loops_block& b, lane_range r, unsigned warp, bool uniform, Source source) {
   auto source_of = [&](unsigned lane, std::uint64_t arg, unsigned present) {
     const unsigned operand = static_cast<unsigned>(arg), width = static_cast<unsigned>(arg >> 32);
     const unsigned j = source(lane, operand, width, lane & ~(width - 1));
@@ -40,8 +40,8 @@ void exchange(const loops_block& b, unsigned warp, bool uniform, Source source) 
   unsigned sources[64];  // a warp's, at most 64 lanes
   if (uniform)
     for (unsigned lane = 0; lane < warp; ++lane) sources[lane] = source_of(lane, b.lane_arg[0], warp);
-  for (unsigned base = 0; base < b.count; base += warp) {
-    const unsigned present = b.count - base < warp ? b.count - base : warp;
+  for (unsigned base = r.first; base < r.end; base += warp) {
+    const unsigned present = r.end - base < warp ? r.end - base : warp;
     const std::byte* in = b.lane_in + std::size_t{base} * Size;
     std::byte* out = b.lane_out + std::size_t{base} * Size;
     if (uniform && present == warp) {
@@ -57,28 +57,28 @@ void exchange(const loops_block& b, unsigned warp, bool uniform, Source source) 
 }
 
 template <std::size_t Size>
-void exchange(const loops_block& b, unsigned warp, bool uniform, shuffle_kind kind) {
+void exchange(const loops_block& b, lane_range r, unsigned warp, bool uniform, shuffle_kind kind) {
   // Each source a type of its own, so that every instantiation inlines its own.
   switch (kind) {
     case shuffle_kind::idx:
-      return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::idx_source(a...); });
+      return exchange<Size>(b, r, warp, uniform, [](auto... a) { return lane_ops::idx_source(a...); });
     case shuffle_kind::up:
-      return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::up_source(a...); });
+      return exchange<Size>(b, r, warp, uniform, [](auto... a) { return lane_ops::up_source(a...); });
     case shuffle_kind::down:
-      return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::down_source(a...); });
+      return exchange<Size>(b, r, warp, uniform, [](auto... a) { return lane_ops::down_source(a...); });
     case shuffle_kind::xor_lanes:
-      return exchange<Size>(b, warp, uniform, [](auto... a) { return lane_ops::xor_source(a...); });
+      return exchange<Size>(b, r, warp, uniform, [](auto... a) { return lane_ops::xor_source(a...); });
   }
 }
 
 }  // namespace
 
-void check_lanes_in_mask(const loops_block& b, unsigned warp, const char* intrinsic, std::uint64_t mask,
+void check_lanes_in_mask(const loops_block& b, lane_range r, unsigned warp, const char* intrinsic, std::uint64_t mask,
                          std::source_location where) {
-  const unsigned lanes = b.count < warp ? b.count : warp;
+  const unsigned lanes = r.end - r.first < warp ? r.end - r.first : warp;
   if ((mask & low_lanes(lanes)) == low_lanes(lanes)) [[likely]]
     return;
-  const unsigned lane = static_cast<unsigned>(std::countr_one(mask));
+  const unsigned lane = r.first + static_cast<unsigned>(std::countr_one(mask));
   const unsigned x = lane % b.dim_x, y = lane / b.dim_x % b.dim_y, z = lane / (b.dim_x * b.dim_y);
   cohort_loops_enter_thread(x, y, z, lane - x);
   fail_lane_outside_mask(intrinsic, mask, where);
@@ -88,27 +88,50 @@ void check_lanes_in_mask(const loops_block& b, unsigned warp, const char* intrin
 
 using namespace cohort::detail::host;
 
-extern "C" void cohort_loops_lane_exchange(loops_block* block, unsigned kind, unsigned size, std::uint64_t mask,
-                                           std::source_location where, bool uniform_arg) {
-  const loops_block& b = *block;
+namespace {
+
+void exchange_lanes(const loops_block& b, lane_range r, unsigned kind, unsigned size, std::uint64_t mask,
+                    std::source_location where, bool uniform_arg) {
   const unsigned warp = current_block->warp_size;
   if (kind >= static_cast<unsigned>(tile_kind::shfl))  // `mask` is the tile's size
-    return exchange_tiles(b, kind, size, static_cast<unsigned>(mask), uniform_arg);
-  if (kind > static_cast<unsigned>(shuffle_kind::xor_lanes)) return combine_lanes(b, warp, kind, mask, where);
+    return exchange_tiles(b, r, kind, size, static_cast<unsigned>(mask), uniform_arg);
+  if (kind > static_cast<unsigned>(shuffle_kind::xor_lanes)) return combine_lanes(b, r, warp, kind, mask, where);
   const auto k = static_cast<shuffle_kind>(kind);
-  check_lanes_in_mask(b, warp, shuffle_names[kind], mask, where);
+  check_lanes_in_mask(b, r, warp, shuffle_names[kind], mask, where);
   switch (size) {
     case 1:
-      return exchange<1>(b, warp, uniform_arg, k);
+      return exchange<1>(b, r, warp, uniform_arg, k);
     case 2:
-      return exchange<2>(b, warp, uniform_arg, k);
+      return exchange<2>(b, r, warp, uniform_arg, k);
     case 4:
-      return exchange<4>(b, warp, uniform_arg, k);
+      return exchange<4>(b, r, warp, uniform_arg, k);
     case 8:
-      return exchange<8>(b, warp, uniform_arg, k);
+      return exchange<8>(b, r, warp, uniform_arg, k);
     case 16:
-      return exchange<16>(b, warp, uniform_arg, k);
+      return exchange<16>(b, r, warp, uniform_arg, k);
     case 32:
-      return exchange<32>(b, warp, uniform_arg, k);
+      return exchange<32>(b, r, warp, uniform_arg, k);
   }
 }
+
+}  // namespace
+
+extern "C" {
+
+void cohort_loops_lane_exchange(loops_block* block, unsigned kind, unsigned size, std::uint64_t mask,
+                                std::source_location where, bool uniform_arg) {
+  exchange_lanes(*block, {0, block->count}, kind, size, mask, where, uniform_arg);
+}
+
+// The same for the warp whose first rank is `first` alone: the kernel's regions
+// run per warp (collectives in warp-uniform control flow), and only this warp
+// stopped at the collective. The pass proved warps of 32 lanes; the launch ran
+// the kernel on loops only with such warps (choose_launch_engine).
+void cohort_loops_lane_exchange_warp(loops_block* block, unsigned first, unsigned kind, unsigned size,
+                                     std::uint64_t mask, std::source_location where, bool uniform_arg) {
+  const unsigned warp = current_block->warp_size;
+  exchange_lanes(*block, {first, block->count - first < warp ? block->count : first + warp}, kind, size, mask, where,
+                 uniform_arg);
+}
+
+}  // extern "C"

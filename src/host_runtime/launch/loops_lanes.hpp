@@ -10,21 +10,28 @@
 
 namespace cohort::detail::host {
 
-// Every thread of the block called `intrinsic` with the constant `mask`: the
-// first lane (of the first warp, the widest) outside it fails the launch, as
-// the first such thread to call the intrinsic does on fibers. One check a block.
-void check_lanes_in_mask(const loops_block& b, unsigned warp, const char* intrinsic, std::uint64_t mask,
+// The ranks an exchange completes: the whole block's, or, where the kernel's
+// regions run per warp (collectives in warp-uniform control flow), one warp's.
+struct lane_range {
+  unsigned first, end;
+};
+
+// Every thread of the range called `intrinsic` with the constant `mask`: the
+// first lane (of the range's first warp, the widest) outside it fails the
+// launch, as the first such thread to call the intrinsic does on fibers. One check a range.
+void check_lanes_in_mask(const loops_block& b, lane_range r, unsigned warp, const char* intrinsic, std::uint64_t mask,
                          std::source_location where);
 
 // A vote, reduction or __syncwarp (combine_kind, warp_intrinsics.hpp): each
 // warp's lanes' values in lane_in (as many bytes apart as the value has), its
 // result in every lane's lane_out; the mask checked first.
-void combine_lanes(const loops_block& b, unsigned warp, unsigned kind, std::uint64_t mask, std::source_location where);
+void combine_lanes(const loops_block& b, lane_range r, unsigned warp, unsigned kind, std::uint64_t mask,
+                   std::source_location where);
 
 // A thread_block_tile's shuffle or sync (tile_kind, tile_primitives.hpp) of
 // tiles of `tile` consecutive ranks (1 to 32; the block's last one partial):
 // each member's source by group_ops' rules, its value (`size` bytes) copied
 // from lane_in to lane_out; a sync completes by every thread having stopped.
-void exchange_tiles(const loops_block& b, unsigned kind, unsigned size, unsigned tile, bool uniform_arg);
+void exchange_tiles(const loops_block& b, lane_range r, unsigned kind, unsigned size, unsigned tile, bool uniform_arg);
 
 }  // namespace cohort::detail::host

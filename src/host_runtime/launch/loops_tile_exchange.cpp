@@ -39,12 +39,12 @@ unsigned tile_source(tile_kind kind, unsigned r, std::uint64_t arg, unsigned n) 
 // Where every member passed the same argument (`uniform`, only lane_arg[0]
 // written), a whole tile's sources are computed once a block.
 template <std::size_t Size>
-void exchange(const loops_block& b, tile_kind kind, unsigned tile, bool uniform) {
+void exchange(const loops_block& b, lane_range range, tile_kind kind, unsigned tile, bool uniform) {
   unsigned sources[32];
   if (uniform)
     for (unsigned r = 0; r < tile; ++r) sources[r] = tile_source(kind, r, b.lane_arg[0], tile);
-  for (unsigned base = 0; base < b.count; base += tile) {
-    const unsigned n = b.count - base < tile ? b.count - base : tile;
+  for (unsigned base = range.first; base < range.end; base += tile) {
+    const unsigned n = range.end - base < tile ? range.end - base : tile;
     const std::byte* in = b.lane_in + std::size_t{base} * Size;
     std::byte* out = b.lane_out + std::size_t{base} * Size;
     if (uniform && n == tile) {
@@ -61,23 +61,23 @@ void exchange(const loops_block& b, tile_kind kind, unsigned tile, bool uniform)
 
 }  // namespace
 
-void exchange_tiles(const loops_block& b, unsigned kind, unsigned size, unsigned tile, bool uniform_arg) {
+void exchange_tiles(const loops_block& b, lane_range r, unsigned kind, unsigned size, unsigned tile, bool uniform_arg) {
   const auto k = static_cast<tile_kind>(kind);
   switch (k == tile_kind::sync ? 0 : size) {
-    case 0:  // a sync: every thread of the block stopped here
+    case 0:  // a sync: every thread of the range stopped here
       return;
     case 1:
-      return exchange<1>(b, k, tile, uniform_arg);
+      return exchange<1>(b, r, k, tile, uniform_arg);
     case 2:
-      return exchange<2>(b, k, tile, uniform_arg);
+      return exchange<2>(b, r, k, tile, uniform_arg);
     case 4:
-      return exchange<4>(b, k, tile, uniform_arg);
+      return exchange<4>(b, r, k, tile, uniform_arg);
     case 8:
-      return exchange<8>(b, k, tile, uniform_arg);
+      return exchange<8>(b, r, k, tile, uniform_arg);
     case 16:
-      return exchange<16>(b, k, tile, uniform_arg);
+      return exchange<16>(b, r, k, tile, uniform_arg);
     case 32:
-      return exchange<32>(b, k, tile, uniform_arg);
+      return exchange<32>(b, r, k, tile, uniform_arg);
   }
 }
 
