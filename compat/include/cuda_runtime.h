@@ -17,6 +17,7 @@
 #include "cohort_compat/dynamic_shared.hpp"
 #include "cohort_compat/launch.hpp"
 #include "cuda_runtime_api.h"
+#include "surface_functions.h"
 #include "texture_fetch_functions.h"
 
 // CUDA's device functions, as nvcc declares them: in .cu files (__CUDACC__),

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "array_storage.hpp"
 #include "cohort_compat/array_texture_api.hpp"
 #include "runtime_state.hpp"
 
@@ -78,12 +79,12 @@ struct copy_side {
 
 }  // namespace
 
-// The texel memory of a live array, for texture objects (textures.cpp).
-bool array_storage(cudaArray_const_t a, const void** data, cudaChannelFormatDesc* desc, cudaExtent* extent) {
+bool array_storage(cudaArray_const_t a, void** data, cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned* flags) {
   if (!live_array(a)) return false;
   *data = a->data;
   *desc = a->desc;
   *extent = a->extent;
+  if (flags) *flags = a->flags;
   return true;
 }
 

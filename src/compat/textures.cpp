@@ -6,13 +6,12 @@
 #include <mutex>
 #include <string>
 
+#include "array_storage.hpp"
 #include "cohort_compat/array_texture_api.hpp"
 #include "cohort_compat/texture_object.hpp"
 #include "runtime_state.hpp"
 
 namespace cohort::compat::detail {
-
-bool array_storage(cudaArray_const_t a, const void** data, cudaChannelFormatDesc* desc, cudaExtent* extent);
 
 namespace {
 
@@ -40,7 +39,7 @@ cudaError_t refuse(const std::string& why) { return fail(cudaErrorInvalidValue, 
 cudaError_t describe_resource(const cudaResourceDesc& r, texture_object& t) {
   switch (r.resType) {
     case cudaResourceTypeArray: {
-      const void* data = nullptr;
+      void* data = nullptr;
       cudaExtent extent{};
       if (!array_storage(r.res.array.array, &data, &t.format, &extent))
         return fail(cudaErrorInvalidResourceHandle,

@@ -42,3 +42,16 @@ endforeach()
 if(said MATCHES "redefinition")
   message(FATAL_ERROR "a CUDA toolkit header was compiled instead of a placeholder:\n${said}")
 endif()
+
+# The reference templates CUDA 12 removed, declared only to refuse them with what to use instead.
+file(WRITE ${WORK}/references.cu "#include <cuda_texture_types.h>\n#include <cuda_surface_types.h>\n"
+                                 "texture<float, 2> old_texture;\nsurface<void, 2> old_surface;\nint main() {}\n")
+execute_process(COMMAND ${COHORT_CXX} -c ${WORK}/references.cu -o ${WORK}/references.o
+                RESULT_VARIABLE built OUTPUT_VARIABLE said ERROR_VARIABLE said)
+foreach(refusal "cohort: texture<T, dim, mode> (texture references) was removed in CUDA 12 and is not supported: create a cudaTextureObject_t"
+                "cohort: surface<void, dim> (surface references) was removed in CUDA 12 and is not supported: create a cudaSurfaceObject_t")
+  string(FIND "${said}" "${refusal}" at)
+  if(built EQUAL 0 OR at EQUAL -1)
+    message(FATAL_ERROR "a texture<> and a surface<> reference: exit ${built}, expected \"${refusal}\"; said:\n${said}")
+  endif()
+endforeach()

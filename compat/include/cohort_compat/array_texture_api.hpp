@@ -1,12 +1,14 @@
-// The runtime API of CUDA arrays, 3-D copies and texture objects on the host
-// backend (src/compat/arrays.cpp, textures.cpp). An array is device memory
-// laid out in rows of its width; a texture object reads an array, linear
-// memory or pitched 2-D memory through the fetch functions.
+// The runtime API of CUDA arrays, 3-D copies, texture and surface objects on
+// the host backend (src/compat/arrays.cpp, textures.cpp, surfaces.cpp). An
+// array is device memory laid out in rows of its width; a texture object reads
+// an array, linear memory or pitched 2-D memory through the fetch functions; a
+// surface object reads and writes an array through the surface functions.
 #pragma once
 
 #include <cstddef>
 
 #include "../channel_descriptor.h"
+#include "../surface_types.h"
 #include "../texture_types.h"
 #include "memory_3d_types.hpp"
 
@@ -43,3 +45,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const cudaR
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
 cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* pResDesc, cudaTextureObject_t texObject);
 cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* pTexDesc, cudaTextureObject_t texObject);
+
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject, const cudaResourceDesc* pResDesc);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc* pResDesc, cudaSurfaceObject_t surfObject);
