@@ -1,0 +1,2 @@
+// Included by --pre-include (-include) before the source.
+#define PRE_INCLUDED 1
