@@ -31,6 +31,7 @@ unsigned tile_source(tile_kind kind, unsigned r, std::uint64_t arg, unsigned n) 
     case tile_kind::shfl_xor:
       return (r ^ arg) < n ? r ^ static_cast<unsigned>(arg) : r;
     case tile_kind::sync:
+    case tile_kind::fold:  // (neither comes here)
       break;
   }
   return r;

@@ -37,8 +37,9 @@ inline void tile_sync(unsigned size, call_site where) { synchronize(tile_members
 // A tile's shuffles and sync, as the loops pass knows them (tools/loops-pass/lane_exchange.cpp;
 // runtime_abi.hpp spells the kinds, after the warp intrinsics'): for a tile of 32 or fewer, under
 // clang a function of its own, so that the pass can lower it to the block's lane arrays (a tile
-// is consecutive ranks by construction); elsewhere, and on fibers, the rendezvous.
-enum class tile_kind : unsigned { shfl = 16, shfl_up, shfl_down, shfl_xor, sync };
+// is consecutive ranks by construction); elsewhere, and on fibers, the rendezvous. `fold` is
+// cg::reduce's and the scans' (collectives/tile_fold.hpp).
+enum class tile_kind : unsigned { shfl = 16, shfl_up, shfl_down, shfl_xor, sync, fold };
 
 template <class T>
 #if defined(__clang__)

@@ -1,0 +1,138 @@
+// Tiles' cg::reduce and scans on the loops engine (docs/loops-engine.md,
+// "Warp-level operations"): on tiles of 32 or fewer with a stateless operator
+// on the block's lane arrays, with an operator that holds state (and on tiles
+// of 64) through the records. Every operator, five value types, blocks whose
+// last tile is partial: equal to the fiber engine element by element, and to
+// a fold in rank order computed here (cohort's order, docs/collectives.md);
+// under shuffled schedules and on warps of 64 lanes too.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "both_engines.hpp"
+#include "cohort/host/engine.hpp"
+#include "cohort/host/settings.hpp"
+#include "cohort/host/statistics.hpp"
+#include "cohort/host/virtual_device.hpp"
+#include "fold_kernels.hpp"
+
+namespace {
+
+using cohort::host::engine;
+using fold_tests::kFolds;
+using fold_tests::value_type;
+using loops_tests::expect_same_on_both;
+
+constexpr value_type types[] = {value_type::i32, value_type::u32, value_type::i64, value_type::f32, value_type::f64};
+constexpr unsigned sizes[] = {1, 2, 4, 8, 16, 32, 64};
+// Whole tiles, and blocks whose last tile (and last warp) is partial.
+constexpr unsigned block_threads[] = {32, 37, 100, 257};
+
+// Integers in [-1000, 1000] for the integer types (non-negative for u32), halves for the others.
+std::vector<double> random_values(value_type type, std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> d(type == value_type::u32 ? 0 : -1000, 1000);
+  std::vector<double> v(n);
+  const bool fractional = type == value_type::f32 || type == value_type::f64;
+  for (double& x : v) x = fractional ? d(gen) / 7.0 : d(gen);
+  if (type == value_type::f32)
+    for (double& x : v) x = static_cast<float>(x);
+  return v;
+}
+
+class FoldsOnLoops : public loops_tests::engine_mode_test {};
+
+TEST_F(FoldsOnLoops, EveryOperatorAndTypeEqualsFibersOnPartialTiles) {
+  unsigned seed = 1;
+  for (value_type type : types)
+    for (unsigned size : sizes) {
+      const cohort::host::engine_choice choice = fold_tests::folds_engine(type, size);
+      ASSERT_EQ(choice.chosen, engine::loops) << choice.reason;
+      for (unsigned threads : block_threads) {
+        const std::vector<double> in = random_values(type, 2 * threads, seed++);
+        SCOPED_TRACE(testing::Message() << "type " << static_cast<int>(type) << " tile " << size << " threads "
+                                        << threads);
+        expect_same_on_both<double>([&] { return fold_tests::folds(type, size, in, threads, 2); }, engine::loops);
+      }
+    }
+}
+
+// cohort's order, ((v0 op v1) op v2) ..., over each tile's members (the
+// block's last tile what exists of it); an exclusive scan's rank 0 gets the
+// operator's identity (T{} for one cohort does not know).
+TEST_F(FoldsOnLoops, IntegersFoldInRankOrderOverEachTile) {
+  constexpr unsigned threads = 100, size = 32;
+  const std::vector<double> in = random_values(value_type::i32, threads, 77);
+  const std::vector<double> out = fold_tests::folds(value_type::i32, size, in, threads, 1);
+  ASSERT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
+  using op = long long (*)(long long, long long);
+  const op ops[] = {
+      [](long long a, long long b) { return a + b; },         [](long long a, long long b) { return b < a ? b : a; },
+      [](long long a, long long b) { return a < b ? b : a; }, [](long long a, long long b) { return a - b; },
+      [](long long a, long long b) { return a + b; },         [](long long a, long long b) { return a & b; }};
+  const long long identities[] = {0, std::numeric_limits<int>::max(), std::numeric_limits<int>::lowest(), 0, 0, -1};
+  for (unsigned base = 0; base < threads; base += size) {
+    const unsigned count = threads - base < size ? threads - base : size;
+    for (unsigned k = 0; k < 6; ++k) {
+      long long acc = static_cast<long long>(in[base]);
+      std::vector<long long> inclusive{acc}, exclusive{identities[k]};
+      for (unsigned r = 1; r < count; ++r) {
+        exclusive.push_back(acc);
+        acc = ops[k](acc, static_cast<long long>(in[base + r]));
+        inclusive.push_back(acc);
+      }
+      for (unsigned r = 0; r < count; ++r) {
+        const double* o = &out[kFolds * (base + r) + 3 * k];
+        ASSERT_EQ(o[0], acc) << "operator " << k << " thread " << base + r;
+        ASSERT_EQ(o[1], inclusive[r]) << "operator " << k << " thread " << base + r;
+        ASSERT_EQ(o[2], exclusive[r]) << "operator " << k << " thread " << base + r;
+      }
+    }
+  }
+}
+
+TEST_F(FoldsOnLoops, ShuffledSchedulesGiveTheSameResults) {
+  ::setenv("COHORT_SCHEDULE", "shuffle:20261130", 1);
+  cohort::host::reload_settings();
+  for (value_type type : {value_type::i32, value_type::f32})
+    for (unsigned size : {4u, 32u}) {
+      const std::vector<double> in = random_values(type, 3 * 100, size);
+      expect_same_on_both<double>([&] { return fold_tests::folds(type, size, in, 100, 3); }, engine::loops);
+    }
+  ::unsetenv("COHORT_SCHEDULE");
+  cohort::host::reload_settings();
+}
+
+// A tile of 32 or fewer is consecutive ranks on warps of any width: the whole-block folds run on loops there too.
+TEST_F(FoldsOnLoops, WarpsOf64FoldTheSameTiles) {
+  cohort::device_properties wave64 = cohort::host::virtual_device();
+  wave64.warp_size = 64;
+  cohort::host::configure(wave64);
+  for (unsigned size : {16u, 32u, 64u}) {
+    const std::vector<double> in = random_values(value_type::i32, 2 * 100, size + 5);
+    expect_same_on_both<double>([&] { return fold_tests::folds(value_type::i32, size, in, 100, 2); }, engine::loops);
+  }
+  cohort::host::reset_virtual_device();
+}
+
+// In warp-uniform control flow (`threadIdx.x < 64`) on the lane arrays: regions per warp.
+TEST_F(FoldsOnLoops, TileFoldsInWarpUniformControlFlowRunPerWarp) {
+  const cohort::host::engine_choice choice = fold_tests::first_warps_engine();
+  ASSERT_EQ(choice.chosen, engine::loops) << choice.reason;
+  const std::vector<int> in = loops_tests::random_ints(2 * 96, 5);
+  expect_same_on_both<int>([&] { return fold_tests::first_warps(in, 96, 2); }, engine::loops);
+  const std::vector<int> out = fold_tests::first_warps(in, 96, 2);
+  for (unsigned i = 0; i < 2 * 96; ++i) {
+    const unsigned t = i % 96, base = i - i % 32;
+    int sum = 0, prefix = 0;
+    for (unsigned j = base; j < base + 32; ++j) sum += in[j];
+    for (unsigned j = base; j <= i; ++j) prefix += in[j];
+    EXPECT_EQ(out[2 * i], t < 64 ? sum : -1) << i;
+    EXPECT_EQ(out[2 * i + 1], t < 64 ? prefix : -1) << i;
+  }
+}
+
+}  // namespace
