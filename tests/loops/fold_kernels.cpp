@@ -49,6 +49,19 @@ __global__ void folds_kernel(const double* in, double* out, T zero) {
   }
 }
 
+template <unsigned Size>
+__global__ void votes_kernel(const int* in, int* out) {
+  const auto tile = cg::tiled_partition<Size>(cg::this_thread_block());
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int v = in[i];
+  const bool predicates[] = {v > 0, v > -900, v > 900};
+  for (unsigned k = 0; k < 3; ++k) {
+    out[kVotes * i + 3 * k] = tile.any(predicates[k]);
+    out[kVotes * i + 3 * k + 1] = tile.all(predicates[k]);
+    out[kVotes * i + 3 * k + 2] = static_cast<int>(tile.ballot(predicates[k]));
+  }
+}
+
 __global__ void first_warps_kernel(const int* in, int* out) {
   const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -114,6 +127,35 @@ std::vector<double> folds(value_type type, unsigned size, const std::vector<doub
 }
 engine_choice folds_engine(value_type type, unsigned size) {
   return with_kernel(type, size, [](auto kernel) { return cohort::host::engine_for(kernel); });
+}
+
+namespace {
+template <class F>
+auto with_votes_kernel(unsigned size, F f) {
+  switch (size) {
+    case 1:
+      return f(votes_kernel<1>);
+    case 2:
+      return f(votes_kernel<2>);
+    case 4:
+      return f(votes_kernel<4>);
+    case 8:
+      return f(votes_kernel<8>);
+    case 16:
+      return f(votes_kernel<16>);
+    case 32:
+      return f(votes_kernel<32>);
+    default:
+      return f(votes_kernel<64>);
+  }
+}
+}  // namespace
+
+std::vector<int> votes(unsigned size, const std::vector<int>& in, unsigned threads, unsigned blocks) {
+  return with_votes_kernel(size, [&](auto kernel) { return run(kernel, in, kVotes, threads, blocks); });
+}
+engine_choice votes_engine(unsigned size) {
+  return with_votes_kernel(size, [](auto kernel) { return cohort::host::engine_for(kernel); });
 }
 
 std::vector<int> first_warps(const std::vector<int>& in, unsigned threads, unsigned blocks) {

@@ -1,8 +1,8 @@
-// The loops engine's tests of tiles' cg::reduce and scans (fold_kernels.cpp,
-// built by clang with the loops pass): on tiles of 1 to 32 with a stateless
-// operator they run on the block's lane arrays; with an operator that holds
-// state, and on tiles of 64, through the records. Each launcher returns the
-// kernel's output, kFolds values per thread.
+// The loops engine's tests of tiles' cg::reduce, scans and votes
+// (fold_kernels.cpp, built by clang with the loops pass): on tiles of 1 to 32
+// (with a stateless operator) they run on the block's lane arrays; with an
+// operator that holds state, and on tiles of 64, through the records. Each
+// launcher returns the kernel's output, kFolds (kVotes) values per thread.
 #pragma once
 
 #include <vector>
@@ -23,6 +23,12 @@ enum class value_type { i32, u32, i64, f32, f64 };
 std::vector<double> folds(value_type type, unsigned size, const std::vector<double>& in, unsigned threads,
                           unsigned blocks);
 engine_choice folds_engine(value_type type, unsigned size);
+
+// Per thread, on a thread_block_tile<Size> (1 to 64) of a 1-D block: any, all
+// and ballot of three predicates of its value (v > 0, v > -900, v > 900).
+inline constexpr unsigned kVotes = 9;
+std::vector<int> votes(unsigned size, const std::vector<int>& in, unsigned threads, unsigned blocks);
+engine_choice votes_engine(unsigned size);
 
 // A thread_block_tile<32>'s reduce and inclusive scan in warp-uniform control
 // flow (`threadIdx.x < 64`; the other threads write -1): regions per warp.

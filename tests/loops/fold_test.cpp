@@ -1,6 +1,6 @@
-// Tiles' cg::reduce and scans on the loops engine (docs/loops-engine.md,
+// Tiles' cg::reduce, scans and votes on the loops engine (docs/loops-engine.md,
 // "Warp-level operations"): on tiles of 32 or fewer with a stateless operator
-// on the block's lane arrays, with an operator that holds state (and on tiles
+// (and their votes) on the block's lane arrays, with an operator that holds state (and on tiles
 // of 64) through the records. Every operator, five value types, blocks whose
 // last tile is partial: equal to the fiber engine element by element, and to
 // a fold in rank order computed here (cohort's order, docs/collectives.md);
@@ -102,6 +102,8 @@ TEST_F(FoldsOnLoops, ShuffledSchedulesGiveTheSameResults) {
       const std::vector<double> in = random_values(type, 3 * 100, size);
       expect_same_on_both<double>([&] { return fold_tests::folds(type, size, in, 100, 3); }, engine::loops);
     }
+  const std::vector<int> in = loops_tests::random_ints(3 * 100, 11);
+  expect_same_on_both<int>([&] { return fold_tests::votes(8, in, 100, 3); }, engine::loops);
   ::unsetenv("COHORT_SCHEDULE");
   cohort::host::reload_settings();
 }
@@ -114,8 +116,34 @@ TEST_F(FoldsOnLoops, WarpsOf64FoldTheSameTiles) {
   for (unsigned size : {16u, 32u, 64u}) {
     const std::vector<double> in = random_values(value_type::i32, 2 * 100, size + 5);
     expect_same_on_both<double>([&] { return fold_tests::folds(value_type::i32, size, in, 100, 2); }, engine::loops);
+    const std::vector<int> predicates = loops_tests::random_ints(2 * 100, size + 6);
+    expect_same_on_both<int>([&] { return fold_tests::votes(size, predicates, 100, 2); }, engine::loops);
   }
   cohort::host::reset_virtual_device();
+}
+
+TEST_F(FoldsOnLoops, TileVotesEqualFibersAndCountWhatExistsOfTheTile) {
+  unsigned seed = 500;
+  for (unsigned size : sizes) {
+    const cohort::host::engine_choice choice = fold_tests::votes_engine(size);
+    ASSERT_EQ(choice.chosen, engine::loops) << choice.reason;
+    for (unsigned threads : block_threads) {
+      const std::vector<int> in = loops_tests::random_ints(2 * threads, seed++);
+      SCOPED_TRACE(testing::Message() << "tile " << size << " threads " << threads);
+      expect_same_on_both<int>([&] { return fold_tests::votes(size, in, threads, 2); }, engine::loops);
+    }
+  }
+  // By hand, a block of 37 (its last tile of 32 has 5 members): bit r for member r, any and all over the members.
+  const std::vector<int> in = loops_tests::random_ints(37, 9);
+  const std::vector<int> out = fold_tests::votes(32, in, 37, 1);
+  for (unsigned t = 0; t < 37; ++t) {
+    const unsigned base = t - t % 32, count = base == 0 ? 32 : 5;
+    unsigned ballot = 0;
+    for (unsigned r = 0; r < count; ++r) ballot |= static_cast<unsigned>(in[base + r] > 0) << r;
+    EXPECT_EQ(out[fold_tests::kVotes * t], ballot != 0) << t;
+    EXPECT_EQ(out[fold_tests::kVotes * t + 1], ballot == (count == 32 ? ~0u : (1u << count) - 1)) << t;
+    EXPECT_EQ(static_cast<unsigned>(out[fold_tests::kVotes * t + 2]), ballot) << t;
+  }
 }
 
 // In warp-uniform control flow (`threadIdx.x < 64`) on the lane arrays: regions per warp.

@@ -95,8 +95,8 @@ namespace {
 void exchange_lanes(const loops_block& b, lane_range r, unsigned kind, unsigned size, std::uint64_t mask,
                     std::source_location where, bool uniform_arg, tile_lanes_function lanes) {
   const unsigned warp = current_block->warp_size;
-  // A tile's fold: no mask to check (a tile is consecutive ranks), the header's fold over each tile.
-  if (kind == static_cast<unsigned>(tile_kind::fold))
+  // A tile's fold or vote: no mask to check (a tile is consecutive ranks), the header's function over each tile.
+  if (kind == static_cast<unsigned>(tile_kind::fold) || kind == static_cast<unsigned>(tile_kind::vote))
     return lanes(b.lane_in, b.lane_out, r.first, r.end, static_cast<unsigned>(mask));
   if (kind >= static_cast<unsigned>(tile_kind::shfl))  // `mask` is the tile's size
     return exchange_tiles(b, r, kind, size, static_cast<unsigned>(mask), uniform_arg);

@@ -20,11 +20,6 @@
 
 namespace cohort::detail::host {
 
-// The fold of each tile of `tile` consecutive ranks in [first, end) (the last
-// one what exists of it), each member's value in `in` and its result to `out`,
-// as many bytes apart as the value has.
-using tile_lanes_function = void (*)(const std::byte* in, std::byte* out, unsigned first, unsigned end, unsigned tile);
-
 template <class Group>
 inline constexpr unsigned tile_size_of = 0;  // not a tile
 template <unsigned Size, class Parent>
