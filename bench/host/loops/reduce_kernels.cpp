@@ -164,9 +164,24 @@ __global__ void tile_folds_kernel(unsigned rounds, int* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+template <unsigned Tile>
+__global__ void tile_votes_kernel(unsigned rounds, int* out) {
+  const auto tile = cohort::tiled_partition<Tile>(cohort::this_thread_block());
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) {
+    x += static_cast<int>(tile.ballot(x & 1) & 7);
+    x += tile.any((x & 6) == 6) + tile.all(x & 8);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 }  // namespace
 
 namespace loops_bench {
+
+void tile_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile) {
+  cohort::launch(tile == 8 ? tile_votes_kernel<8> : tile_votes_kernel<32>, {dim3(blocks), dim3(block)}, rounds, out);
+}
 
 void tile_folds(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile, bool records) {
   auto kernel = records ? (tile == 8 ? tile_folds_kernel<8, true> : tile_folds_kernel<32, true>)

@@ -30,5 +30,7 @@ void tile_shuffles(unsigned rounds, int* out, unsigned blocks, unsigned block, u
 // their operator holds state (the fiber engine's records, through the loops engine's exchange) instead of
 // cohort::plus (the lane arrays).
 void tile_folds(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile, bool records);
+// `rounds` of a thread_block_tile<Tile>'s ballot, any and all per thread (Tile 8 or 32).
+void tile_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile);
 
 }  // namespace loops_bench
