@@ -62,6 +62,30 @@ __global__ void votes_kernel(const int* in, int* out) {
   }
 }
 
+struct three_channels {
+  unsigned char c[3];
+};
+struct add_channels {
+  __device__ three_channels operator()(three_channels a, three_channels b) const {
+    for (int k = 0; k < 3; ++k) a.c[k] = static_cast<unsigned char>(a.c[k] + b.c[k]);
+    return a;
+  }
+};
+
+__global__ void three_bytes_kernel(const int* in, int* out) {
+  const auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int v = in[i];
+  const three_channels value{
+      {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 3), static_cast<unsigned char>(v >> 6)}};
+  const three_channels sum = cg::reduce(tile, value, add_channels());
+  const three_channels prefix = cg::inclusive_scan(tile, value, add_channels());
+  for (int k = 0; k < 3; ++k) {
+    out[6 * i + k] = sum.c[k];
+    out[6 * i + 3 + k] = prefix.c[k];
+  }
+}
+
 __global__ void first_warps_kernel(const int* in, int* out) {
   const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -156,6 +180,10 @@ std::vector<int> votes(unsigned size, const std::vector<int>& in, unsigned threa
 }
 engine_choice votes_engine(unsigned size) {
   return with_votes_kernel(size, [](auto kernel) { return cohort::host::engine_for(kernel); });
+}
+
+std::vector<int> three_bytes(const std::vector<int>& in, unsigned threads, unsigned blocks) {
+  return run(three_bytes_kernel, in, 6, threads, blocks);
 }
 
 std::vector<int> first_warps(const std::vector<int>& in, unsigned threads, unsigned blocks) {

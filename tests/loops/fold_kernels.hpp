@@ -30,6 +30,11 @@ inline constexpr unsigned kVotes = 9;
 std::vector<int> votes(unsigned size, const std::vector<int>& in, unsigned threads, unsigned blocks);
 engine_choice votes_engine(unsigned size);
 
+// A value of 3 bytes (three channels, each added modulo 256), whose register
+// takes 4: a thread_block_tile<8>'s reduce and inclusive scan through the
+// records. Per thread: the reduce's channels, then the scan's.
+std::vector<int> three_bytes(const std::vector<int>& in, unsigned threads, unsigned blocks);
+
 // A thread_block_tile<32>'s reduce and inclusive scan in warp-uniform control
 // flow (`threadIdx.x < 64`; the other threads write -1): regions per warp.
 std::vector<int> first_warps(const std::vector<int>& in, unsigned threads, unsigned blocks);

@@ -7,6 +7,7 @@
 // under shuffled schedules and on warps of 64 lanes too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <random>
@@ -143,6 +144,24 @@ TEST_F(FoldsOnLoops, TileVotesEqualFibersAndCountWhatExistsOfTheTile) {
     EXPECT_EQ(out[fold_tests::kVotes * t], ballot != 0) << t;
     EXPECT_EQ(out[fold_tests::kVotes * t + 1], ballot == (count == 32 ? ~0u : (1u << count) - 1)) << t;
     EXPECT_EQ(static_cast<unsigned>(out[fold_tests::kVotes * t + 2]), ballot) << t;
+  }
+}
+
+// A 3-byte value's register takes 4 bytes, which the lanes' fold would not
+// stride by: the records, and the same sums on both engines (and by hand).
+TEST_F(FoldsOnLoops, AThreeByteValueFoldsThroughTheRecords) {
+  const std::vector<int> in = loops_tests::random_ints(2 * 37, 3);
+  expect_same_on_both<int>([&] { return fold_tests::three_bytes(in, 37, 2); }, engine::loops);
+  const std::vector<int> out = fold_tests::three_bytes(in, 37, 2);
+  for (unsigned i = 0; i < 2 * 37; ++i) {
+    const unsigned t = i % 37, base = i - t % 8, end = std::min(base + 8, i - t + 37);
+    for (unsigned k = 0; k < 3; ++k) {
+      unsigned sum = 0, prefix = 0;
+      for (unsigned j = base; j < end; ++j) sum += static_cast<unsigned char>(in[j] >> (3 * k));
+      for (unsigned j = base; j <= i; ++j) prefix += static_cast<unsigned char>(in[j] >> (3 * k));
+      EXPECT_EQ(out[6 * i + k], static_cast<int>(sum % 256)) << i;
+      EXPECT_EQ(out[6 * i + 3 + k], static_cast<int>(prefix % 256)) << i;
+    }
   }
 }
 

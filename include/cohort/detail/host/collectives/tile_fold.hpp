@@ -10,6 +10,7 @@
 // of fold.hpp, the same fold in the same order.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <type_traits>
 
@@ -25,11 +26,14 @@ inline constexpr unsigned tile_size_of = 0;  // not a tile
 template <unsigned Size, class Parent>
 inline constexpr unsigned tile_size_of<thread_block_tile<Size, Parent>> = Size;
 
+// A value whose size is a power of two: the pass lays the lanes' values out
+// as many bytes apart as their register takes (a 3-byte struct's takes 4).
 template <fold_kind Kind, class Group, class T, class Op>
-inline constexpr bool folds_on_lane_arrays =
-    Kind != fold_kind::broadcast && tile_size_of<std::remove_cvref_t<Group>> > 0 &&
-    tile_size_of<std::remove_cvref_t<Group>> <= 32 &&
-    std::is_empty_v<Op>&& std::is_default_constructible_v<Op>&& exchangeable<T>;
+inline constexpr bool folds_on_lane_arrays = [] {
+  constexpr unsigned size = tile_size_of<std::remove_cvref_t<Group>>;
+  return Kind != fold_kind::broadcast && size != 0 && size <= 32 && std::is_empty_v<Op> &&
+         std::is_default_constructible_v<Op> && exchangeable<T> && std::has_single_bit(sizeof(T));
+}();
 
 // fold_combine's results for a group within a block and no atomic or pointer.
 template <fold_kind Kind, class T, class Op>
