@@ -175,10 +175,11 @@ __global__ void fallback_cluster_split(int* out) {
 }
 
 // Collectives in warp-uniform control flow run per warp only on the lane arrays:
-// cg::reduce (through the records) may name a group past the warp.
+// cg::reduce with an operator that holds state (through the records) may name a group past the warp.
 __global__ void fallback_collective_records_per_warp(int* out) {
   const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
-  if (threadIdx.x < 64) out[threadIdx.x] = cg::reduce(tile, out[threadIdx.x], cg::plus<int>());
+  if (threadIdx.x < 64)
+    out[threadIdx.x] = cg::reduce(tile, out[threadIdx.x], [k = 0](int a, int b) { return a + b + k; });
 }
 // Regions per warp do not return at grid or cluster barriers.
 __global__ void fallback_warp_uniform_grid(int* out) {

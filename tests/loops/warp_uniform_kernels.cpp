@@ -140,7 +140,8 @@ __global__ void second_warp_outside_mask_kernel(const int* in, int* out) {
 __global__ void records_in_first_warp_kernel(const int* in, int* out) {
   const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
   int v = in[threadIdx.x];
-  if (threadIdx.x < 32) v = cg::reduce(tile, v, cg::plus<int>());
+  // An operator that holds state keeps cg::reduce on the records.
+  if (threadIdx.x < 32) v = cg::reduce(tile, v, [k = 0](int a, int b) { return a + b + k; });
   out[threadIdx.x] = v;
 }
 

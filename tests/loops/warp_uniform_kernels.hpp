@@ -59,7 +59,7 @@ engine_choice votes_above_two_warps_engine();
 // that warp, thread 48, is outside the mask (one block of 64).
 void second_warp_outside_mask();
 engine_choice second_warp_outside_mask_engine();
-// Stays on fibers: `if (threadIdx.x < 32)` around cg::reduce of a tile (through the records).
+// Stays on fibers: `if (threadIdx.x < 32)` around cg::reduce of a tile with an operator that holds state (the records).
 std::vector<int> records_in_first_warp(const std::vector<int>& in, unsigned block);
 engine_choice records_in_first_warp_engine();
 

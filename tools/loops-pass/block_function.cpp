@@ -121,6 +121,11 @@ void store_position(IRBuilder<>& b, Value* position, Value* x, Value* y, Value* 
   b.CreateStore(row, b.CreateConstInBoundsGEP1_64(i8, position, 12));
 }
 
+// A tile's fold's function over the lane arrays (lane_point::lanes), or null.
+Value* fold_lanes(IRBuilder<>& b, const lane_point& p) {
+  return p.lanes ? static_cast<Value*>(p.lanes) : ConstantPointerNull::get(b.getPtrTy());
+}
+
 // Where every thread stopped at collective `point`: its groups completed
 // through their records (cohort_loops_exchange), or a shuffle lowered to the
 // lane arrays exchanged between them (cohort_loops_lane_exchange).
@@ -130,10 +135,11 @@ void complete_collective(IRBuilder<>& b, Module& module, const step_function& st
   if (step.collective[point]) {
     b.CreateCall(module.getOrInsertFunction(exchange_symbol, void_type, b.getPtrTy()), {f.ctx});
   } else if (const std::optional<lane_point>& lanes = step.lane_points[point]) {
-    FunctionCallee exchange = module.getOrInsertFunction(lane_exchange_symbol, void_type, b.getPtrTy(), b.getInt32Ty(),
-                                                         b.getInt32Ty(), b.getInt64Ty(), b.getPtrTy(), b.getInt1Ty());
+    FunctionCallee exchange =
+        module.getOrInsertFunction(lane_exchange_symbol, void_type, b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty(),
+                                   b.getInt64Ty(), b.getPtrTy(), b.getInt1Ty(), b.getPtrTy());
     b.CreateCall(exchange, {f.ctx, b.getInt32(lanes->kind), b.getInt32(lanes->size), b.getInt64(lanes->mask),
-                            lanes->where, b.getInt1(lanes->uniform_arg)});
+                            lanes->where, b.getInt1(lanes->uniform_arg), fold_lanes(b, *lanes)});
   }
 }
 
@@ -542,7 +548,7 @@ void build_warp_regions(IRBuilder<>& b, Function& function, const step_function&
   b.CreateBr(warp_head);
 
   FunctionCallee exchange = module.getOrInsertFunction(lane_exchange_warp_symbol, b.getVoidTy(), b.getPtrTy(), i32, i32,
-                                                       i32, b.getInt64Ty(), b.getPtrTy(), b.getInt1Ty());
+                                                       i32, b.getInt64Ty(), b.getPtrTy(), b.getInt1Ty(), b.getPtrTy());
   for (unsigned point = 0; point <= step.barriers; ++point) {
     auto* region = BasicBlock::Create(context, "warp_region" + Twine(point), &function);
     to->addCase(b.getInt32(point), region);
@@ -551,7 +557,7 @@ void build_warp_regions(IRBuilder<>& b, Function& function, const step_function&
     if (point > 0)
       if (const std::optional<lane_point>& p = step.lane_points[point - 1])
         b.CreateCall(exchange, {f.ctx, first, b.getInt32(p->kind), b.getInt32(p->size), b.getInt64(p->mask), p->where,
-                                b.getInt1(p->uniform_arg)});
+                                b.getInt1(p->uniform_arg), fold_lanes(b, *p)});
     Value* next = lanes(b.getInt32(point), warp_lanes_at{first, end, first_at, last_at}, kept, keep, ignored);
     copy(kept, keep);
     // On to the warp's next collective, or, at a block barrier or the exit, to the next warp.

@@ -60,7 +60,17 @@ inline constexpr unsigned last_shuffle_kind = 3, last_combine_kind = 15, sync_ki
 // thread_block_tile of `size` (1 to 32), its kind a constant after the warp intrinsics' (shfl 16, shfl_up,
 // shfl_down, shfl_xor, sync 20); `arg` the source rank (with the width in the high word), delta or lane mask.
 inline constexpr llvm::StringLiteral tile_exchange_prefix = "_ZN6cohort6detail4host13tile_exchangeI";
-inline constexpr unsigned first_tile_kind = 16, last_tile_kind = 20, tile_sync_kind = 20;
+inline constexpr unsigned first_tile_kind = 16, tile_sync_kind = 20, tile_fold_kind = 21, tile_vote_kind = 22;
+// template <class T> T cohort::detail::host::tile_fold(tile_kind, unsigned size,
+//     void (*lanes)(const std::byte* in, std::byte* out, unsigned first, unsigned end, unsigned tile), T value,
+//     const collective_op&, std::source_location, const void* params) (detail/host/collectives/tile_fold.hpp):
+// cg::reduce or a scan of a thread_block_tile of `size` (1 to 32) with a stateless operator, its kind
+// tile_fold_kind; `lanes` folds the tiles of a range of ranks over the lane arrays.
+inline constexpr llvm::StringLiteral tile_fold_prefix = "_ZN6cohort6detail4host9tile_foldI";
+// template <class R> R cohort::detail::host::tile_vote(tile_kind, unsigned size, <lanes as above>, R predicate,
+//     const collective_op&, std::source_location) (detail/host/tile_primitives.hpp): a thread_block_tile's any, all
+// or ballot, its kind tile_vote_kind, lowered as tile_fold.
+inline constexpr llvm::StringLiteral tile_vote_prefix = "_ZN6cohort6detail4host9tile_voteI";
 
 // Marks, between the step and the block function, an instruction whose value is
 // the same for every thread of the block: the block function computes it once.
@@ -84,11 +94,12 @@ inline constexpr llvm::StringLiteral check_site_symbol = "cohort_loops_check_sit
 // address of its collective_call in its frame's first slot; checks each group and runs its combine.
 inline constexpr llvm::StringLiteral exchange_symbol = "cohort_loops_exchange";
 // void cohort_loops_lane_exchange(loops_block*, unsigned kind, unsigned size, uint64_t mask, std::source_location,
-// bool uniform_arg): every thread stopped at a shuffle lowered to the lane arrays, its value in lane_in and
-// argument in lane_arg (only at lane_arg[0] where uniform_arg); checks the mask and leaves each lane's result
-// in lane_out. The same for a vote, reduction or __syncwarp (a kind after the shuffles'; no argument): each
+// bool uniform_arg, const void* lanes): every thread stopped at a shuffle lowered to the lane arrays, its value in
+// lane_in and argument in lane_arg (only at lane_arg[0] where uniform_arg); checks the mask and leaves each lane's
+// result in lane_out. The same for a vote, reduction or __syncwarp (a kind after the shuffles'; no argument): each
 // warp's result in every lane's lane_out; and for a tile's shuffle or sync (a tile kind; `mask` is then the
-// tile's size), per tile of consecutive ranks.
+// tile's size), per tile of consecutive ranks; for a tile's fold, `lanes` is tile_fold's function, which the
+// exchange runs over the range's tiles, and for a tile's vote tile_vote's (null for every other kind).
 inline constexpr llvm::StringLiteral lane_exchange_symbol = "cohort_loops_lane_exchange";
 // void cohort_loops_lane_exchange_warp(loops_block*, unsigned first, <the rest as above>): the same for the
 // warp whose first rank is `first` alone, in a kernel whose regions run per warp.

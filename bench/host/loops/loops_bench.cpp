@@ -326,6 +326,55 @@ void BM_TileShuffles_Fibers(benchmark::State& state) {
   tile_shuffles_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
 }
 
+// A tile's cg::reduce and inclusive_scan per thread and round (64 rounds, 16 blocks
+// of 1024, tiles of Arg threads), with cohort::plus (the lane arrays) or plus
+// holding state (the records); the counter is nanoseconds per thread and operation.
+void tile_folds_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected,
+                   bool records) {
+  const unsigned tile = static_cast<unsigned>(state.range(0));
+  constexpr unsigned rounds = 64, blocks = 16, block = 1024;
+  cohort::device_buffer<int> out(blocks * block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::tile_folds(rounds, out.data(), blocks, block, tile, records);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::tile_folds(rounds, out.data(), blocks, block, tile, records);
+  state.counters["ns_per_thread_operation"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2 * rounds * blocks * block,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_TileFolds_Loops(benchmark::State& state) {
+  tile_folds_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops, false);
+}
+void BM_TileFolds_LoopsRecords(benchmark::State& state) {
+  tile_folds_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops, true);
+}
+void BM_TileFolds_Fibers(benchmark::State& state) {
+  tile_folds_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers, false);
+}
+
+// A tile's ballot, any and all per thread and round (64 rounds, 16 blocks of
+// 1024, tiles of Arg threads); the counter is nanoseconds per thread and vote.
+void tile_votes_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned tile = static_cast<unsigned>(state.range(0));
+  constexpr unsigned rounds = 64, blocks = 16, block = 1024;
+  cohort::device_buffer<int> out(blocks * block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::tile_votes(rounds, out.data(), blocks, block, tile);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::tile_votes(rounds, out.data(), blocks, block, tile);
+  state.counters["ns_per_thread_vote"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 3 * rounds * blocks * block,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_TileVotes_Loops(benchmark::State& state) {
+  tile_votes_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_TileVotes_Fibers(benchmark::State& state) {
+  tile_votes_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
@@ -366,5 +415,10 @@ LOOPS_BENCH(BM_WarpVotes_LoopsRecords)->Arg(32)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_WarpVotes_Fibers)->Arg(32)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_TileShuffles_Loops)->Arg(8)->Arg(32);
 LOOPS_BENCH(BM_TileShuffles_Fibers)->Arg(8)->Arg(32);
+LOOPS_BENCH(BM_TileFolds_Loops)->Arg(8)->Arg(32);
+LOOPS_BENCH(BM_TileFolds_LoopsRecords)->Arg(8)->Arg(32);
+LOOPS_BENCH(BM_TileFolds_Fibers)->Arg(8)->Arg(32);
+LOOPS_BENCH(BM_TileVotes_Loops)->Arg(8)->Arg(32);
+LOOPS_BENCH(BM_TileVotes_Fibers)->Arg(8)->Arg(32);
 
 }  // namespace

@@ -4,6 +4,8 @@
 // launch function runs one launch.
 #include "reduce_kernels.hpp"
 
+#include <type_traits>
+
 #include <cohort/cohort.hpp>
 
 namespace {
@@ -143,9 +145,49 @@ __global__ void tile_shuffles_kernel(unsigned rounds, int* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+// plus holding state (`zero`, 0): its copies are not interchangeable, so cg::reduce and the scans keep the
+// fiber engine's records (through the loops engine's exchange).
+struct stateful_plus {
+  int zero;
+  __device__ int operator()(int a, int b) const { return a + b + zero; }
+};
+
+template <unsigned Tile, bool Records>
+__global__ void tile_folds_kernel(unsigned rounds, int* out) {
+  const std::conditional_t<Records, stateful_plus, cohort::plus<int>> op{};
+  const auto tile = cohort::tiled_partition<Tile>(cohort::this_thread_block());
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) {
+    x += cohort::reduce(tile, x, op) & 7;
+    x += cohort::inclusive_scan(tile, x, op) & 7;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+template <unsigned Tile>
+__global__ void tile_votes_kernel(unsigned rounds, int* out) {
+  const auto tile = cohort::tiled_partition<Tile>(cohort::this_thread_block());
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) {
+    x += static_cast<int>(tile.ballot(x & 1) & 7);
+    x += tile.any((x & 6) == 6) + tile.all(x & 8);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 }  // namespace
 
 namespace loops_bench {
+
+void tile_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile) {
+  cohort::launch(tile == 8 ? tile_votes_kernel<8> : tile_votes_kernel<32>, {dim3(blocks), dim3(block)}, rounds, out);
+}
+
+void tile_folds(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile, bool records) {
+  auto kernel = records ? (tile == 8 ? tile_folds_kernel<8, true> : tile_folds_kernel<32, true>)
+                        : (tile == 8 ? tile_folds_kernel<8, false> : tile_folds_kernel<32, false>);
+  cohort::launch(kernel, {dim3(blocks), dim3(block)}, rounds, out);
+}
 
 void tile_shuffles(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile) {
   if (tile == 8)

@@ -26,5 +26,11 @@ void butterfly(unsigned rounds, int* out, unsigned blocks, unsigned block);
 void warp_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records);
 // `rounds` of a thread_block_tile<Tile>'s shfl_xor and shfl_down per thread (Tile 8 or 32), then a tile sync.
 void tile_shuffles(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile);
+// `rounds` of a thread_block_tile<Tile>'s cg::reduce and cg::inclusive_scan per thread (Tile 8 or 32); `records`:
+// their operator holds state (the fiber engine's records, through the loops engine's exchange) instead of
+// cohort::plus (the lane arrays).
+void tile_folds(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile, bool records);
+// `rounds` of a thread_block_tile<Tile>'s ballot, any and all per thread (Tile 8 or 32).
+void tile_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile);
 
 }  // namespace loops_bench

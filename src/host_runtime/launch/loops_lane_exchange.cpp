@@ -5,8 +5,9 @@
 // block, as every lane would check it on fibers, and each lane's result is
 // copied from its source lane, by PTX's rules as lane_ops gives them, into
 // lane_out, which the region after reads. Votes, reductions and __syncwarp
-// come here too (loops_lane_combine.cpp), and tiles' shuffles and sync
-// (loops_tile_exchange.cpp).
+// come here too (loops_lane_combine.cpp), tiles' shuffles and sync
+// (loops_tile_exchange.cpp), and tiles' cg::reduce and scans, whose fold over
+// the arrays the kernel's own header defines (collectives/tile_fold.hpp).
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <source_location>
 
 #include "cohort/detail/host/collectives/lane_ops.hpp"
+#include "cohort/detail/host/collectives/tile_fold.hpp"
 #include "cohort/detail/host/language/warp_intrinsics.hpp"
 #include "cohort/detail/host/tile_primitives.hpp"
 #include "launch/loops_lanes.hpp"
@@ -91,8 +93,11 @@ using namespace cohort::detail::host;
 namespace {
 
 void exchange_lanes(const loops_block& b, lane_range r, unsigned kind, unsigned size, std::uint64_t mask,
-                    std::source_location where, bool uniform_arg) {
+                    std::source_location where, bool uniform_arg, tile_lanes_function lanes) {
   const unsigned warp = current_block->warp_size;
+  // A tile's fold or vote: no mask to check (a tile is consecutive ranks), the header's function over each tile.
+  if (kind == static_cast<unsigned>(tile_kind::fold) || kind == static_cast<unsigned>(tile_kind::vote))
+    return lanes(b.lane_in, b.lane_out, r.first, r.end, static_cast<unsigned>(mask));
   if (kind >= static_cast<unsigned>(tile_kind::shfl))  // `mask` is the tile's size
     return exchange_tiles(b, r, kind, size, static_cast<unsigned>(mask), uniform_arg);
   if (kind > static_cast<unsigned>(shuffle_kind::xor_lanes)) return combine_lanes(b, r, warp, kind, mask, where);
@@ -119,8 +124,8 @@ void exchange_lanes(const loops_block& b, lane_range r, unsigned kind, unsigned 
 extern "C" {
 
 void cohort_loops_lane_exchange(loops_block* block, unsigned kind, unsigned size, std::uint64_t mask,
-                                std::source_location where, bool uniform_arg) {
-  exchange_lanes(*block, {0, block->count}, kind, size, mask, where, uniform_arg);
+                                std::source_location where, bool uniform_arg, tile_lanes_function lanes) {
+  exchange_lanes(*block, {0, block->count}, kind, size, mask, where, uniform_arg, lanes);
 }
 
 // The same for the warp whose first rank is `first` alone: the kernel's regions
@@ -128,10 +133,11 @@ void cohort_loops_lane_exchange(loops_block* block, unsigned kind, unsigned size
 // stopped at the collective. The pass proved warps of 32 lanes; the launch ran
 // the kernel on loops only with such warps (choose_launch_engine).
 void cohort_loops_lane_exchange_warp(loops_block* block, unsigned first, unsigned kind, unsigned size,
-                                     std::uint64_t mask, std::source_location where, bool uniform_arg) {
+                                     std::uint64_t mask, std::source_location where, bool uniform_arg,
+                                     tile_lanes_function lanes) {
   const unsigned warp = current_block->warp_size;
   exchange_lanes(*block, {first, block->count - first < warp ? block->count : first + warp}, kind, size, mask, where,
-                 uniform_arg);
+                 uniform_arg, lanes);
 }
 
 }  // extern "C"

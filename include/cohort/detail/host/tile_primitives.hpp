@@ -7,7 +7,9 @@
 // one warp, wider ones a span of block ranks.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -37,8 +39,15 @@ inline void tile_sync(unsigned size, call_site where) { synchronize(tile_members
 // A tile's shuffles and sync, as the loops pass knows them (tools/loops-pass/lane_exchange.cpp;
 // runtime_abi.hpp spells the kinds, after the warp intrinsics'): for a tile of 32 or fewer, under
 // clang a function of its own, so that the pass can lower it to the block's lane arrays (a tile
-// is consecutive ranks by construction); elsewhere, and on fibers, the rendezvous.
-enum class tile_kind : unsigned { shfl = 16, shfl_up, shfl_down, shfl_xor, sync };
+// is consecutive ranks by construction); elsewhere, and on fibers, the rendezvous. `fold` is
+// cg::reduce's and the scans' (collectives/tile_fold.hpp), `vote` any's, all's and ballot's (tile_vote, below).
+enum class tile_kind : unsigned { shfl = 16, shfl_up, shfl_down, shfl_xor, sync, fold, vote };
+
+// A tile's fold or vote over the block's lane arrays, for the loops engine: its
+// results for each tile of `tile` consecutive ranks in [first, end) (the last
+// one what exists of it), each member's value in `in` and its result to `out`,
+// as many bytes apart as the value has.
+using tile_lanes_function = void (*)(const std::byte* in, std::byte* out, unsigned first, unsigned end, unsigned tile);
 
 template <class T>
 #if defined(__clang__)
@@ -51,6 +60,39 @@ T tile_exchange(tile_kind kind, unsigned size, const collective_op& op, T var, s
   }
   // A tile wider than a warp needs the same shuffle argument from every member.
   return collective<T>({tile_members(size), &op, where, false, size > warp_size()}, var, arg);
+}
+
+// A vote of a tile of 32 or fewer (tile_kind::vote), as the loops pass knows it: under clang a
+// function of its own, which the pass lowers like tile_fold (collectives/tile_fold.hpp): each
+// member's predicate (0 or 1, as the result's type R) into the lane arrays, and `lanes`
+// (vote_tile_lanes) run once over the block's tiles. Elsewhere, and on fibers, the rendezvous
+// with `self` (group_ops' any, all or ballot), the predicate its argument.
+enum class vote_kind { any, all, ballot };
+
+template <vote_kind Vote, class R>
+void vote_tile_lanes(const std::byte* in, std::byte* out, unsigned first, unsigned end, unsigned tile) {
+  for (unsigned base = first; base < end; base += tile) {
+    const unsigned count = end - base < tile ? end - base : tile;
+    R result = Vote == vote_kind::all ? 1 : 0;
+    for (unsigned r = 0; r < count; ++r) {
+      const bool voted = from_bytes<R>(in + std::size_t{base + r} * sizeof(R)) != 0;
+      if constexpr (Vote == vote_kind::any)
+        result |= voted;
+      else if constexpr (Vote == vote_kind::all)
+        result &= voted;
+      else if (voted)
+        result |= R{1} << r;
+    }
+    for (unsigned r = 0; r < count; ++r) std::memcpy(out + std::size_t{base + r} * sizeof(R), &result, sizeof(R));
+  }
+}
+
+template <class R>
+#if defined(__clang__)
+__attribute__((noinline))
+#endif
+R tile_vote(tile_kind, unsigned size, tile_lanes_function, R predicate, const collective_op& self, call_site where) {
+  return collective<R>({tile_members(size), &self, where, false, false}, static_cast<std::uint64_t>(predicate));
 }
 
 // ballot() and match_*() of a tile of Size: bit r for the member of rank r.
@@ -98,10 +140,14 @@ struct tile_ops {
     return shuffle(tile_kind::shfl_xor, group_ops::shfl_xor_op<sizeof(Value)>, var, lane_mask, where);
   }
 
-  static int any(int predicate, call_site where) { return vote<int>(group_ops::any_op, predicate, where); }
-  static int all(int predicate, call_site where) { return vote<int>(group_ops::all_op, predicate, where); }
+  static int any(int predicate, call_site where) {
+    return vote<int, vote_kind::any>(group_ops::any_op, predicate, where);
+  }
+  static int all(int predicate, call_site where) {
+    return vote<int, vote_kind::all>(group_ops::all_op, predicate, where);
+  }
   static mask_type ballot(int predicate, call_site where) {
-    return vote<mask_type>(group_ops::ballot_op<mask_type>, predicate, where);
+    return vote<mask_type, vote_kind::ballot>(group_ops::ballot_op<mask_type>, predicate, where);
   }
   template <class Value>
   static mask_type match_any(const Value& val, call_site where) {
@@ -124,9 +170,13 @@ struct tile_ops {
     else  // a tile wider than a warp needs the same shuffle argument from every member
       return collective<Value>(call(op, where, true), var, arg);
   }
-  template <class Result>
+  template <class Result, vote_kind Vote>
   static Result vote(const collective_op& op, int predicate, call_site where) {
-    return collective<Result>(call(op, where), predicate != 0);
+    if constexpr (Size <= 32)
+      return tile_vote<Result>(tile_kind::vote, Size, &vote_tile_lanes<Vote, Result>, Result(predicate != 0), op,
+                               where);
+    else
+      return collective<Result>(call(op, where), predicate != 0);
   }
 };
 

@@ -103,6 +103,21 @@ void store_bytes(std::byte* to, const T& v) {
   std::memcpy(to, &v, sizeof(T));
 }
 
+// The family's one order, which both engines keep: ((v0 op v1) op v2) ...
+// over `count` members, `value(r)` member r's value; a scan's prefix handed to
+// `prefix(r, p)` (an exclusive scan's rank 0 gets none). Returns the total.
+template <fold_kind Kind, class T, class Op, class Value, class Prefix>
+T fold_in_rank_order(unsigned count, Op& op, Value value, Prefix prefix) {
+  T acc = value(0u);
+  if constexpr (Kind == fold_kind::inclusive_scan) prefix(0u, acc);
+  for (unsigned r = 1; r < count; ++r) {
+    if constexpr (Kind == fold_kind::exclusive_scan) prefix(r, acc);
+    acc = op(acc, value(r));
+    if constexpr (Kind == fold_kind::inclusive_scan) prefix(r, acc);
+  }
+  return acc;
+}
+
 // Folds the members' values in rank order; leaves a scan's prefix in each
 // member's result (an exclusive scan leaves rank 0's untouched: it has none)
 // and returns the total.
@@ -111,17 +126,13 @@ T fold_members(const combine_context& c, Op& op) {
   if constexpr (Kind == fold_kind::broadcast) {
     return from_bytes<T>(c.at(0).in);
   } else {
-    T acc = from_bytes<T>(c.at(0).in);
+    std::optional<T> total;
     with_slots(c, [&](auto at) {
-      if constexpr (Kind == fold_kind::inclusive_scan) store_bytes(at(0).out, acc);
-      for (unsigned r = 1; r < c.count; ++r) {
-        collective_slot& s = at(r);
-        if constexpr (Kind == fold_kind::exclusive_scan) store_bytes(s.out, acc);
-        acc = op(acc, from_bytes<T>(s.in));
-        if constexpr (Kind == fold_kind::inclusive_scan) store_bytes(s.out, acc);
-      }
+      total = fold_in_rank_order<Kind, T>(
+          c.count, op, [&](unsigned r) { return from_bytes<T>(at(r).in); },
+          [&](unsigned r, const T& p) { store_bytes(at(r).out, p); });
     });
-    return acc;
+    return *total;
   }
 }
 
@@ -199,6 +210,20 @@ void fold_combine(const combine_context& c) {
   }
 }
 
+// A member's part in the rendezvous of the fold `self`: its value (none for
+// a broadcast's members other than rank 0), the fold's parameters and, as its
+// argument, the target's identity. Returns the member's result.
+template <class T>
+T join_fold(const member_set& members, const collective_op& self, const void* params, std::uint64_t arg, const T* value,
+            std::source_location where) {
+  collective_slot& slot = own_slot();
+  if (value != nullptr) std::memcpy(slot.in, value, sizeof(T));
+  slot.params = params;
+  slot.arg = arg;
+  rendezvous({members, &self, where, false, arg != 0});
+  return result_from<T>(slot);
+}
+
 // A member's part in a collective of the family: `value` may be null for a
 // broadcast's members other than rank 0. Returns the member's result.
 template <fold_kind Kind, class Group, class T, class Op, class Target>
@@ -211,12 +236,7 @@ T fold(const Group& g, const T* value, Op& op, const Target& target, std::source
   constexpr const collective_op& self = fold_op<Kind, T, Op, Target, span>;
   if constexpr (span::spans_blocks) span::require(self.name, where);
   const fold_params<Op, Target> params{&op, target};
-  collective_slot& slot = own_slot();
-  if (value != nullptr) std::memcpy(slot.in, value, sizeof(T));
-  slot.params = &params;
-  slot.arg = target.identity();
-  rendezvous({traits::members(g), &self, where, false, slot.arg != 0});
-  return result_from<T>(slot);
+  return join_fold<T>(traits::members(g), self, &params, target.identity(), value, where);
 }
 
 }  // namespace cohort::detail::host
