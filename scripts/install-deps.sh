@@ -47,6 +47,22 @@ if (($# == 0)) && [ "${COHORT_SKIP_LOOPS_DEPS:-0}" != 1 ] && ! ls /usr/lib/llvm-
   [ -n "$found" ] || echo "no clang/llvm-dev 15-19 in apt: kernels will run on fibers only"
 fi
 
+# OpenMP for the loops engine's clang (CUDA programs built with -Xcompiler -fopenmp):
+# libomp of the newest clang/llvm-dev pair installed, as g++ has libgomp.
+if (($# == 0)); then
+  for v in 19 18 17 16 15; do
+    [ -e "/usr/lib/llvm-$v/lib/cmake/llvm/LLVMConfig.cmake" ] || continue
+    if ! dpkg-query -W -f='${Status}' "libomp-$v-dev" 2>/dev/null | grep -q "install ok installed"; then
+      sudo=""
+      [ "$(id -u)" -eq 0 ] || sudo="sudo"
+      echo "installing OpenMP for clang-$v: libomp-$v-dev"
+      { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "libomp-$v-dev"; } ||
+        echo "libomp-$v-dev not installed: OpenMP programs build with g++ only (cohort-cxx --compiler=g++)"
+    fi
+    break
+  done
+fi
+
 # The code's format (scripts/format.py, the docs.format test): clang-format 19,
 # whose output the tree follows. Optional: without it the test is skipped.
 if (($# == 0)) && ! command -v clang-format-19 >/dev/null; then

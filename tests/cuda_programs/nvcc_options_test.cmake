@@ -39,6 +39,11 @@ cohort_cxx("a Makefile's nvcc line" ${program} -o ${WORK}/macros
   --pre-include ${SOURCE_DIR}/pre_included.h -I ${SOURCE_DIR},${WORK} -Xlinker --as-needed -std c++17)
 expect_run(${WORK}/macros "per-thread default stream\noption_macros: PASS")
 
+# OpenMP host code through -Xcompiler, as multi-stream codes build it (scripts/install-deps.sh installs
+# the OpenMP of the loops engine's clang).
+cohort_cxx("-Xcompiler -fopenmp" ${SOURCE_DIR}/openmp_streams.cu -Xcompiler -fopenmp -o ${WORK}/openmp_streams)
+expect_run(${WORK}/openmp_streams "openmp_streams: PASS")
+
 # --options-file, as CMake passes include paths and definitions.
 file(WRITE ${WORK}/options.txt "-DFOO=1 --define-macro BAR=2,BAZ=3\n-include \"${SOURCE_DIR}/pre_included.h\"\n")
 cohort_cxx("--options-file" --options-file ${WORK}/options.txt ${program} -o ${WORK}/from_file)
