@@ -209,4 +209,14 @@ TEST(GridAlgorithms, ResidentGrid) {
   check_grid_algorithms<mat2x32, mat2x32_mul>(100003, {dim3(grid), dim3(256)});
 }
 
+// Many blocks of one warp: block 0 folds more blocks' totals than its
+// threads load in one pass, and at 2^18 elements most blocks load nothing
+// (grid_reduce's stored form gives each loading block's threads four vectors).
+TEST(GridAlgorithms, ManyBlocksOfOneWarp) {
+  const int most = cg::max_cooperative_grid(grid_algorithms<double, cg::plus<double>>, 32);
+  const unsigned grid = static_cast<unsigned>(most < 2048 ? most : 2048);
+  check_grid_algorithms<int, cg::plus<int>>((std::size_t{1} << 18) + 7, {dim3(grid), dim3(32)});
+  check_grid_algorithms<double, cg::plus<double>>((std::size_t{1} << 18) + 7, {dim3(grid), dim3(32)});
+}
+
 }  // namespace

@@ -11,6 +11,7 @@
 #include "cohort/detail/cuda/algorithms/array_reduce.hpp"
 #include "cohort/detail/cuda/algorithms/array_scan.hpp"
 #include "cohort/detail/cuda/algorithms/grid_look_back_scan.hpp"
+#include "cohort/detail/cuda/collectives/grid_fold.hpp"
 #include "cohort/detail/grid_chunks.hpp"
 #include "cohort/detail/partial_value.hpp"
 #include "cohort/groups/grid_group.hpp"
@@ -33,12 +34,21 @@ __device__ partial<T> grid_array_reduce(const grid_group& grid, const T* in, std
 }
 
 // Only the grid's rank 0 needs this total: with cohort's commutative
-// operators, reduce_store_async has block 0 alone fold the blocks' totals.
+// operators, block 0 alone folds the blocks' totals, in any order.
 template <class T, class Op>
 __device__ void grid_array_reduce_into(const grid_group& grid, const T* in, std::size_t n, T* out, Op op) {
-  if constexpr (gpu::strided_fold_allowed<Op, T>) {
+  if constexpr (gpu::strided_fold_allowed<Op, T> && gpu::word_count<T> <= 2) {
     if (n != 0) {
-      cohort::reduce_store_async(grid, out, gpu::strided_fold(in, n, op, grid.thread_rank(), grid.num_threads()), op);
+      const T identity = identity_of<Op, T>();
+      // Enough blocks for four vectors a thread, one pass of strided_fold's
+      // loads all in flight; the others load nothing and publish the identity.
+      const unsigned long long block_threads = gpu::dim_volume(blockDim);
+      const unsigned long long per_block = 4ull * gpu::vector_items<T> * block_threads;
+      const unsigned long long loading = min((n + per_block - 1) / per_block, gpu::dim_volume(gridDim));
+      const T mine = gpu::block_rank_in_grid() < loading
+                         ? gpu::strided_fold(in, n, op, grid.thread_rank(), loading * block_threads)
+                         : identity;
+      gpu::store_grid_total_any_order(grid, out, mine, op, identity);
       return;
     }
   }
