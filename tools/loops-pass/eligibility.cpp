@@ -379,9 +379,8 @@ class checker {
   SmallVector<CallInst*, 4> arrives_, waits_;                   // the kernel's split block barrier calls
 };
 
-// Whether `f` calls rendezvous, a split block barrier or a memcpy_async checking call, itself or through functions
-// defined here
-// (`seen` guards against recursion).
+// Whether `f` calls rendezvous, a split block barrier or a memcpy_async checking
+// call, itself or through functions defined here (`seen` guards against recursion).
 bool reaches_collective(const Function& f, SmallPtrSetImpl<const Function*>& seen) {
   if (!seen.insert(&f).second) return false;
   for (const Instruction& inst : instructions(f))
