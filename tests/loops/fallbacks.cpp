@@ -37,18 +37,18 @@ __global__ void fallback_cluster(int* out) {
   out[threadIdx.x] = 1;
   if (threadIdx.x < 16) cg::this_cluster().sync();
 }
-__global__ void fallback_split_barrier(int* out) {
+__global__ void fallback_split_unpaired(int* out) {
+  auto block = cg::this_thread_block();
+  auto token = block.barrier_arrive();
+  block.barrier_wait(std::move(token));
+  block.barrier_wait(std::move(token));
+}
+__global__ void fallback_split_between(int* out) {
   auto block = cg::this_thread_block();
   auto token = block.barrier_arrive();
   out[threadIdx.x] = 1;
+  __syncthreads();
   block.barrier_wait(std::move(token));
-}
-__global__ void fallback_memcpy_async(const float* in, float* out) {
-  __shared__ float tile[64];
-  auto block = cg::this_thread_block();
-  cg::memcpy_async(block, tile, in, sizeof tile);
-  cg::wait(block);
-  out[threadIdx.x] = tile[threadIdx.x];
 }
 // What the pass cannot see through or split.
 __global__ void fallback_elsewhere(float* out) { defined_elsewhere(out + threadIdx.x); }
@@ -191,4 +191,33 @@ __global__ void fallback_warp_uniform_cluster(int* out) {
   out[threadIdx.x] += 1;
   cg::this_cluster().sync();
   if (threadIdx.x < 32) out[threadIdx.x] = __shfl_xor_sync(0xffffffffu, out[threadIdx.x], 1);
+}
+// A split block barrier an exit may cut short; an arrive without a wait; in a
+// function that is not inlined (recursion); memcpy_async's checking calls likewise.
+__global__ void fallback_split_exit(int* out) {
+  auto block = cg::this_thread_block();
+  auto token = block.barrier_arrive();
+  if (out[threadIdx.x] == 0) return;
+  block.barrier_wait(std::move(token));
+}
+__global__ void fallback_split_no_wait(int* out) {
+  auto token = cg::this_thread_block().barrier_arrive();
+  out[threadIdx.x] = static_cast<int>(token.arrival);
+}
+__device__ void split_recursion(int* out, int depth) {
+  if (depth > 0) split_recursion(out, depth - 1);  // not a tail call, which clang would make a loop
+  auto block = cg::this_thread_block();
+  auto token = block.barrier_arrive();
+  block.barrier_wait(std::move(token));
+}
+__global__ void fallback_split_helper(int* out) { split_recursion(out, out[0]); }
+__device__ void copy_recursion(float* tile, const float* in, int depth) {
+  if (depth > 0) copy_recursion(tile, in + 64, depth - 1);
+  cg::memcpy_async(cg::this_thread_block(), tile, in, 64 * sizeof(float));
+}
+__global__ void fallback_memcpy_helper(const float* in, float* out) {
+  __shared__ float tile[64];
+  copy_recursion(tile, in, static_cast<int>(in[0]));
+  cg::wait(cg::this_thread_block());
+  out[threadIdx.x] = tile[threadIdx.x];
 }

@@ -55,8 +55,6 @@ bool is_plain_runtime_function(StringRef demangled) {
 // synchronization point or a service the thread loops do not provide yet.
 std::string runtime_call_reason(StringRef demangled) {
   auto has = [&](StringRef part) { return demangled.contains(part); };
-  if (has("block_arrive") || has("block_wait"))
-    return "a split block barrier (barrier_arrive / barrier_wait), not lowered yet";
   if (has("multi_grid")) return "a multi-grid barrier or collective, not lowered yet";
   if (has("grid_") || has("require_cooperative"))
     return "a grid collective or a split grid barrier (barrier_arrive / barrier_wait on the grid), not lowered yet";
@@ -65,7 +63,6 @@ std::string runtime_call_reason(StringRef demangled) {
   if (has("cluster"))
     return "a cluster collective or a split cluster barrier (barrier_arrive / barrier_wait on the cluster), not "
            "lowered yet";
-  if (has("copy") || has("copies") || has("memcpy")) return "memcpy_async and its waits, not lowered yet";
   if (has("converge"))
     return "coalesced_threads() or __activemask() (which lanes are converged is not defined by thread loops)";
   if (has("rendezvous") || has("collective") || has("lane") || has("tile") || has("shuffle") || has("shfl") ||
@@ -175,6 +172,67 @@ bool may_wait(const Loop& loop, const LoopInfo& loops) {
   return false;
 }
 
+// A call where a thread meets others: a barrier of any level, a collective, a split barrier's arrive or wait.
+bool synchronizes(const CallInst& call) {
+  const Function* callee = call.getCalledFunction();
+  if (!callee) return false;  // an indirect call, refused for itself
+  const StringRef name = callee->getName();
+  return name == block_sync_symbol || name == grid_sync_symbol || name == cluster_sync_symbol ||
+         name == rendezvous_symbol || name == block_arrive_symbol || name == block_wait_symbol ||
+         lowerable_shuffle(call);
+}
+
+// Why `arrive` and the wait on its token cannot be one block barrier at the
+// wait (the arrive doing nothing): on some path from the arrive the thread
+// meets another synchronization (a barrier, whose phase its pending arrival
+// would complete, or the arrive again: the fiber engine's "arrived twice"), or
+// exits (the fiber engine then takes its arrival back). A path into a failure
+// of the launch ends nowhere.
+std::optional<refusal> between_arrive_and_wait(const CallInst& arrive, const CallInst& wait) {
+  SmallVector<const Instruction*, 8> work{arrive.getNextNode()};
+  SmallPtrSet<const BasicBlock*, 16> seen;
+  while (!work.empty()) {
+    for (const Instruction* inst = work.pop_back_val(); inst && inst != &wait; inst = inst->getNextNode()) {
+      if (const auto* call = dyn_cast<CallInst>(inst); call && synchronizes(*call))
+        return refusal{
+            "a split block barrier with a barrier, a collective or another barrier_arrive between "
+            "barrier_arrive and barrier_wait",
+            call};
+      if (isa<ReturnInst>(inst))
+        return refusal{"a split block barrier where a thread may exit between barrier_arrive and barrier_wait",
+                       &arrive};
+      if (inst->isTerminator())
+        for (const BasicBlock* next : successors(inst->getParent()))
+          if (seen.insert(next).second) work.push_back(&next->front());
+    }
+  }
+  return std::nullopt;
+}
+
+// Pairs each barrier_wait with the barrier_arrive whose token it spends: the
+// wait's phase is the arrive's result itself (after SROA, the token's local is
+// gone), and that is the result's one use. Anything else (a wait on a token
+// already spent, an arrive without a wait, a token kept in memory) stays on
+// fibers, whose runtime diagnoses the misuse.
+std::optional<refusal> pair_split_barriers(ArrayRef<CallInst*> arrives, ArrayRef<CallInst*> waits,
+                                           SmallVectorImpl<split_barrier>& pairs) {
+  const char* unpaired =
+      "a split block barrier whose token does not go from one barrier_arrive to one barrier_wait (a wait on a "
+      "token already waited on, an arrive without a wait, a token kept in memory)";
+  for (CallInst* wait : waits) {
+    auto* arrive = dyn_cast<CallInst>(wait->getArgOperand(0));
+    if (!arrive || !arrive->getCalledFunction() || arrive->getCalledFunction()->getName() != block_arrive_symbol ||
+        !arrive->hasOneUse())
+      return refusal{unpaired, wait};
+    if (std::optional<refusal> refused = between_arrive_and_wait(*arrive, *wait)) return refused;
+    pairs.push_back({arrive, wait});
+  }
+  for (CallInst* arrive : arrives)
+    if (none_of(pairs, [&](const split_barrier& pair) { return pair.arrive == arrive; }))
+      return refusal{unpaired, arrive};
+  return std::nullopt;
+}
+
 class checker {
  public:
   checker(Function& kernel, FunctionAnalysisManager& functions) : kernel_(kernel), functions_(functions) {}
@@ -193,10 +251,13 @@ class checker {
     reached.insert(&kernel_);
     for (size_t i = 0; i < reached.size() && !result.refused; ++i)
       result.refused = check_function(*reached[i], reached, result);
+    if (!result.refused) result.refused = pair_split_barriers(arrives_, waits_, result.split_barriers);
     // Found in a function the kernel calls: named at the kernel's call that reaches it.
     if (result.refused && result.refused->where && result.refused->where->getFunction() != &kernel_)
       result.refused->where = reached_from_.lookup(result.refused->where->getFunction());
-    if (result.refused) result.barriers.clear(), result.collectives.clear(), result.level_barriers.clear();
+    if (result.refused)
+      result.barriers.clear(), result.collectives.clear(), result.level_barriers.clear(), result.split_barriers.clear(),
+          result.copy_checks.clear();
     return result;
   }
 
@@ -253,6 +314,21 @@ class checker {
           found.level_barriers.push_back(call);
           continue;
         }
+        if (name == block_arrive_symbol || name == block_wait_symbol) {
+          if (!in_kernel)
+            return refusal{"a split block barrier inside `" + demangle(f.getName()) + "`, which was not inlined",
+                           &inst};
+          (name == block_arrive_symbol ? arrives_ : waits_).push_back(call);
+          continue;
+        }
+        if (is_copy_check(*call)) {
+          // Never called on loops: the runtime runs the kernel on fibers in the checking mode.
+          if (!in_kernel)
+            return refusal{"memcpy_async's checking mode inside `" + demangle(f.getName()) + "`, which was not inlined",
+                           &inst};
+          found.copy_checks.push_back(call);
+          continue;
+        }
         if (is_contained(cluster_query_symbols, name)) continue;  // the block's rank and shape in its cluster
         if (name == rendezvous_symbol) {
           if (!in_kernel)
@@ -300,16 +376,19 @@ class checker {
   Function& kernel_;
   FunctionAnalysisManager& functions_;
   DenseMap<const Function*, const Instruction*> reached_from_;  // the kernel's call through which each was reached
+  SmallVector<CallInst*, 4> arrives_, waits_;                   // the kernel's split block barrier calls
 };
 
-// Whether `f` calls rendezvous, itself or through functions defined here
-// (`seen` guards against recursion).
+// Whether `f` calls rendezvous, a split block barrier or a memcpy_async checking
+// call, itself or through functions defined here (`seen` guards against recursion).
 bool reaches_collective(const Function& f, SmallPtrSetImpl<const Function*>& seen) {
   if (!seen.insert(&f).second) return false;
   for (const Instruction& inst : instructions(f))
     if (const auto* call = dyn_cast<CallInst>(&inst))
       if (const Function* callee = call->getCalledFunction()) {
-        if (callee->getName() == rendezvous_symbol) return true;
+        if (callee->getName() == rendezvous_symbol || callee->getName() == block_arrive_symbol ||
+            callee->getName() == block_wait_symbol || is_copy_check(*call))
+          return true;
         if (!callee->isDeclaration() && !callee->isInterposable() && reaches_collective(*callee, seen)) return true;
       }
   return false;
@@ -340,6 +419,11 @@ bool inline_collective_helpers(Function& kernel) {
 
 eligibility check_eligibility(Function& kernel, FunctionAnalysisManager& functions) {
   return checker(kernel, functions).run();
+}
+
+bool is_copy_check(const CallInst& call) {
+  const Function* callee = call.getCalledFunction();
+  return callee && any_of(copy_check_prefixes, [&](StringRef prefix) { return callee->getName().starts_with(prefix); });
 }
 
 std::string source_line(const Instruction* where) {

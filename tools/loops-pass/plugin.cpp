@@ -84,7 +84,8 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
       eligibility verdict = check_eligibility(*kernel, functions);
       std::optional<step_or_refusal> built;
       if (!verdict.refused) {
-        built = build_step_function(*kernel, verdict.barriers, verdict.collectives, verdict.level_barriers);
+        built = build_step_function(*kernel, verdict.barriers, verdict.collectives, verdict.level_barriers,
+                                    verdict.split_barriers, verdict.copy_checks);
         if (built->refused) verdict.refused = refusal{built->refused->reason, built->refused->where};
       }
       if (verdict.refused) {
@@ -106,7 +107,11 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
         return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
                << "kernel `" << name
                << "` runs on the loops engine: " << ore::NV("Barriers", unsigned(verdict.barriers.size()))
-               << " barrier(s), " << level_count(step, grid_level, " grid barrier(s), ")
+               << " barrier(s), "
+               << (verdict.split_barriers.empty()
+                       ? ""
+                       : std::to_string(verdict.split_barriers.size()) + " split barrier(s), ")
+               << level_count(step, grid_level, " grid barrier(s), ")
                << level_count(step, cluster_level, " cluster barrier(s), ") << ore::NV("Collectives", step.collectives)
                << " warp or tile collective(s) ("
                << ore::NV("OnLaneArrays",
@@ -115,6 +120,7 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
                << " bytes per thread (" << ore::NV("FrameValues", step.frame_values) << " values kept across barriers, "
                << ore::NV("BlockValues", step.block_values) << " uniform ones kept once per block, "
                << ore::NV("Recomputed", step.recomputed) << " recomputed at each resume)"
+               << (verdict.copy_checks.empty() ? "" : "; memcpy_async on fibers under COHORT_CHECK=memcpy")
                << (step.barriers == 0 ? ""
                    : step.per_warp    ? "; collectives in warp-uniform control flow: regions per warp"
                    : step.uniform     ? "; barriers in block-uniform control flow: one resume point per block"
@@ -126,7 +132,7 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
       std::uint32_t levels = 0;
       for (const std::optional<resume_level>& level : step.levels)
         if (level) levels |= 1u << *level;
-      outcomes.push_back({kernel, block, name, "", levels, step.per_warp});
+      outcomes.push_back({kernel, block, name, "", levels, step.per_warp, !verdict.copy_checks.empty()});
     }
     emit_registrations(module, outcomes);
     return PreservedAnalyses::none();

@@ -19,6 +19,7 @@ void emit_registrations(Module& module, const std::vector<kernel_outcome>& outco
       module.getOrInsertFunction(register_resuming_kernel_symbol, void_type, ptr, ptr, ptr, Type::getInt32Ty(context));
   FunctionCallee lowered_warp =
       module.getOrInsertFunction(register_warp_kernel_symbol, void_type, ptr, ptr, ptr, Type::getInt32Ty(context));
+  FunctionCallee copy_checks = module.getOrInsertFunction(register_copy_checks_symbol, void_type, ptr);
   FunctionCallee declined = module.getOrInsertFunction(register_fallback_symbol, void_type, ptr, ptr, ptr);
   Function* ctor = Function::Create(FunctionType::get(void_type, false), GlobalValue::InternalLinkage,
                                     "cohort.loops.register", module);
@@ -33,6 +34,7 @@ void emit_registrations(Module& module, const std::vector<kernel_outcome>& outco
       b.CreateCall(lowered, {k.kernel, k.block, name});
     else
       b.CreateCall(declined, {k.kernel, name, b.CreateGlobalString(k.reason, "cohort.loops.reason")});
+    if (k.block && k.copy_checks) b.CreateCall(copy_checks, {k.kernel});
   }
   b.CreateRetVoid();
   appendToGlobalCtors(module, ctor, 65535);

@@ -27,6 +27,8 @@ struct kernel_outcome {
   // Its regions run per warp (step_function.hpp), proven under this layout
   // (never with levels: the pass keeps such a kernel on fibers).
   std::optional<warp_layout> per_warp = std::nullopt;
+  // It has memcpy_async's checking calls: fibers under COHORT_CHECK=memcpy.
+  bool copy_checks = false;
 };
 
 void emit_registrations(llvm::Module& module, const std::vector<kernel_outcome>& outcomes);

@@ -23,6 +23,16 @@ inline constexpr llvm::StringLiteral block_coordinate_symbols[] = {"blockIdx", "
 // cohort::detail::host::block_sync(std::source_location): __syncthreads(), block.sync().
 inline constexpr llvm::StringLiteral block_sync_symbol = "_ZN6cohort6detail4host10block_syncESt15source_location";
 
+// cohort::detail::host::block_arrive(std::source_location) and block_wait(uint64_t phase, std::source_location):
+// thread_block::barrier_arrive() and barrier_wait(token), the wait's phase the arrive's result.
+inline constexpr llvm::StringLiteral block_arrive_symbol = "_ZN6cohort6detail4host12block_arriveESt15source_location";
+inline constexpr llvm::StringLiteral block_wait_symbol = "_ZN6cohort6detail4host10block_waitEmSt15source_location";
+// memcpy_async's checking mode (COHORT_CHECK=memcpy; detail/host/memcpy_async.hpp): issue_checked_copy(..., where)
+// and complete_checked_copies(keep, where), each called only where the block's check_copies is set. The runtime
+// runs a kernel that has them on fibers under that mode (cohort_loops_register_copy_checks).
+inline constexpr llvm::StringLiteral copy_check_prefixes[] = {"_ZN6cohort6detail4host18issue_checked_copy",
+                                                              "_ZN6cohort6detail4host23complete_checked_copies"};
+
 // cohort::detail::host::grid_sync(std::source_location): grid.sync(), this_grid().sync().
 inline constexpr llvm::StringLiteral grid_sync_symbol = "_ZN6cohort6detail4host9grid_syncESt15source_location";
 // cohort::detail::host::cluster_sync(std::source_location): cluster.sync(), this_cluster().sync().
@@ -127,6 +137,13 @@ inline constexpr llvm::StringLiteral begin_grid_block_symbol = "cohort_loops_beg
 // returns to the scheduler; false: the level's barrier is complete already (a cluster of one block, in a
 // launch without clusters), and the block goes on at once.
 inline constexpr llvm::StringLiteral level_arrive_symbol = "cohort_loops_level_arrive";
+// void cohort_loops_register_copy_checks(const void* kernel): the kernel, lowered, has memcpy_async's checking
+// calls; under COHORT_CHECK=memcpy (or memcpy-poison) its launches run on fibers.
+inline constexpr llvm::StringLiteral register_copy_checks_symbol = "cohort_loops_register_copy_checks";
+// [[noreturn]] void cohort_loops_unchecked_copy(std::source_location): what a block function calls in place of
+// a checking call; reached only if a launch ran the kernel on loops in the checking mode, which the runtime never
+// chooses: it fails the launch rather than skip the checks.
+inline constexpr llvm::StringLiteral unchecked_copy_symbol = "cohort_loops_unchecked_copy";
 // void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason)
 inline constexpr llvm::StringLiteral register_fallback_symbol = "cohort_loops_register_fallback";
 

@@ -199,6 +199,45 @@ void name_failing_threads(Function& step, Argument* const (&position)[4]) {
     IRBuilder<>(call).CreateCall(enter, {position[0], position[1], position[2], position[3]});
 }
 
+// A split block barrier becomes a block barrier at its wait, with the arrive's
+// call site (the one the fiber engine compares with the other arrivals of the
+// phase); the arrive does nothing (eligibility.hpp: nothing synchronizes between
+// them, so every live thread arriving is every live thread reaching the wait).
+// Returns the barrier calls.
+SmallVector<CallInst*, 4> join_split_barriers(Module& module, ArrayRef<split_barrier> pairs, ValueToValueMapTy& map) {
+  SmallVector<CallInst*, 4> joined;
+  if (pairs.empty()) return joined;
+  LLVMContext& context = module.getContext();
+  FunctionCallee block_sync =
+      module.getOrInsertFunction(block_sync_symbol, Type::getVoidTy(context), PointerType::getUnqual(context));
+  for (const split_barrier& pair : pairs) {
+    auto* arrive = cast<CallInst>(map[pair.arrive]);
+    auto* wait = cast<CallInst>(map[pair.wait]);
+    CallInst* barrier = IRBuilder<>(wait).CreateCall(block_sync, {arrive->getArgOperand(0)});
+    barrier->setDebugLoc(wait->getDebugLoc());
+    wait->eraseFromParent();
+    arrive->eraseFromParent();
+    joined.push_back(barrier);
+  }
+  return joined;
+}
+
+// memcpy_async's checking calls are for fibers (the runtime runs such a kernel
+// there in the checking mode); in the block function each fails the launch instead.
+void refuse_copy_checks(Module& module, ArrayRef<CallInst*> checks, ValueToValueMapTy& map) {
+  if (checks.empty()) return;
+  LLVMContext& context = module.getContext();
+  FunctionCallee refuse =
+      module.getOrInsertFunction(unchecked_copy_symbol, Type::getVoidTy(context), PointerType::getUnqual(context));
+  cast<Function>(refuse.getCallee())->setDoesNotReturn();
+  for (CallInst* check : checks) {
+    auto* call = cast<CallInst>(map[check]);
+    CallInst* failing = IRBuilder<>(call).CreateCall(refuse, {call->getArgOperand(call->arg_size() - 1)});
+    failing->setDoesNotReturn();
+    changeToUnreachable(call);
+  }
+}
+
 // Where every collective is reached by whole warps (uniformity.hpp): the
 // layout the proof needs, the rank alone where it suffices.
 std::optional<warp_layout> warp_uniform_layout(Function& step, const clone_result& clone,
@@ -215,15 +254,21 @@ std::optional<warp_layout> warp_uniform_layout(Function& step, const clone_resul
 }  // namespace
 
 step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barriers, ArrayRef<CallInst*> collectives,
-                                    ArrayRef<CallInst*> level_barriers) {
+                                    ArrayRef<CallInst*> level_barriers, ArrayRef<split_barrier> split_barriers,
+                                    ArrayRef<CallInst*> copy_checks) {
   clone_result clone;
   clone_kernel(kernel, clone);
   Function& step = *clone.step;
+  SmallVector<CallInst*, 8> block_barriers;
+  for (CallInst* barrier : barriers) block_barriers.push_back(cast<CallInst>(clone.map[barrier]));
+  block_barriers.append(join_split_barriers(*kernel.getParent(), split_barriers, clone.map));
+  refuse_copy_checks(*kernel.getParent(), copy_checks, clone.map);
+  const unsigned barrier_count = block_barriers.size();
   drop_yields(step);
   if (!level_barriers.empty()) compute_thread_local_addresses_once(step);
   const bool position_read = forward_thread_position(step, clone.position);
   name_failing_threads(step, clone.position);
-  if (barriers.empty() && collectives.empty() && level_barriers.empty()) {
+  if (block_barriers.empty() && collectives.empty() && level_barriers.empty()) {
     // The block's coordinates and what is computed from them alone, once per
     // block (a store through a kernel pointer would keep LICM from hoisting them).
     BasicBlock* start = &step.getEntryBlock();
@@ -238,18 +283,17 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   // check nor keep per thread.
   SmallVector<CallInst*, 8> calls;
   SmallVector<bool, 8> is_collective;
-  for (CallInst* barrier : barriers)
-    calls.push_back(cast<CallInst>(clone.map[barrier])), is_collective.push_back(false);
+  for (CallInst* barrier : block_barriers) calls.push_back(barrier), is_collective.push_back(false);
   for (CallInst* collective : collectives)
     calls.push_back(cast<CallInst>(clone.map[collective])), is_collective.push_back(true);
   for (CallInst* level_barrier : level_barriers)
     calls.push_back(cast<CallInst>(clone.map[level_barrier])), is_collective.push_back(false);
-  const unsigned first_level = barriers.size() + collectives.size();
+  const unsigned first_level = barrier_count + collectives.size();
   const divergence divergent(step,
                              {clone.position[0], clone.position[1], clone.position[2], clone.position[3], clone.frame});
   // (Two barrier calls clang merged into one, with a phi of their call sites,
   // is a barrier reached alike whose site may differ: not uniform.)
-  const bool uniform = none_of(ArrayRef(calls).take_front(barriers.size()), [&](CallInst* call) {
+  const bool uniform = none_of(ArrayRef(calls).take_front(barrier_count), [&](CallInst* call) {
     return divergent.divergently_executed(call->getParent()) || divergent.divergent(call->getArgOperand(0));
   });
   // A grid barrier returns to the scheduler with the block's one resume point.
@@ -265,7 +309,7 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
   // A collective's groups complete between two regions: every thread of the
   // block must stop there, or, regions running per warp, every lane of each
   // warp that reaches it.
-  const auto collective_calls = ArrayRef(calls).slice(barriers.size(), collectives.size());
+  const auto collective_calls = ArrayRef(calls).slice(barrier_count, collectives.size());
   const auto diverging =
       find_if(collective_calls, [&](CallInst* call) { return divergent.divergently_executed(call->getParent()); });
   const std::optional<warp_layout> per_warp = uniform && diverging != collective_calls.end()
@@ -293,9 +337,9 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
                              "collectives in warp-uniform control flow",
                              where}};
       }
-  for (unsigned i = barriers.size(); i < first_level; ++i)
+  for (unsigned i = barrier_count; i < first_level; ++i)
     if ((divergent.divergently_executed(calls[i]->getParent()) && !per_warp) || !uniform) {
-      const Instruction* where = collectives[i - barriers.size()];
+      const Instruction* where = collectives[i - barrier_count];
       step.eraseFromParent();
       return {{},
               step_refusal{uniform ? "a warp or tile collective in thread-dependent control flow (lowered only "

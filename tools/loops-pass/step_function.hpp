@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 
+#include "eligibility.hpp"
 #include "lane_exchange.hpp"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -94,8 +95,12 @@ struct step_or_refusal {
 
 // Grid and cluster barriers split it too, where every thread of the block
 // reaches them with one call site, in a kernel whose barriers are all so reached.
+// A split block barrier is a block barrier at its wait; memcpy_async's checking
+// calls fail the launch (the runtime never runs them on loops).
 step_or_refusal build_step_function(llvm::Function& kernel, llvm::ArrayRef<llvm::CallInst*> barriers,
                                     llvm::ArrayRef<llvm::CallInst*> collectives,
-                                    llvm::ArrayRef<llvm::CallInst*> level_barriers = {});
+                                    llvm::ArrayRef<llvm::CallInst*> level_barriers = {},
+                                    llvm::ArrayRef<split_barrier> split_barriers = {},
+                                    llvm::ArrayRef<llvm::CallInst*> copy_checks = {});
 
 }  // namespace cohort_loops

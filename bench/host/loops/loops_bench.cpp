@@ -6,7 +6,8 @@
 // shuffles per lane; 64 rounds of a warp reduction and a ballot per lane, and
 // of two tile shuffles; the cooperative grid-sync reduction of 2^22 floats and
 // 64 bare grid barriers, every co-resident block; 64 rounds of two cluster
-// barriers and an exchange in clusters of 2, 4 and 8 blocks.
+// barriers and an exchange in clusters of 2, 4 and 8 blocks; memcpy_async
+// double-buffered over 2^22 floats and 64 split block barriers per thread.
 // Results in docs/measurements/*-loops-engine.md.
 #include <benchmark/benchmark.h>
 
@@ -15,6 +16,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "async_kernels.hpp"
 #include "cohort/host/engine.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/memory/device_buffer.hpp"
@@ -373,6 +375,48 @@ void BM_TileVotes_Loops(benchmark::State& state) {
 }
 void BM_TileVotes_Fibers(benchmark::State& state) {
   tile_votes_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+// Double-buffered memcpy_async over 2^22 floats, blocks of Arg(0) threads each
+// streaming 16 chunks of 4 × Arg(0) floats: the copies, waits and block barriers.
+void copy_stages_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0)), blocks = elements / (16 * 4 * block);
+  cohort::device_buffer<float> in(inputs()), out(blocks * block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::copy_stages(in.data(), out.data(), elements, blocks, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) {
+    loops_bench::copy_stages(in.data(), out.data(), elements, blocks, block);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * elements);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_CopyStages_Loops(benchmark::State& state) {
+  copy_stages_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_CopyStages_Fibers(benchmark::State& state) {
+  copy_stages_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
+// 64 split block barriers (barrier_arrive, a thread's own work, barrier_wait)
+// per thread, 16 blocks of Arg(0); the counter is nanoseconds per thread and barrier.
+void split_barriers_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0));
+  constexpr unsigned rounds = 64, blocks = 16;
+  cohort::device_buffer<unsigned> out(blocks * block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::split_barriers(rounds, out.data(), blocks, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::split_barriers(rounds, out.data(), blocks, block);
+  state.counters["ns_per_thread_barrier"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * rounds * blocks * block,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_SplitBarrier_Loops(benchmark::State& state) {
+  split_barriers_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_SplitBarrier_Fibers(benchmark::State& state) {
+  split_barriers_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
 }
 
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
@@ -420,5 +464,9 @@ LOOPS_BENCH(BM_TileFolds_LoopsRecords)->Arg(8)->Arg(32);
 LOOPS_BENCH(BM_TileFolds_Fibers)->Arg(8)->Arg(32);
 LOOPS_BENCH(BM_TileVotes_Loops)->Arg(8)->Arg(32);
 LOOPS_BENCH(BM_TileVotes_Fibers)->Arg(8)->Arg(32);
+LOOPS_BENCH(BM_CopyStages_Loops)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_CopyStages_Fibers)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_SplitBarrier_Loops)->Arg(256)->Arg(1024);
+LOOPS_BENCH(BM_SplitBarrier_Fibers)->Arg(256)->Arg(1024);
 
 }  // namespace

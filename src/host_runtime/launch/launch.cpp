@@ -89,9 +89,9 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   const device_properties p = cohort::host::virtual_device();
   const check_modes modes = settings::checks();
   if (modes.races) require_race_instrumentation(entry.kernel);
-  const launch_engine engine =
-      choose_launch_engine(entry, multi_grid != nullptr, modes.races, cohort::detail::volume(cfg.cluster) > 1,
-                           {cfg.grid, cfg.block, static_cast<unsigned>(p.warp_size)});
+  const launch_engine engine = choose_launch_engine(
+      entry, multi_grid != nullptr, modes.races, cohort::detail::volume(cfg.cluster) > 1,
+      {cfg.grid, cfg.block, static_cast<unsigned>(p.warp_size)}, modes.copies != copy_checking::off);
   launch_state launch;
   launch.entry = &engine.entry;
   launch.config = cfg;

@@ -1,8 +1,8 @@
 // The services block functions call (tools/loops-pass/runtime_abi.hpp):
 // cohort_loops_begin_block (the block's thread positions, frames and resume
 // points), cohort_loops_check_site (threads that stopped at different
-// barriers fail the launch, as on fibers) and cohort_loops_enter_thread (the
-// thread about to fail the launch). Collectives: loops_collectives.cpp.
+// barriers fail the launch, as on fibers), cohort_loops_enter_thread (the
+// thread about to fail the launch) and cohort_loops_unchecked_copy. Collectives: loops_collectives.cpp.
 #include <algorithm>
 #include <bit>
 #include <cstddef>
@@ -161,6 +161,16 @@ void cohort_loops_check_site(loops_block* block, unsigned first, unsigned rank) 
     << site(first_site) << " and thread " << index_text(rt.threads[rank].index) << " at " << site(other_site)
     << "; every thread of a block must reach the same barrier call";
   fail_block(cohort::errc::barrier_mismatch, s.str());
+}
+
+// In place of memcpy_async's checking calls in a block function: the launch
+// chose loops while the block checks copies, which choose_launch_engine never
+// does for a kernel that has them; the launch fails rather than skip the checks.
+[[noreturn]] void cohort_loops_unchecked_copy(std::source_location where) {
+  fail_block(cohort::errc::invalid_argument,
+             "memcpy_async at " + site(where) + " in kernel `" + kernel_name(current_runtime().launch->entry->kernel) +
+                 "` reached COHORT_CHECK=memcpy's checks on the loops engine, which does not run them; a launch in "
+                 "that mode runs such a kernel on fibers");
 }
 
 }  // extern "C"

@@ -36,6 +36,8 @@ struct registered_kernel {
   // (The pass keeps a kernel with both barriers above the block and regions per warp on fibers.)
   bool per_warp = false;
   unsigned warp_layout = 0;
+  // It has memcpy_async's checking calls, which only the fiber engine runs.
+  bool copy_checks = false;
 };
 
 struct kernel_registry {
@@ -57,6 +59,7 @@ void record(const void* kernel, registered_kernel k) {
   std::unique_lock lock(r.mutex);
   registered_kernel& entry = r.kernels[kernel];
   if (entry.block_function && !k.block_function) return;
+  k.copy_checks = k.copy_checks || (entry.copy_checks && k.block_function);  // registered after the lowering
   entry = std::move(k);
 }
 
@@ -115,7 +118,7 @@ std::string warp_proof_broken(const registered_kernel& k, const launch_shape& sh
 }  // namespace
 
 launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked, bool clustered,
-                                   const launch_shape& shape) {
+                                   const launch_shape& shape, bool copies_checked) {
   // A multi-device launch's entries have no loops runner: say so, rather than blame the parameters.
   launch_engine result{engine_for_kernel(entry.kernel, entry.run_loops != nullptr || multi_device), entry};
   engine_choice& choice = result.choice;
@@ -123,6 +126,8 @@ launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device,
     choice = {engine::fibers, "a multi-device launch (not on the loops engine yet)"};
   } else if (choice.chosen == engine::loops && race_checked) {
     choice = {engine::fibers, "COHORT_CHECK=races (checked on fibers only)"};
+  } else if (choice.chosen == engine::loops && copies_checked && find_kernel(entry.kernel)->copy_checks) {
+    choice = {engine::fibers, "memcpy_async under COHORT_CHECK=memcpy (its checks run on fibers only)"};
   } else if (choice.chosen == engine::loops && clustered && find_kernel(entry.kernel)->grid_barriers) {
     choice = {engine::fibers, "grid barriers in a cluster launch (not on the loops engine yet)"};
   } else if (choice.chosen == engine::loops && find_kernel(entry.kernel)->per_warp) {
@@ -169,6 +174,13 @@ void cohort_loops_register_warp_kernel(const void* kernel, const void* block_fun
                                        unsigned layout) {
   record(kernel,
          {.block_function = block_function, .name = name, .reason = "", .per_warp = true, .warp_layout = layout});
+}
+
+// After the kernel's lowering was registered: it has memcpy_async's checking calls.
+void cohort_loops_register_copy_checks(const void* kernel) {
+  kernel_registry& r = registry();
+  std::unique_lock lock(r.mutex);
+  r.kernels[kernel].copy_checks = true;
 }
 
 void cohort_loops_register_fallback(const void* kernel, const char* name, const char* reason) {

@@ -26,8 +26,9 @@ struct launch_shape {
 };
 
 // Throws under COHORT_ENGINE=loops when the choice is fibers; reports the
-// choice on stderr under COHORT_ENGINE_REPORT=1.
+// choice on stderr under COHORT_ENGINE_REPORT=1. `copies_checked`: COHORT_CHECK=memcpy
+// (or memcpy-poison), under which a kernel with memcpy_async runs on fibers.
 launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked,
-                                   bool clustered = false, const launch_shape& shape = {});
+                                   bool clustered = false, const launch_shape& shape = {}, bool copies_checked = false);
 
 }  // namespace cohort::detail::host
