@@ -3,7 +3,8 @@
 // surf2Dread (x in bytes), the value form and the out-parameter form, elements
 // of 1 to 16 bytes, the zero and clamp boundary modes, the same array read
 // back by cudaMemcpy2DFromArray, cudaMemcpy3D and a texture object; and
-// cudaCreateSurfaceObject's refusals. Each result is checked against the host.
+// cudaCreateSurfaceObject's refusals, and the trap mode's failure. Each result is checked against
+// the host.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -80,6 +81,8 @@ __global__ void sum_3d_float4(cudaSurfaceObject_t s, float* out, int w, int h, i
     out[(z * h + y) * w + x] = v.x + v.y + v.z + v.w;
   }
 }
+
+__global__ void write_past_the_row(cudaSurfaceObject_t s, int w) { surf2Dwrite(1.0f, s, w * (int)sizeof(float), 0); }
 
 __global__ void fetch_points(cudaTextureObject_t t, float* out, int w, int h) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -266,6 +269,21 @@ int main() {
 #endif
     CHECK(cudaFreeArray(plain));
     CHECK(cudaFree(linear));
+  }
+  // 6. The trap mode (the default): an access outside the array fails the kernel. The error is
+  //    sticky, so this comes last; the code a GPU gives is printed (the host backend's is asserted).
+  {
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+    cudaArray_t a;
+    CHECK(cudaMallocArray(&a, &desc, 8, 2, cudaArraySurfaceLoadStore));
+    cudaSurfaceObject_t s = surface_of(a);
+    write_past_the_row<<<1, 1>>>(s, 8);
+    const cudaError_t trapped = cudaDeviceSynchronize();
+    std::printf("a surface write past its row: %s\n", cudaGetErrorName(trapped));
+    expect(trapped != cudaSuccess, "a trapped surface write fails the kernel", 0, trapped, 1);
+#ifndef __NVCC__
+    expect(trapped == cudaErrorIllegalAddress, "the trapped write's code", 0, trapped, cudaErrorIllegalAddress);
+#endif
   }
   if (errors) {
     std::printf("FAILED: %d mismatches\n", errors);
