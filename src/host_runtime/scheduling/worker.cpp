@@ -506,8 +506,10 @@ bool run_next_block(scheduled_block& b) {
     return true;
   }
   worker_context& w = *rt.worker;
+  launch_state& launch = *rt.launch;
+  const unsigned long long next = rt.linear + 1;  // read before finish_block
   finish_block(w);
-  start_block(w, *rt.launch, rt.linear + 1, true);
+  start_block(w, launch, next, true);
   enter_block(rt);
   rt.running = rt.fibers.data();  // the runner goes on: the new block's first
   rt.fibers_used = 1;
