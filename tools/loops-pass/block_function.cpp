@@ -159,11 +159,17 @@ CallInst* call_step(IRBuilder<>& b, Function& kernel, Function& block, const ste
 }
 
 // A kernel without barriers: one region, every thread run once, z, y, x
-// nested with threadIdx.x innermost, the loop the vectorizer may take.
+// nested with threadIdx.x innermost, the loop the vectorizer may take; then
+// the worker's next block in the same call, while the runtime has one that
+// needs nothing but its index (cohort_loops_next_block): the runner's
+// sequencing and begin_block once per call, not per block. `per_block` is
+// where the block's uniform values are computed (blockIdx changes between
+// blocks, so not in the entry).
 CallInst* build_thread_nest(Function& kernel, Function& block, const step_function& step, BasicBlock*& x_loop,
-                            Value*& dim_x) {
+                            Value*& dim_x, BasicBlock*& per_block) {
   LLVMContext& context = kernel.getContext();
   auto* entry = BasicBlock::Create(context, "entry", &block);
+  auto* block_start = BasicBlock::Create(context, "block", &block);
   auto* z_head = BasicBlock::Create(context, "z", &block);
   auto* y_head = BasicBlock::Create(context, "y", &block);
   auto* row_start = BasicBlock::Create(context, "row", &block);
@@ -172,13 +178,18 @@ CallInst* build_thread_nest(Function& kernel, Function& block, const step_functi
   auto* row_end = BasicBlock::Create(context, "row_end", &block);
   auto* plane_end = BasicBlock::Create(context, "plane_end", &block);
   auto* done = BasicBlock::Create(context, "done", &block);
+  auto* finish = BasicBlock::Create(context, "finish", &block);
   IRBuilder<> b(entry);
   const block_record_fields f = begin_block(b, *kernel.getParent(), 0);
+  b.CreateBr(block_start);
+  per_block = block_start;
+
+  b.SetInsertPoint(block_start);
   b.CreateBr(z_head);
 
   b.SetInsertPoint(z_head);
   PHINode* z = b.CreatePHI(b.getInt32Ty(), 2, "z");
-  z->addIncoming(b.getInt32(0), entry);
+  z->addIncoming(b.getInt32(0), block_start);
   b.CreateCondBr(b.CreateICmpULT(z, f.dim_z), y_head, done);
 
   b.SetInsertPoint(y_head);
@@ -212,6 +223,11 @@ CallInst* build_thread_nest(Function& kernel, Function& block, const step_functi
   b.CreateBr(z_head);
 
   b.SetInsertPoint(done);
+  FunctionCallee next_block = kernel.getParent()->getOrInsertFunction(next_block_symbol, b.getInt32Ty(), b.getPtrTy());
+  Value* more = b.CreateCall(next_block, {f.ctx}, "next_block");
+  b.CreateCondBr(b.CreateICmpNE(more, b.getInt32(0)), block_start, finish);
+
+  b.SetInsertPoint(finish);
   b.CreateRetVoid();
   return call;
 }
@@ -874,12 +890,13 @@ void divert_shuffled_blocks(Function& block, Function& shuffled) {
 }
 
 // After inlining: what the step marked uniform, and whose operands the entry
-// already has, moves to the entry, computed once per block instead of per thread.
-void compute_uniform_values_once(Function& block) {
+// (or `home`) already has, moves to `home` (the entry, or where each block of a
+// barrier-free block function starts), computed once per block instead of per thread.
+void compute_uniform_values_once(Function& block, BasicBlock& home) {
   BasicBlock& entry = block.getEntryBlock();
   auto available = [&](const Value* v) {
     const auto* inst = dyn_cast<Instruction>(v);
-    return !inst || inst->getParent() == &entry;
+    return !inst || inst->getParent() == &entry || inst->getParent() == &home;
   };
   SmallVector<Instruction*, 16> marked;
   for (BasicBlock& b : block)
@@ -889,7 +906,7 @@ void compute_uniform_values_once(Function& block) {
     changed = false;
     for (Instruction*& inst : marked) {
       if (!inst || !all_of(inst->operands(), available)) continue;
-      inst->moveBefore(entry.getTerminator());
+      inst->moveBefore(home.getTerminator());
       inst->setMetadata(uniform_metadata, nullptr);
       inst = nullptr;
       changed = true;
@@ -942,8 +959,9 @@ Function* build_block_function(Function& kernel, const step_function& step, Func
   SmallVector<CallInst*, 16> calls;
   BasicBlock* x_loop = nullptr;
   Value* dim_x = nullptr;
+  BasicBlock* per_block = nullptr;
   if (step.barriers == 0)
-    calls.push_back(build_thread_nest(kernel, *block, step, x_loop, dim_x));
+    calls.push_back(build_thread_nest(kernel, *block, step, x_loop, dim_x, per_block));
   else if (step.per_warp)
     calls = build_warp_regions_in_order(kernel, *block, step);
   else if (step.uniform)
@@ -960,7 +978,7 @@ Function* build_block_function(Function& kernel, const step_function& step, Func
     // Each region's copy dispatches on a constant: only its own code stays.
     for (BasicBlock& b : *f) ConstantFoldTerminator(&b);
     removeUnreachableBlocks(*f);
-    compute_uniform_values_once(*f);
+    compute_uniform_values_once(*f, f == block && per_block ? *per_block : f->getEntryBlock());
   }
   if (inlined)
     step.function->eraseFromParent();

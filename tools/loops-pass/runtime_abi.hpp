@@ -97,6 +97,10 @@ inline constexpr llvm::StringLiteral misaligned_atomic_symbol =
 
 // loops_block* cohort_loops_begin_block(uint64_t frame_bytes)
 inline constexpr llvm::StringLiteral begin_block_symbol = "cohort_loops_begin_block";
+// uint32_t cohort_loops_next_block(loops_block*): a barrier-free block function ran every thread of its block;
+// nonzero: the worker's next block, blockIdx and all, is set up in the same record, and the block function runs
+// it too; 0: it returns.
+inline constexpr llvm::StringLiteral next_block_symbol = "cohort_loops_next_block";
 // void cohort_loops_check_site(loops_block*, unsigned first_rank, unsigned rank): fails the launch when
 // the two threads stopped at different barrier call sites.
 inline constexpr llvm::StringLiteral check_site_symbol = "cohort_loops_check_site";

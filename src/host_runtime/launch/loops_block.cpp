@@ -1,8 +1,10 @@
 // The services block functions call (tools/loops-pass/runtime_abi.hpp):
 // cohort_loops_begin_block (the block's thread positions, frames and resume
-// points), cohort_loops_check_site (threads that stopped at different
-// barriers fail the launch, as on fibers), cohort_loops_enter_thread (the
-// thread about to fail the launch) and cohort_loops_unchecked_copy. Collectives: loops_collectives.cpp.
+// points), cohort_loops_next_block (a barrier-free block function's next
+// block, in the same call), cohort_loops_check_site (threads that stopped at
+// different barriers fail the launch, as on fibers), cohort_loops_enter_thread
+// (the thread about to fail the launch) and cohort_loops_unchecked_copy.
+// Collectives: loops_collectives.cpp.
 #include <algorithm>
 #include <bit>
 #include <cstddef>
@@ -22,6 +24,7 @@
 #include "launch/loops_block.hpp"
 #include "scheduling/runtime_tls.hpp"
 #include "scheduling/scheduler.hpp"
+#include "scheduling/worker.hpp"
 
 namespace cohort::detail::host {
 
@@ -122,6 +125,21 @@ loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes) {
     s.block.order = s.order.data();
   }
   return &s.block;
+}
+
+// A barrier-free block function ran every thread of its block: it goes on with
+// the worker's next block where the runtime would only renumber the record
+// (run_next_block_in_record), sparing a return to the runner and a
+// cohort_loops_begin_block per block; else (none left, a shuffled schedule
+// that draws each block's order, a launch of a level, a failure) it returns,
+// and the runner goes on as after any block function.
+std::uint32_t cohort_loops_next_block(loops_block*) {
+  block_record& b = *current_block;
+  b.live = 0;  // every thread ran to its end
+  if (!run_next_block_in_record(static_cast<scheduled_block&>(b))) return 0;
+  b.next_unstarted = b.thread_count;  // the block function starts every thread
+  current_thread = b.threads;
+  return 1;
 }
 
 // A kernel with grid barriers outside a phased launch (loops_grid.cpp): its

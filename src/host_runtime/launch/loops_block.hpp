@@ -40,6 +40,7 @@ static_assert(offsetof(loops_block, position) == 0 && offsetof(loops_block, fram
 extern "C" {
 // The block services of loops_block.cpp, for the grid's (loops_grid.cpp).
 cohort::detail::host::loops_block* cohort_loops_begin_block(std::uint64_t frame_bytes);
+std::uint32_t cohort_loops_next_block(cohort::detail::host::loops_block* block);
 cohort::detail::host::loops_block* cohort_loops_begin_unphased_block(std::uint64_t frame_bytes,
                                                                      std::uint64_t kept_bytes);
 }

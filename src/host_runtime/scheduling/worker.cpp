@@ -470,36 +470,56 @@ bool left_as_started(const block_runtime& rt) {
          rt.cluster == nullptr && rt.launch->multi_grid == nullptr && !rt.launch->memory_checks;
 }
 
+// Block `b` is over and the worker has a next block to run.
+bool next_block_due(const block_runtime& rt) {
+  const unsigned long long next = rt.linear + 1;
+  return rt.live == 0 && !rt.failed && rt.running == rt.fibers.data() && next < rt.worker->run_end &&
+         rt.launch->worth_running(next);
+}
+
+// The next block in the record as left_as_started found it: what finish_block
+// and start_block would change.
+void advance_in_record(block_runtime& rt) {
+  COHORT_ASSERT(no_thread_waits(rt), "a block's record reused with threads still waiting");
+  worker_context& w = *rt.worker;
+  w.fibers_started += rt.fibers_used;
+  // In a local, so that the record's index is not read back right after its
+  // field-by-field update (a store-forwarding stall, once a block).
+  uint3 index = rt.block_index;
+  next_block_index(index, rt.launch->config.grid);
+  rt.block_index = index;
+  ::blockIdx = index;
+  rt.linear = rt.linear + 1;
+  rt.serial = ++w.blocks_run;
+  rt.next_unstarted = 0;
+  rt.live = rt.thread_count;
+  rt.fibers_used = 1;
+}
+
 }  // namespace
 
 bool run_next_block(scheduled_block& b) {
   auto& rt = static_cast<block_runtime&>(b);
-  worker_context& w = *rt.worker;
-  launch_state& launch = *rt.launch;
-  const unsigned long long next = rt.linear + 1;
-  if (rt.live != 0 || rt.failed || rt.running != rt.fibers.data() || next >= w.run_end || !launch.worth_running(next))
-    return false;
-  if (left_as_started(rt)) {  // what finish_block and start_block would change
-    COHORT_ASSERT(no_thread_waits(rt), "a block's record reused with threads still waiting");
-    w.fibers_started += rt.fibers_used;
-    // In a local, so that the record's index is not read back right after its
-    // field-by-field update (a store-forwarding stall, once a block).
-    uint3 index = rt.block_index;
-    next_block_index(index, launch.config.grid);
-    rt.block_index = index;
-    ::blockIdx = index;
-    rt.linear = next;
-    rt.serial = ++w.blocks_run;
-    rt.next_unstarted = 0;
-    rt.live = rt.thread_count;
-    rt.fibers_used = 1;
+  if (!next_block_due(rt)) return false;  // it tests that the block is over, none of its threads waiting
+  if (left_as_started(rt)) {
+    advance_in_record(rt);
     return true;
   }
+  worker_context& w = *rt.worker;
+  launch_state& launch = *rt.launch;
+  const unsigned long long next = rt.linear + 1;  // read before finish_block
   finish_block(w);
   start_block(w, launch, next, true);
   enter_block(rt);
   rt.running = rt.fibers.data();  // the runner goes on: the new block's first
   rt.fibers_used = 1;
+  return true;
+}
+
+bool run_next_block_in_record(scheduled_block& b) {
+  auto& rt = static_cast<block_runtime&>(b);
+  if (!next_block_due(rt) || !left_as_started(rt)) return false;
+  advance_in_record(rt);
   return true;
 }
 

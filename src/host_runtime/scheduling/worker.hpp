@@ -18,6 +18,13 @@ std::size_t run_blocks(launch_state& launch, unsigned long long first, unsigned 
 // waits thus runs from start to end without a fiber switch, and main gets
 // control back only once the runner's blocks are done or one of them waits.
 bool run_next_block(scheduled_block& b);
+// The same where the next block can reuse the record as it is (a block whose
+// threads ran in streaks, with none of the runtime's mechanisms: a barrier-free
+// block function's), and only then (true): the loops engine's block function
+// goes on with it in the same call (cohort_loops_next_block). False where
+// there is none, or run_next_block's way through finish_block and start_block
+// is needed; nothing is changed then.
+bool run_next_block_in_record(scheduled_block& b);
 // After a worker's last block of a launch: its fibers' stacks go back to its
 // pool, and those beyond its share of what the process keeps are unmapped.
 void trim_worker_stacks();

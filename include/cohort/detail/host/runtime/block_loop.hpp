@@ -2,7 +2,9 @@
 // fiber engine's runner loops over a block's threads (thread_loop.hpp), this
 // one calls the kernel's block function, which the loops pass compiled to run
 // all of the block's threads itself, once per block, and goes on to the
-// worker's next block.
+// worker's next block. (A barrier-free block function goes on to the next
+// blocks itself where nothing but the block's index changes:
+// cohort_loops_next_block; it returns after the last of them.)
 #pragma once
 
 #include "cohort/detail/host/runtime/state.hpp"
