@@ -2,6 +2,7 @@
 // (tests/loops/CMakeLists.txt).
 #include "block_sequence_kernels.hpp"
 
+#include <cassert>
 #include <cohort/cohort.hpp>
 #include <cstddef>
 
@@ -28,6 +29,13 @@ __global__ void misaligned_atomic_kernel(unsigned* out, unsigned* counter, uint3
   const unsigned rank = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
   const unsigned block_rank = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
   out[block_rank * blockDim.x * blockDim.y * blockDim.z + rank] = blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+__global__ void asserting_kernel(unsigned* out, uint3 failing, uint3 thread) {
+  const bool fails = blockIdx.x == failing.x && blockIdx.y == failing.y && blockIdx.z == failing.z &&
+                     threadIdx.x == thread.x && threadIdx.y == thread.y && threadIdx.z == thread.z;
+  assert(!fails && "the chosen thread");
+  out[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
 }
 
 __global__ void faulting_kernel(unsigned* out, unsigned* nowhere, uint3 failing) {
@@ -69,6 +77,12 @@ std::vector<unsigned> no_misaligned_atomic(dim3 grid, dim3 block) {
   return out.to_host();
 }
 cohort::host::engine_choice misaligned_atomic_engine() { return cohort::host::engine_for(misaligned_atomic_kernel); }
+
+std::string failed_assertion(dim3 grid, dim3 block, uint3 failing, uint3 thread) {
+  cg::device_buffer<unsigned> out(threads_of(grid, block));
+  return failure_of([&] { cg::launch(asserting_kernel, {grid, block}, out.data(), failing, thread); });
+}
+cohort::host::engine_choice assertion_engine() { return cohort::host::engine_for(asserting_kernel); }
 
 std::string fault(dim3 grid, dim3 block, uint3 failing) {
   cg::device_buffer<unsigned> out(block.x);

@@ -29,6 +29,11 @@ std::string misaligned_atomic_failure(dim3 grid, dim3 block, uint3 failing, uint
 std::vector<unsigned> no_misaligned_atomic(dim3 grid, dim3 block);
 cohort::host::engine_choice misaligned_atomic_engine();
 
+// Launches a kernel whose thread `thread` of block `failing` fails an assert();
+// the launch's error text.
+std::string failed_assertion(dim3 grid, dim3 block, uint3 failing, uint3 thread);
+cohort::host::engine_choice assertion_engine();
+
 // Launches a kernel whose every thread of block `failing` writes through a
 // null pointer; the launch's error text, or "" where it did not fail.
 std::string fault(dim3 grid, dim3 block, uint3 failing);

@@ -60,6 +60,22 @@ TEST_F(BlockSequence, AFailedCheckInALaterBlockNamesThatBlockAndThread) {
   }
 }
 
+// assert() in a kernel does not keep it on fibers: a failed one fails the launch on loops as on fibers.
+TEST_F(BlockSequence, AFailedAssertInALaterBlockNamesThatBlockAndThread) {
+  ASSERT_EQ(block_sequence_tests::assertion_engine().chosen, engine::loops)
+      << block_sequence_tests::assertion_engine().reason;
+  for (engine_mode mode : both) {
+    set_engine_mode(mode);
+    const std::string failure =
+        block_sequence_tests::failed_assertion(dim3(5, 3), dim3(8, 4), uint3{3, 2, 0}, uint3{5, 1, 0});
+    EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, expected_engine(mode));
+    EXPECT_NE(failure.find("assertion `!fails && \"the chosen thread\"` failed in kernel `"), std::string::npos)
+        << "[" << failure << "]";
+    EXPECT_NE(failure.find("`, block (3,2,0), thread (5,1,0), at "), std::string::npos) << failure;
+    EXPECT_NE(failure.find("block_sequence_kernels.cpp:"), std::string::npos) << failure;
+  }
+}
+
 TEST_F(BlockSequence, AFaultInALaterBlockNamesThatBlock) {
   ASSERT_EQ(block_sequence_tests::fault_engine().chosen, engine::loops) << block_sequence_tests::fault_engine().reason;
   for (engine_mode mode : both) {

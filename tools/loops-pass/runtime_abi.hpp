@@ -94,6 +94,9 @@ inline constexpr llvm::StringLiteral spin_yield_symbol = "_ZN6cohort6detail4host
 // fails the launch (it returns to no caller) and reaches no barrier.
 inline constexpr llvm::StringLiteral misaligned_atomic_symbol =
     "_ZN6cohort6detail4host17misaligned_atomicEPKcPKvmSt15source_location";
+// glibc's __assert_fail, which a failed assert() calls: the runtime defines it for the program
+// (src/host_runtime/diagnostics/kernel_assert.cpp) to fail the launch in kernel code.
+inline constexpr llvm::StringLiteral assert_fail_symbol = "__assert_fail";
 
 // loops_block* cohort_loops_begin_block(uint64_t frame_bytes)
 inline constexpr llvm::StringLiteral begin_block_symbol = "cohort_loops_begin_block";

@@ -181,14 +181,15 @@ std::uint64_t keep_uniform_values(Function& step, ArrayRef<Instruction*> values,
 }
 
 // Where a thread is about to fail the launch (a collective's mask that leaves
-// it out, an atomic's misaligned address), the runtime is told which thread
-// it is, so that the message names it as the fiber engine's does.
+// it out, an atomic's misaligned address, a failed assert()), the runtime is
+// told which thread it is, so that the message names it as the fiber engine's does.
 void name_failing_threads(Function& step, Argument* const (&position)[4]) {
   SmallVector<CallInst*, 8> failing;
   for (Instruction& inst : instructions(step))
     if (auto* call = dyn_cast<CallInst>(&inst))
-      if (Function* callee = call->getCalledFunction(); callee && callee->isDeclaration() && callee->doesNotReturn() &&
-                                                        callee->getName().starts_with("_ZN6cohort6detail4host"))
+      if (Function* callee = call->getCalledFunction();
+          callee && callee->isDeclaration() && callee->doesNotReturn() &&
+          (callee->getName().starts_with("_ZN6cohort6detail4host") || callee->getName() == assert_fail_symbol))
         failing.push_back(call);
   if (failing.empty()) return;
   Module& module = *step.getParent();

@@ -375,6 +375,8 @@ void BM_TileVotes_Loops(benchmark::State& state) {
 }
 void BM_TileVotes_Fibers(benchmark::State& state) {
   tile_votes_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
 // Double-buffered memcpy_async over 2^22 floats, blocks of Arg(0) threads each
 // streaming 16 chunks of 4 × Arg(0) floats: the copies, waits and block barriers.
 void copy_stages_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
