@@ -79,6 +79,19 @@ struct copy_side {
 
 }  // namespace
 
+void release_device_arrays() {
+  const int device = cohort::get_device();
+  std::lock_guard lock(arrays_mutex);
+  for (auto it = arrays().begin(); it != arrays().end();) {
+    if (cohort::device_of((*it)->data) == device) {
+      delete *it;
+      it = arrays().erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 bool array_storage(cudaArray_const_t a, void** data, cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned* flags) {
   if (!live_array(a)) return false;
   *data = a->data;

@@ -596,6 +596,7 @@ cudaError_t cudaDeviceSynchronize() {
 cudaError_t cudaDeviceReset() {
   refuse_in_kernel("cudaDeviceReset");
   drain_device(cohort::get_device());  // no work still running in the memory it frees
+  release_device_arrays();
   release_device_regions();
   clear_errors();
   std::lock_guard lock(limits_mutex);

@@ -47,6 +47,9 @@ bool find_region(const void* p, std::size_t bytes, region* found);
 // Removes the region starting exactly at p; false if none does.
 bool remove_region(const void* p, memory_kind kind, region* removed);
 void release_device_regions();
+// cudaDeviceReset's end of the current device's CUDA arrays (arrays.cpp): their
+// records go; their memory goes with the device's regions.
+void release_device_arrays();
 
 // Stream priorities, CUDA's range on an H100: 0 (least) to -5 (greatest).
 constexpr int least_stream_priority = 0;

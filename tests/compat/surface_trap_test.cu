@@ -111,4 +111,14 @@ TEST_F(SurfaceTrap, CreationRefusalsSayWhatToDo) {
             "destroyed");
 }
 
+// A reset ends the context with its arrays, as CUDA's does: a later cudaFreeArray is refused.
+TEST_F(SurfaceTrap, AResetFreesTheDevicesArrays) {
+  make(4, 4);
+  ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+  EXPECT_EQ(cudaFreeArray(array), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(detail_of(cudaErrorInvalidResourceHandle),
+            "cudaFreeArray: the array " + address_text(array) +
+                " was not made by cudaMallocArray or cudaMalloc3DArray, or was freed");
+}
+
 }  // namespace

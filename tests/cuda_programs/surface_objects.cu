@@ -284,6 +284,7 @@ int main() {
 #ifndef __NVCC__
     expect(trapped == cudaErrorIllegalAddress, "the trapped write's code", 0, trapped, cudaErrorIllegalAddress);
 #endif
+    CHECK(cudaDeviceReset());  // the context's end frees the array the fault left (cudaFreeArray would return it)
   }
   if (errors) {
     std::printf("FAILED: %d mismatches\n", errors);
