@@ -3,8 +3,8 @@
 // compiled by its clang with the plugin) and a warp-shuffle reduction over
 // __activemask()'s lanes (kept on fibers by the pass: which lanes are
 // converged is not defined by thread loops), and the tree reduction again as a
-// kernel template launched with its template argument deduced. Every result is
-// checked; which engine ran each is what engine_choice_test.cmake and the
+// kernel template launched with its template argument deduced, and into a stream
+// behind work of its own. Every result is checked; which engine ran each is what engine_choice_test.cmake and the
 // cuda_program test assert.
 #include <cstdio>
 #include <cstdlib>
@@ -71,6 +71,21 @@ int main() {
   CHECK(cudaMemcpy(by_template.data(), block_sums, blocks * sizeof(int), cudaMemcpyDeviceToHost));
   if (by_template != by_block) {
     std::printf("FAIL: tree_sum_of<int> differs from tree_sum\n");
+    return 1;
+  }
+  // tree_sum again, launched into a stream behind work of its own: a launch that waits for its stream's
+  // turn runs on the engine an immediate launch runs on.
+  cudaStream_t stream;
+  CHECK(cudaStreamCreate(&stream));
+  CHECK(cudaMemsetAsync(block_sums, 0, blocks * sizeof(int), stream));
+  tree_sum<<<blocks, block_size, 0, stream>>>(in, block_sums);
+  CHECK(cudaGetLastError());
+  std::vector<int> by_stream(blocks);
+  CHECK(cudaMemcpyAsync(by_stream.data(), block_sums, blocks * sizeof(int), cudaMemcpyDeviceToHost, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  CHECK(cudaStreamDestroy(stream));
+  if (by_stream != by_block) {
+    std::printf("FAIL: tree_sum in a stream differs from tree_sum\n");
     return 1;
   }
   CHECK(cudaMemcpy(by_warp.data(), warp_sums, n / 32 * sizeof(int), cudaMemcpyDeviceToHost));

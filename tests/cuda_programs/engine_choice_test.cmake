@@ -54,6 +54,7 @@ if(LOOPS_CLANG)
   expect(default "${command}" "-fpass-plugin=[^ ]*cohort-loops-pass")
   expect(default "${report}" "${tree} loops\n")
   expect(default "${report}" "${deduced} loops\n")
+  refuse(default "${report}" "${tree} fibers")  # the launch into a stream too
   expect(default "${report}" "${shuffle}: coalesced_threads\\(\\) or __activemask\\(\\)")
 else()
   expect_compiler(default "${command}" g++)

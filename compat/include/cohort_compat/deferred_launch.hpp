@@ -33,9 +33,12 @@ class deferred_kernel final : public deferred_launch {
 
   void run() override {
     namespace host = cohort::detail::host;
-    host::launch_kernel(
-        host::kernel_entry{&host::run_dynamic<P...>, &payload_, cohort::detail::kernel_address(payload_.kernel)},
-        config_, cooperative_);
+    // The loops engine's runner too (as launch_with gives it), so that a launch that waited its stream's
+    // turn runs on the engine an immediate one would.
+    void (*const run_loops)(const void*) = host::any_passed_by_address<P...> ? nullptr : &host::run_loops<P...>;
+    host::launch_kernel(host::kernel_entry{&host::run_dynamic<P...>, &payload_,
+                                           cohort::detail::kernel_address(payload_.kernel), run_loops},
+                        config_, cooperative_);
   }
 
  private:
