@@ -58,18 +58,25 @@ if [ "${COHORT_SANITIZE:-0}" = 1 ] && [ -x "$build/tests/cuda/cohort_cuda_tests"
   status_sanitize=ok
   # The launch, memory and query tests and every grid barrier shape, so that each of the
   # barrier's three regimes (NVIDIA's protocol, polled counters, published flags) runs under each
-  # tool: about a minute on an H200 for the three, racecheck the slowest.
-  filter='Launch.*:Devices.*:Memory.*:Shapes/OracleQueries.*:Shapes/OracleGridSync.*:Sizes/GridBarrierShapes.*'
+  # tool, and the whole-array algorithms on ints (the grid scans' look-back hand-overs between
+  # warps, the device scans, grid_reduce): about two minutes on an H200 for the three. racecheck
+  # still reports a hazard on the scans' warp totals there (docs/measurements/2026-11-30-gpu-scan-racecheck.md).
+  runs=("cohort_cuda_tests Launch.*:Devices.*:Memory.*:Shapes/OracleQueries.*:Shapes/OracleGridSync.*:Sizes/GridBarrierShapes.*"
+        "conformance_cuda.algorithms_grid GridAlgorithms.PlusOverInt:GridAlgorithms.ResidentGrid")
   for tool in memcheck racecheck synccheck; do
-    if timeout 300 compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 99 \
-         "$build/tests/cuda/cohort_cuda_tests" --gtest_filter="$filter" >"$logs/sanitize-$tool.log" 2>&1; then
-      echo "compute-sanitizer $tool: clean ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitize-$tool.log" | tail -1))"
-    else
-      status_sanitize=FAILED
-      echo "compute-sanitizer $tool: FAILED"
-      grep -E "=========" "$logs/sanitize-$tool.log" | head -30
-      tail -5 "$logs/sanitize-$tool.log"
-    fi
+    for run in "${runs[@]}"; do
+      read -r binary filter <<<"$run"
+      log="$logs/sanitize-$tool-$binary.log"
+      if timeout 300 compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 99 \
+           "$build/tests/cuda/$binary" --gtest_filter="$filter" >"$log" 2>&1; then
+        echo "compute-sanitizer $tool, $binary: clean ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1))"
+      else
+        status_sanitize=FAILED
+        echo "compute-sanitizer $tool, $binary: FAILED"
+        grep -E "=========" "$log" | head -30
+        tail -5 "$log"
+      fi
+    done
   done
 fi
 

@@ -42,14 +42,12 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject, const cuda
   void* data = nullptr;
   cudaChannelFormatDesc format{};
   cudaExtent extent{};
-  unsigned flags = 0;
-  if (!array_storage(pResDesc->res.array.array, &data, &format, &extent, &flags))
+  // Any live array, also one allocated without cudaArraySurfaceLoadStore: CUDA's documentation asks
+  // for the flag, but an H200's driver (CUDA 13) makes the surface and its kernels read and write
+  // through it, and NVIDIA's behaviour is the one to match.
+  if (!array_storage(pResDesc->res.array.array, &data, &format, &extent))
     return fail(cudaErrorInvalidResourceHandle, "cudaCreateSurfaceObject: the array " +
                                                     address(pResDesc->res.array.array) + " is not a live cudaArray");
-  if ((flags & cudaArraySurfaceLoadStore) == 0)
-    return refuse("the array " + address(pResDesc->res.array.array) +
-                  " was allocated without cudaArraySurfaceLoadStore: pass that flag to cudaMallocArray or "
-                  "cudaMalloc3DArray");
   auto record = std::make_unique<surface_record>();
   record->resource = *pResDesc;
   cohort::compat::surface_object& s = record->object;

@@ -52,11 +52,16 @@ __device__ __forceinline__ void scan_one_tile(tile_exchange<T>& shared, const T*
 // it there with no load in flight; docs/algorithms.md has the measurements.)
 // They meet at named barriers: the data warps' own (1), the total handed
 // from data warp 0 to the look-back warp (2), and the prefix handed back
-// (3); each hand-over is an arrive by the producer and a sync by the
-// consumer, so no side waits for the other longer than it must.
+// (3). Both sides of a hand-over sync at its barrier: a producer's
+// bar.arrive orders its stores as well, but compute-sanitizer's racecheck
+// does not follow it and reported every hand-over as a shared-memory hazard
+// (thousands in a user's kernel). At either barrier the other side is
+// already there or nearly so. The barriers are the compiler's builtin
+// (__barrier_sync_count), not inline assembly, so that the compiler knows
+// them for what they are (docs/measurements/2026-11-30-gpu-scan-racecheck.md).
 template <unsigned Warps>
 struct data_warps_barrier {
-  __device__ void operator()() const { asm volatile("bar.sync 1, %0;" ::"n"(Warps * 32) : "memory"); }
+  __device__ void operator()() const { __barrier_sync_count(1, Warps * 32); }
 };
 
 // Blocks of the look-back kernel an SM must hold. A loaded tile waits for
@@ -82,13 +87,13 @@ __global__ void __launch_bounds__((Warps + 1) * 32, (look_back_blocks_per_sm<T, 
   const bool publishes = t + 1 < gridDim.x;
   if (threadIdx.x / 32 == Warps) {
     const partial<T> before = t > 0 ? partial<T>{look_back<Windows>(status, t, op), true} : absent<T>();
-    asm volatile("bar.sync 2, 64;" ::: "memory");  // the tile's total is in
+    __barrier_sync_count(2, 64);  // the tile's total is in
     if (lane_id() == 0) {
       if (publishes && t > 0) status.publish(t, lift(before, shared.tile_total).value, true);
       shared.tile_prefix = lift(init, before);
     }
     __syncwarp();
-    asm volatile("bar.arrive 3, %0;" ::"n"(block) : "memory");
+    __barrier_sync_count(3, block);
     return;
   }
   const bool vector = vector_aligned(in) && vector_aligned(out);
@@ -107,9 +112,9 @@ __global__ void __launch_bounds__((Warps + 1) * 32, (look_back_blocks_per_sm<T, 
             shared.tile_total = total;
           }
           __syncwarp();
-          asm volatile("bar.arrive 2, 64;" ::: "memory");
+          __barrier_sync_count(2, 64);
         }
-        asm volatile("bar.sync 3, %0;" ::"n"(block) : "memory");  // the prefix is in
+        __barrier_sync_count(3, block);  // the prefix is in
         return shared.tile_prefix;
       },
       Warps, data_warps_barrier<Warps>{});

@@ -110,7 +110,7 @@ __device__ T grid_look_back(const grid_records<T>& records, unsigned round, unsi
 // The data warps' barrier (named barrier 1), of `threads` threads.
 struct grid_data_warps_barrier {
   unsigned threads;
-  __device__ void operator()() const { asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory"); }
+  __device__ void operator()() const { __barrier_sync_count(1, threads); }
 };
 
 // The blocks that scan tiles: all of them where the grid's records fit in
@@ -155,7 +155,7 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
       if (t >= tiles) break;
       const partial<T> before =
           t > 0 ? partial<T>{grid_look_back<grid_look_back_windows>(records, r, me, carry, op), true} : absent<T>();
-      asm volatile("bar.sync 2, 64;" ::: "memory");  // the tile's total is in
+      __barrier_sync_count(2, 64);  // the tile's total is in
       const partial<T> inclusive = lift(before, shared.tile_total);
       carry = inclusive.value;
       if (lane_id() == 0) {
@@ -163,7 +163,7 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
         shared.tile_prefix = lift(init, before);
       }
       __syncwarp();
-      asm volatile("bar.arrive 3, %0;" ::"r"(blockDim.x) : "memory");
+      __barrier_sync_count(3, blockDim.x);
     }
     return;
   }
@@ -186,9 +186,9 @@ __device__ void look_back_grid_scan(const grid_barrier& barrier, const T* in, T*
               shared.tile_total = total;
             }
             __syncwarp();
-            asm volatile("bar.arrive 2, 64;" ::: "memory");
+            __barrier_sync_count(2, 64);
           }
-          asm volatile("bar.sync 3, %0;" ::"r"(blockDim.x) : "memory");  // the prefix is in
+          __barrier_sync_count(3, blockDim.x);  // the prefix is in
           return shared.tile_prefix;
         },
         warps, grid_data_warps_barrier{warps * 32});
