@@ -19,7 +19,7 @@ namespace {
 struct kernel_registry {
   std::mutex mutex;
   std::map<const void*, kernel_entry_points> kernels;
-  std::map<const void*, dim3> cluster_dims;  // __cluster_dims__
+  std::map<const void*, kernel_declaration> declarations;  // __cluster_dims__, __launch_bounds__
 };
 
 kernel_registry& registry() {
@@ -81,18 +81,30 @@ cudaError_t null_kernel_arguments(const char* call, const void* kernel, std::siz
                                                  ": pass an array with a pointer to each argument");
 }
 
-std::atomic<bool> cluster_dims_registered{false};
+std::atomic<bool> declarations_registered{false};
 
-void register_cluster_dims(const void* kernel, dim3 dims) {
+void register_declaration(const void* kernel, const kernel_declaration& declaration) {
   std::lock_guard lock(registry().mutex);
-  registry().cluster_dims[kernel] = dims;
-  cluster_dims_registered.store(true);
+  registry().declarations[kernel] = declaration;
+  declarations_registered.store(true);
 }
 
-dim3 registered_cluster_dims(const void* kernel) {
+kernel_declaration declaration_of(const void* kernel) {
   std::lock_guard lock(registry().mutex);
-  const auto it = registry().cluster_dims.find(kernel);
-  return it == registry().cluster_dims.end() ? dim3(1, 1, 1) : it->second;
+  const auto it = registry().declarations.find(kernel);
+  return it == registry().declarations.end() ? kernel_declaration{} : it->second;
+}
+
+// As an H200 does (cudaErrorInvalidValue at the launch, not sticky).
+cudaError_t check_launch_bound(const char* call, const void* kernel, dim3 block) {
+  const int bound = declaration_of(kernel).max_threads_per_block;
+  const unsigned long long threads = static_cast<unsigned long long>(block.x) * block.y * block.z;
+  if (bound <= 0 || threads <= static_cast<unsigned long long>(bound)) return cudaSuccess;
+  return detail::fail(cudaErrorInvalidValue, std::string(call) + ": a block of " + std::to_string(threads) +
+                                                 " threads for the kernel at " + detail::address(kernel) +
+                                                 ", declared __launch_bounds__(" + std::to_string(bound) +
+                                                 "): a GPU refuses more than " + std::to_string(bound) +
+                                                 " threads a block for it; launch smaller blocks or raise the bound");
 }
 
 void register_kernel(const void* kernel, const kernel_entry_points& entry_points) {
@@ -203,6 +215,7 @@ cudaError_t max_potential_block_size(int* min_grid, int* block_size, const void*
   const cohort::device_properties p = cohort::get_device_properties();
   int limit = p.max_threads_per_block;
   if (block_size_limit > 0) limit = std::min(limit, block_size_limit);
+  if (const int bound = declaration_of(kernel).max_threads_per_block; bound > 0) limit = std::min(limit, bound);
   const int granularity = p.warp_size;
   int best_threads = 0, best_block = 0, best_blocks = 0;
   // CUDA's search: from the largest block down, the first that fills the SM best.
@@ -272,8 +285,8 @@ cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, c
   launch_request request;
   if (const cudaError_t e = request_of(config, &request)) return e;
   cohort::launch_config cfg{request.grid, request.block, request.shared_bytes, {}};
-  cfg.cluster =
-      request.cluster.x * request.cluster.y * request.cluster.z == 1 ? registered_cluster_dims(func) : request.cluster;
+  cfg.cluster = request.cluster.x * request.cluster.y * request.cluster.z == 1 ? declaration_of(func).cluster_dims
+                                                                               : request.cluster;
   try {
     *numClusters = cohort::max_active_clusters(as_kernel(func), cfg);
   } catch (const cohort::error& e) {
@@ -288,10 +301,10 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
     return detail::fail(cudaErrorInvalidDeviceFunction, "cudaFuncGetAttributes: null attributes or kernel");
   const cohort::device_properties p = cohort::get_device_properties();
   *attr = {};
-  attr->maxThreadsPerBlock = p.max_threads_per_block;
+  const int bound = declaration_of(func).max_threads_per_block;
+  attr->maxThreadsPerBlock = bound > 0 ? std::min(bound, p.max_threads_per_block) : p.max_threads_per_block;
   attr->ptxVersion = 90;
   attr->binaryVersion = 90;
-  attr->maxDynamicSharedSizeBytes = static_cast<int>(p.shared_memory_per_block);
   attr->maxDynamicSharedSizeBytes = static_cast<int>(cohort::host::kernel_dynamic_shared_limit(func));
   return cudaSuccess;
 }

@@ -912,13 +912,18 @@ def global_registration(tokens, i):
     j = i
     name = None
     cluster_dims = None  # the text of __cluster_dims__'s arguments
+    max_threads = None  # the text of __launch_bounds__'s first argument
     while j is not None and j < len(tokens):
         t = tokens[j]
         if t.text == "__cluster_dims__":
             opening = significant(tokens, j, 1)
             j = match_forward(tokens, opening)
             cluster_dims = spelled(tokens[opening + 1 : j])
-        elif t.text == "__launch_bounds__" or t.text == "__attribute__":
+        elif t.text == "__launch_bounds__":
+            opening = significant(tokens, j, 1)
+            j = match_forward(tokens, opening)
+            max_threads = spelled(first_argument(tokens, opening + 1, j - 1))
+        elif t.text == "__attribute__":
             j = match_forward(tokens, significant(tokens, j, 1))
         elif t.text == "(":
             break
@@ -942,10 +947,14 @@ def global_registration(tokens, i):
         kernel = f"&{name}"
     else:
         kernel = f"static_cast<void (*)({strip_defaults(tokens, j + 1, params_close - 1)})>(&{name})"
-    cluster = f", dim3({cluster_dims})" if cluster_dims else ""
+    declared = ""
+    if cluster_dims or max_threads:
+        declared = f", dim3({cluster_dims or '1, 1, 1'})"
+    if max_threads:
+        declared += f", static_cast<int>({max_threads})"
     return close, (
         " [[maybe_unused]] static const bool COHORT_COMPAT_UNIQUE(cohort_kernel_registered_) = "
-        f"::cohort::compat::register_global({kernel}{cluster});"
+        f"::cohort::compat::register_global({kernel}{declared});"
     )
 
 
@@ -987,6 +996,20 @@ def constant_registration(tokens, i):
         f"::cohort::compat::register_constant(__builtin_addressof({name}), sizeof({name}));"
         for name in names
     )
+
+
+def first_argument(tokens, first, last):
+    """The tokens of the first top-level argument in tokens[first..last]."""
+    depth = 0
+    for k in range(first, last + 1):
+        text = tokens[k].text
+        if text in ("(", "[", "{"):
+            depth += 1
+        elif text in (")", "]", "}"):
+            depth -= 1
+        elif text == "," and depth == 0:
+            return tokens[first:k]
+    return tokens[first : last + 1]
 
 
 def strip_defaults(tokens, first, last):

@@ -200,8 +200,9 @@ def definition_case(rng, index):
         else:
             types = " , ".join(p.split("=")[0].strip() for p in parameters)
             kernel = f"static_cast < void ( * ) ( {types} ) > ( & {name} )"
+        declared = " , dim3 ( 1 , 1 , 1 ) , static_cast < int > ( 256 )" if bounds else ""
         registration = ("[[ maybe_unused ]] static const bool COHORT_COMPAT_UNIQUE ( cohort_kernel_registered_ ) = "
-                        f"::cohort::compat::register_global ( {kernel} ) ;")
+                        f"::cohort::compat::register_global ( {kernel}{declared} ) ;")
     expected = preface + " ".join([opening, head, "__global__ void", bounds, name, "(", listed, ") { }", registration,
                                    closing]) + "\n"
     unit = None if preface.startswith("struct") else source  # one struct S in the compile unit

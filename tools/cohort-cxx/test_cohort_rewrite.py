@@ -360,9 +360,13 @@ class Registration(unittest.TestCase):
         self.assertNotIn("register_global", rewrite("template <class T> __global__ void k(T* p) { }"))
         self.assertNotIn("register_global", rewrite("__global__ void k(int* p);"))
 
-    def test_launch_bounds_and_namespaces(self):
+    def test_launch_bounds_are_registered(self):
         out = rewrite("namespace a { __global__ void __launch_bounds__(256, 2) k(float x) { } }")
-        self.assertIn("(&k)); }", out)
+        self.assertIn("(&k), dim3(1, 1, 1), static_cast<int>(256)); }", out)
+        out = rewrite("__global__ void __launch_bounds__(f(2, 3) * B) k(float x) { }")
+        self.assertIn("dim3(1, 1, 1), static_cast<int>(f ( 2 , 3 ) * B));", out)
+        out = rewrite("__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(64) k(float x) { }")
+        self.assertIn("dim3(2 , 1 , 1), static_cast<int>(64));", out)
 
     def test_cluster_dims_are_registered(self):
         out = rewrite("__global__ void __cluster_dims__(2, 1, 1) k(float* x) { }")

@@ -54,11 +54,19 @@ cudaError_t run_launch(const launch_request& request, launch_body body, void* co
 // cudaErrorNotSupported.
 cudaError_t request_of(const cudaLaunchConfig_t* config, launch_request* request);
 
-// A kernel's __cluster_dims__, recorded by cohort-cxx's registration: its
-// launches without a cluster attribute run in clusters of that shape.
-void register_cluster_dims(const void* kernel, dim3 dims);
-extern std::atomic<bool> cluster_dims_registered;
-dim3 registered_cluster_dims(const void* kernel);
+// What a kernel's declaration says about its launches, recorded by
+// cohort-cxx's registration: __cluster_dims__ (its launches without a cluster
+// attribute run in clusters of that shape) and __launch_bounds__'s most
+// threads a block (a larger block is refused, as a GPU refuses it).
+struct kernel_declaration {
+  dim3 cluster_dims{1, 1, 1};
+  int max_threads_per_block = 0;  // 0: no __launch_bounds__
+};
+void register_declaration(const void* kernel, const kernel_declaration& declaration);
+extern std::atomic<bool> declarations_registered;
+kernel_declaration declaration_of(const void* kernel);
+// The refusal of a block larger than the kernel's __launch_bounds__ allow, or cudaSuccess.
+cudaError_t check_launch_bound(const char* call, const void* kernel, dim3 block);
 
 // A launch of a kernel with its arguments copied (a graph's kernel node), the
 // configuration given when it runs.
@@ -153,11 +161,14 @@ cudaError_t launch_typed(void (*kernel)(P...), const launch_request& request, A&
   const auto run = [](void* context, const cohort::launch_config& config, std::unique_ptr<deferred_launch>* deferred) {
     (*static_cast<body_type*>(context))(config, deferred);
   };
-  if (cluster_dims_registered.load(std::memory_order_relaxed) &&
-      request.cluster.x * request.cluster.y * request.cluster.z == 1) [[unlikely]] {
-    launch_request clustered = request;
-    clustered.cluster = registered_cluster_dims(reinterpret_cast<const void*>(kernel));
-    return run_launch(clustered, run, &body);
+  if (declarations_registered.load(std::memory_order_relaxed)) [[unlikely]] {
+    const void* address = reinterpret_cast<const void*>(kernel);
+    if (const cudaError_t e = check_launch_bound("a kernel launch", address, request.block)) return e;
+    if (request.cluster.x * request.cluster.y * request.cluster.z == 1) {
+      launch_request clustered = request;
+      clustered.cluster = declaration_of(address).cluster_dims;
+      return run_launch(clustered, run, &body);
+    }
   }
   return run_launch(request, run, &body);
 }
@@ -304,16 +315,14 @@ deduced_launch<Thunk, Signature> chevron_deduced(Thunk, dim3 grid, dim3 block, s
 #define COHORT_COMPAT_UNIQUE(prefix) COHORT_COMPAT_CONCAT(prefix, __COUNTER__)
 
 // Registers a kernel defined in a .cu file so that it can be launched by
-// address (cohort-cxx emits one after every __global__ function that is not a template).
+// address (cohort-cxx emits one after every __global__ function that is not a
+// template), with its __cluster_dims__(x, y, z) and __launch_bounds__(n, ...)
+// where it has them.
 template <class... P>
-bool register_global(void (*kernel)(P...)) {
-  detail::remember(kernel);
-  return true;
-}
-// The same for a kernel declared with __cluster_dims__(x, y, z).
-template <class... P>
-bool register_global(void (*kernel)(P...), dim3 cluster_dims) {
-  register_cluster_dims(detail::remember(kernel), cluster_dims);
+bool register_global(void (*kernel)(P...), dim3 cluster_dims = dim3(1, 1, 1), int max_threads_per_block = 0) {
+  const void* address = detail::remember(kernel);
+  if (cluster_dims.x * cluster_dims.y * cluster_dims.z != 1 || max_threads_per_block > 0)
+    register_declaration(address, {cluster_dims, max_threads_per_block});
   return true;
 }
 
