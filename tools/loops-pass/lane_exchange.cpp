@@ -25,27 +25,31 @@ constexpr unsigned tile_size_arg = 1;
 // and parameters for fibers); tile_vote's the same without the parameters. Both a function over the lanes.
 bool is_tile_fold(const Function& f) { return f.getName().starts_with(tile_fold_prefix); }
 bool is_tile_vote(const Function& f) { return f.getName().starts_with(tile_vote_prefix); }
+// tile_match's are tile_vote's.
+bool is_tile_match(const Function& f) { return f.getName().starts_with(tile_match_prefix); }
 constexpr unsigned fold_lanes_arg = 2, fold_where_arg = 5, fold_arg_count = 7, vote_arg_count = 6;
 }  // namespace
 
 Value* shuffle_argument(const CallInst& call) {
-  // A vote's, reduction's, __syncwarp's or a tile's fold's or vote's: none, as uniform as a constant.
+  // A vote's, reduction's, __syncwarp's, match's or a tile's fold's, vote's or match's: none, as uniform as a
+  // constant.
   const Function& f = *call.getCalledFunction();
-  if (is_lane_combine(f) || is_tile_fold(f) || is_tile_vote(f))
+  if (is_lane_combine(f) || is_tile_fold(f) || is_tile_vote(f) || is_tile_match(f))
     return ConstantInt::get(Type::getInt64Ty(call.getContext()), 0);
   return call.getArgOperand(packed_arg);
 }
 
 bool is_lane_exchange(const Function& f) {
   return f.getName().starts_with(lane_exchange_prefix) || is_lane_combine(f) || is_tile_exchange(f) ||
-         is_tile_fold(f) || is_tile_vote(f);
+         is_tile_fold(f) || is_tile_vote(f) || is_tile_match(f);
 }
 
 std::optional<lane_point> lowerable_shuffle(const CallInst& call) {
   const Function* callee = call.getCalledFunction();
   if (!callee || !is_lane_exchange(*callee)) return std::nullopt;
-  const bool combine = is_lane_combine(*callee), vote = is_tile_vote(*callee);
-  const bool fold = vote || is_tile_fold(*callee);  // a function over the lanes
+  const bool combine = is_lane_combine(*callee), match = is_tile_match(*callee);
+  const bool vote = match || is_tile_vote(*callee);  // tile_vote's parameters
+  const bool fold = vote || is_tile_fold(*callee);   // a function over the lanes
   const bool tile = fold || is_tile_exchange(*callee);
   const unsigned count = combine ? combine_arg_count : vote ? vote_arg_count : fold ? fold_arg_count : arg_count;
   if (call.arg_size() != count) return std::nullopt;
@@ -54,11 +58,13 @@ std::optional<lane_point> lowerable_shuffle(const CallInst& call) {
   auto* where = dyn_cast<Constant>(call.getArgOperand(combine ? combine_where_arg : fold ? fold_where_arg : where_arg));
   auto* lanes = fold ? dyn_cast<Function>(call.getArgOperand(fold_lanes_arg)->stripPointerCasts()) : nullptr;
   Type* value = call.getArgOperand(value_arg)->getType();
-  const std::uint64_t first_kind = vote   ? tile_vote_kind
+  const std::uint64_t first_kind = match  ? tile_match_any_kind
+                                   : vote ? tile_vote_kind
                                    : fold ? tile_fold_kind
                                    : tile ? first_tile_kind
                                           : (combine ? last_shuffle_kind + 1 : 0);
-  const std::uint64_t last_kind = fold   ? first_kind
+  const std::uint64_t last_kind = match  ? tile_match_all_kind
+                                  : fold ? first_kind
                                   : tile ? tile_sync_kind
                                          : (combine ? last_combine_kind : last_shuffle_kind);
   if (!kind || kind->getZExtValue() < first_kind || kind->getZExtValue() > last_kind || !mask || !where ||

@@ -175,9 +175,44 @@ __global__ void tile_votes_kernel(unsigned rounds, int* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+// A __match_any_sync and a __match_all_sync per round; the mask a constant, or (Records) the parameter `mask`.
+template <bool Records>
+__global__ void warp_matches_kernel(unsigned rounds, unsigned mask, int* out) {
+  const unsigned m = Records ? mask : 0xffffffffu;
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) {
+    x += __popcll(__match_any_sync(m, x & 7));
+    int pred = 0;
+    x += static_cast<int>(__match_all_sync(m, x >> 12, &pred) & 1) + pred;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+template <unsigned Tile>
+__global__ void tile_matches_kernel(unsigned rounds, int* out) {
+  const auto tile = cohort::tiled_partition<Tile>(cohort::this_thread_block());
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) {
+    x += __popc(tile.match_any(x & 7));
+    int pred = 0;
+    x += static_cast<int>(tile.match_all(x >> 12, pred) & 1) + pred;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 }  // namespace
 
 namespace loops_bench {
+
+void warp_matches(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records) {
+  cohort::launch(records ? warp_matches_kernel<true> : warp_matches_kernel<false>, {dim3(blocks), dim3(block)}, rounds,
+                 0xffffffffu, out);
+}
+
+void tile_matches(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile) {
+  cohort::launch(tile == 8 ? tile_matches_kernel<8> : tile_matches_kernel<32>, {dim3(blocks), dim3(block)}, rounds,
+                 out);
+}
 
 void tile_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile) {
   cohort::launch(tile == 8 ? tile_votes_kernel<8> : tile_votes_kernel<32>, {dim3(blocks), dim3(block)}, rounds, out);

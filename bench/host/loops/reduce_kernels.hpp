@@ -32,5 +32,10 @@ void tile_shuffles(unsigned rounds, int* out, unsigned blocks, unsigned block, u
 void tile_folds(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile, bool records);
 // `rounds` of a thread_block_tile<Tile>'s ballot, any and all per thread (Tile 8 or 32).
 void tile_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile);
+// `rounds` of a __match_any_sync and a __match_all_sync per lane; `records`: their mask a kernel parameter (the
+// fiber engine's records, through the loops engine's exchange) instead of a constant (the block's lane arrays).
+void warp_matches(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records);
+// `rounds` of a thread_block_tile<Tile>'s match_any and match_all per thread (Tile 8 or 32).
+void tile_matches(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile);
 
 }  // namespace loops_bench
