@@ -28,6 +28,19 @@ bool is_tile_vote(const Function& f) { return f.getName().starts_with(tile_vote_
 // tile_match's are tile_vote's.
 bool is_tile_match(const Function& f) { return f.getName().starts_with(tile_match_prefix); }
 constexpr unsigned fold_lanes_arg = 2, fold_where_arg = 5, fold_arg_count = 7, vote_arg_count = 6;
+// The kernel parameter `mask` is, as it is or extended to 64 bits.
+std::optional<mask_parameter> parameter_mask(const Value* mask) {
+  bool sign_extended = false;
+  if (const auto* extension = dyn_cast<CastInst>(mask);
+      extension && (isa<ZExtInst>(extension) || isa<SExtInst>(extension))) {
+    sign_extended = isa<SExtInst>(extension);
+    mask = extension->getOperand(0);
+  }
+  const auto* argument = dyn_cast<Argument>(mask);
+  if (!argument || !argument->getType()->isIntegerTy() || argument->getType()->getIntegerBitWidth() > 64)
+    return std::nullopt;
+  return mask_parameter{argument->getArgNo(), sign_extended};
+}
 }  // namespace
 
 Value* shuffle_argument(const CallInst& call) {
@@ -55,6 +68,9 @@ std::optional<lane_point> lowerable_shuffle(const CallInst& call) {
   if (call.arg_size() != count) return std::nullopt;
   const auto* kind = dyn_cast<ConstantInt>(call.getArgOperand(kind_arg));
   const auto* mask = dyn_cast<ConstantInt>(call.getArgOperand(tile ? tile_size_arg : mask_arg));
+  // A warp operation's mask may be a kernel parameter instead (a tile's size is always a constant).
+  const std::optional<mask_parameter> parameter =
+      mask || tile ? std::nullopt : parameter_mask(call.getArgOperand(mask_arg));
   auto* where = dyn_cast<Constant>(call.getArgOperand(combine ? combine_where_arg : fold ? fold_where_arg : where_arg));
   auto* lanes = fold ? dyn_cast<Function>(call.getArgOperand(fold_lanes_arg)->stripPointerCasts()) : nullptr;
   Type* value = call.getArgOperand(value_arg)->getType();
@@ -67,15 +83,16 @@ std::optional<lane_point> lowerable_shuffle(const CallInst& call) {
                                   : fold ? first_kind
                                   : tile ? tile_sync_kind
                                          : (combine ? last_combine_kind : last_shuffle_kind);
-  if (!kind || kind->getZExtValue() < first_kind || kind->getZExtValue() > last_kind || !mask || !where ||
-      !where->getType()->isPointerTy() || call.getType() != value || !value->isSized() || (fold && !lanes))
+  if (!kind || kind->getZExtValue() < first_kind || kind->getZExtValue() > last_kind || (!mask && !parameter) ||
+      !where || !where->getType()->isPointerTy() || call.getType() != value || !value->isSized() || (fold && !lanes))
     return std::nullopt;
   // A tile of 1 to 32 consecutive ranks (wider tiles keep the records: their argument must be uniform).
   if (tile && (mask->getZExtValue() == 0 || mask->getZExtValue() > 32 || !isPowerOf2_64(mask->getZExtValue())))
     return std::nullopt;
   const std::uint64_t size = call.getModule()->getDataLayout().getTypeAllocSize(value).getFixedValue();
   if (size == 0 || size > 32 || !isPowerOf2_64(size)) return std::nullopt;
-  return lane_point{unsigned(kind->getZExtValue()), unsigned(size), mask->getZExtValue(), where, lanes};
+  return lane_point{
+      unsigned(kind->getZExtValue()), unsigned(size), mask ? mask->getZExtValue() : 0, parameter, where, lanes};
 }
 
 LoadInst* lower_shuffle(CallInst& call, const lane_point& point, BasicBlock& resume, Value* x, Value* row,

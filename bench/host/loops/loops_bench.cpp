@@ -280,7 +280,7 @@ void BM_ClusterSync_Fibers(benchmark::State& state) {
 }
 
 // A warp reduction and a ballot per lane and round (64 rounds, 16 blocks), with
-// a constant mask (the lane arrays) or the mask a parameter (the records); the
+// a constant mask (the lane arrays) or the mask read from memory (the records); the
 // counter is nanoseconds per lane and operation.
 void warp_votes_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected,
                    bool records) {
@@ -378,7 +378,7 @@ void BM_TileVotes_Fibers(benchmark::State& state) {
 }
 
 // A __match_any_sync and a __match_all_sync per lane and round (64 rounds, 16 blocks of 1024), with a constant
-// mask (the lane arrays) or the mask a parameter (the records); the counter is nanoseconds per lane and match.
+// mask (the lane arrays) or the mask read from memory (the records); the counter is nanoseconds per lane and match.
 void warp_matches_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected,
                      bool records) {
   constexpr unsigned rounds = 64, blocks = 16, block = 1024;
