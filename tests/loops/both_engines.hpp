@@ -81,4 +81,28 @@ void expect_fallback(const engine_choice& choice, const std::string& reason, con
   set_engine_mode(engine_mode::automatic);
 }
 
+// The launch's error on fibers and on loops: the same kind, and the message
+// the fiber engine gives (`same_text`) or one that contains `part`.
+inline void expect_same_error(const std::function<void()>& run, cohort::errc kind, bool same_text,
+                              const std::string& part) {
+  std::string messages[2];
+  using cohort::host::engine_mode;
+  const engine_mode modes[] = {engine_mode::fibers, engine_mode::loops};
+  for (int m = 0; m < 2; ++m) {
+    cohort::host::set_engine_mode(modes[m]);
+    try {
+      run();
+      ADD_FAILURE() << "the launch did not fail";
+    } catch (const cohort::error& e) {
+      EXPECT_EQ(e.kind(), kind) << e.what();
+      messages[m] = e.what();
+      EXPECT_NE(messages[m].find(part), std::string::npos) << messages[m];
+    }
+  }
+  cohort::host::set_engine_mode(engine_mode::automatic);
+  if (same_text) EXPECT_EQ(messages[0], messages[1]);
+  // Both name the thread that called the collective first and the lane it found at odds.
+  for (const std::string& message : messages) EXPECT_NE(message.find("block (0,0,0)"), std::string::npos) << message;
+}
+
 }  // namespace loops_tests

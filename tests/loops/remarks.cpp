@@ -26,8 +26,7 @@ __global__ void remark_warp_sum(const float* in, float* out) {
   out[threadIdx.x] = v;
 }
 
-// A vote, a reduction and __syncwarp with constant masks on the lane arrays;
-// __match_any_sync through the records.
+// A vote, a reduction, __syncwarp and __match_any_sync with constant masks on the lane arrays.
 __global__ void remark_votes(const int* in, int* out) {
   const int v = in[threadIdx.x];
   const unsigned long long voters = __ballot_sync(0xffffffffu, v > 0);

@@ -126,6 +126,15 @@ Value* fold_lanes(IRBuilder<>& b, const lane_point& p) {
   return p.lanes ? static_cast<Value*>(p.lanes) : ConstantPointerNull::get(b.getPtrTy());
 }
 
+// A lowered warp operation's mask: its constant, or the block function's
+// parameter (the kernel's) extended to 64 bits; a tile's size.
+Value* lane_mask(IRBuilder<>& b, const lane_point& p) {
+  if (!p.parameter) return b.getInt64(p.mask);
+  Value* parameter = b.GetInsertBlock()->getParent()->getArg(p.parameter->index);
+  return p.parameter->sign_extended ? b.CreateSExtOrTrunc(parameter, b.getInt64Ty())
+                                    : b.CreateZExtOrTrunc(parameter, b.getInt64Ty());
+}
+
 // Where every thread stopped at collective `point`: its groups completed
 // through their records (cohort_loops_exchange), or a shuffle lowered to the
 // lane arrays exchanged between them (cohort_loops_lane_exchange).
@@ -138,8 +147,8 @@ void complete_collective(IRBuilder<>& b, Module& module, const step_function& st
     FunctionCallee exchange =
         module.getOrInsertFunction(lane_exchange_symbol, void_type, b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty(),
                                    b.getInt64Ty(), b.getPtrTy(), b.getInt1Ty(), b.getPtrTy());
-    b.CreateCall(exchange, {f.ctx, b.getInt32(lanes->kind), b.getInt32(lanes->size), b.getInt64(lanes->mask),
-                            lanes->where, b.getInt1(lanes->uniform_arg), fold_lanes(b, *lanes)});
+    b.CreateCall(exchange, {f.ctx, b.getInt32(lanes->kind), b.getInt32(lanes->size), lane_mask(b, *lanes), lanes->where,
+                            b.getInt1(lanes->uniform_arg), fold_lanes(b, *lanes)});
   }
 }
 
@@ -572,7 +581,7 @@ void build_warp_regions(IRBuilder<>& b, Function& function, const step_function&
     // After a collective, the warp's exchange (every lane of the warp stopped there).
     if (point > 0)
       if (const std::optional<lane_point>& p = step.lane_points[point - 1])
-        b.CreateCall(exchange, {f.ctx, first, b.getInt32(p->kind), b.getInt32(p->size), b.getInt64(p->mask), p->where,
+        b.CreateCall(exchange, {f.ctx, first, b.getInt32(p->kind), b.getInt32(p->size), lane_mask(b, *p), p->where,
                                 b.getInt1(p->uniform_arg), fold_lanes(b, *p)});
     Value* next = lanes(b.getInt32(point), warp_lanes_at{first, end, first_at, last_at}, kept, keep, ignored);
     copy(kept, keep);

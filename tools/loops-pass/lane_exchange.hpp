@@ -10,9 +10,10 @@
 // and `__syncwarp` take the same path: each lane's value in, its warp's result
 // out (for `__syncwarp`, nothing but the mask's check); so do the shuffles and
 // sync of a thread_block_tile of 32 or fewer, per tile of consecutive ranks,
-// and its cg::reduce and scans with a stateless operator (tile_fold) and its
-// votes (tile_vote), whose header-defined function over each tile the block
-// function's exchange runs.
+// and its cg::reduce and scans with a stateless operator (tile_fold), its
+// votes (tile_vote) and matches (tile_match), whose header-defined function
+// over each tile the block function's exchange runs. `__match_*_sync` takes the
+// votes' path, each lane's value as its key (match_key.hpp).
 #pragma once
 
 #include <cstdint>
@@ -24,13 +25,21 @@
 
 namespace cohort_loops {
 
+// A warp operation's mask that is the kernel's parameter `index` (as it is, or zero- or sign-extended to 64 bits):
+// the same for every thread of the launch, so checked once a block as a constant mask is.
+struct mask_parameter {
+  unsigned index;
+  bool sign_extended;
+};
+
 struct lane_point {
-  unsigned kind;          // shuffle_kind (idx, up, down, xor), combine_kind (detail/host/language/warp_intrinsics.hpp)
-                          // or tile_kind (detail/host/tile_primitives.hpp)
-  unsigned size;          // bytes a lane's value takes in the arrays: 1 to 32, a power of two
-  std::uint64_t mask;     // the warp's mask; for a tile's operation, the tile's size
-  llvm::Constant* where;  // the call's std::source_location, one pointer
-  // A tile's fold (cg::reduce, a scan) or vote: the header's function over the tiles in the arrays; else null.
+  unsigned kind;       // shuffle_kind (idx, up, down, xor), combine_kind (detail/host/language/warp_intrinsics.hpp)
+                       // or tile_kind (detail/host/tile_primitives.hpp)
+  unsigned size;       // bytes a lane's value takes in the arrays: 1 to 32, a power of two
+  std::uint64_t mask;  // the warp's mask (unless `parameter`); for a tile's operation, the tile's size
+  std::optional<mask_parameter> parameter;  // where the warp's mask is a kernel parameter
+  llvm::Constant* where;                    // the call's std::source_location, one pointer
+  // A tile's fold (cg::reduce, a scan), vote or match: the header's function over the tiles in the arrays; else null.
   llvm::Function* lanes = nullptr;
   // Every thread passes the same operand and width (uniformity.hpp): stored
   // once, at lane_arg[0], and the sources computed once per warp.
@@ -39,10 +48,13 @@ struct lane_point {
 
 // Whether `f` is cohort's shuffle exchange (lane_exchange<T>, runtime_abi.hpp),
 // its vote, reduction and __syncwarp (lane_combine<T>), a tile's shuffle or
-// sync (tile_exchange<T>), fold (tile_fold) or vote (tile_vote), which take the same path.
+// sync (tile_exchange<T>), fold (tile_fold), vote (tile_vote) or match (tile_match), which take the same path.
 bool is_lane_exchange(const llvm::Function& f);
-// The shuffle (or vote, reduction, __syncwarp) `call` lowers to, where its kind,
-// mask and site are constants and its value passes in one register of the type
+// The shuffle (or vote, reduction, __syncwarp, match) `call` lowers to, where its kind
+// and site are constants, its mask a constant or a kernel parameter (a function
+// argument of `call`'s function: in the kernel and in its step function, whose
+// first parameters are the kernel's, thread positions are never arguments of
+// the kernel's), and its value passes in one register of the type
 // it returns; otherwise it stays a rendezvous (its function inlined, checked
 // through cohort_loops_exchange).
 std::optional<lane_point> lowerable_shuffle(const llvm::CallInst& call);

@@ -60,17 +60,18 @@ inline constexpr llvm::StringLiteral rendezvous_symbol = "_ZN6cohort6detail4host
 inline constexpr llvm::StringLiteral lane_exchange_prefix = "_ZN6cohort6detail4host13lane_exchangeI";
 // template <class T> T cohort::detail::host::lane_combine(combine_kind, collective_op const&,
 //     unsigned long long mask, T value, std::source_location) (the same header): a vote, `__reduce_*_sync` or
-// `__syncwarp`, its kind a constant after the shuffles' (ballot 4, any, all, reduce_add,
+// `__syncwarp` or `__match_*_sync`, its kind a constant after the shuffles' (ballot 4, any, all, reduce_add,
 // reduce_min_unsigned, reduce_min_signed, reduce_max_unsigned, reduce_max_signed, reduce_and, reduce_or,
-// reduce_xor, sync 15).
+// reduce_xor, sync 15, match_any, match_all 17); a match's value is its key (match_key.hpp), its result too.
 inline constexpr llvm::StringLiteral lane_combine_prefix = "_ZN6cohort6detail4host12lane_combineI";
-inline constexpr unsigned last_shuffle_kind = 3, last_combine_kind = 15, sync_kind = 15;
+inline constexpr unsigned last_shuffle_kind = 3, last_combine_kind = 17, sync_kind = 15;
 // template <class T> T cohort::detail::host::tile_exchange(tile_kind, unsigned size, collective_op const&, T var,
 //     uint64_t arg, std::source_location) (detail/host/tile_primitives.hpp): a shuffle or sync of a
-// thread_block_tile of `size` (1 to 32), its kind a constant after the warp intrinsics' (shfl 16, shfl_up,
-// shfl_down, shfl_xor, sync 20); `arg` the source rank (with the width in the high word), delta or lane mask.
+// thread_block_tile of `size` (1 to 32), its kind a constant after the warp intrinsics' (shfl 18, shfl_up,
+// shfl_down, shfl_xor, sync 22); `arg` the source rank (with the width in the high word), delta or lane mask.
 inline constexpr llvm::StringLiteral tile_exchange_prefix = "_ZN6cohort6detail4host13tile_exchangeI";
-inline constexpr unsigned first_tile_kind = 16, tile_sync_kind = 20, tile_fold_kind = 21, tile_vote_kind = 22;
+inline constexpr unsigned first_tile_kind = 18, tile_sync_kind = 22, tile_fold_kind = 23, tile_vote_kind = 24,
+                          tile_match_any_kind = 25, tile_match_all_kind = 26;
 // template <class T> T cohort::detail::host::tile_fold(tile_kind, unsigned size,
 //     void (*lanes)(const std::byte* in, std::byte* out, unsigned first, unsigned end, unsigned tile), T value,
 //     const collective_op&, std::source_location, const void* params) (detail/host/collectives/tile_fold.hpp):
@@ -81,6 +82,10 @@ inline constexpr llvm::StringLiteral tile_fold_prefix = "_ZN6cohort6detail4host9
 //     const collective_op&, std::source_location) (detail/host/tile_primitives.hpp): a thread_block_tile's any, all
 // or ballot, its kind tile_vote_kind, lowered as tile_fold.
 inline constexpr llvm::StringLiteral tile_vote_prefix = "_ZN6cohort6detail4host9tile_voteI";
+// template <class Key> Key cohort::detail::host::tile_match(tile_kind, unsigned size, <lanes as above>, Key key,
+//     const collective_op&, std::source_location) (the same header): a thread_block_tile's match_any or match_all
+// (tile_match_any_kind, tile_match_all_kind), its value as its key (match_key.hpp), lowered as tile_vote.
+inline constexpr llvm::StringLiteral tile_match_prefix = "_ZN6cohort6detail4host10tile_matchI";
 
 // Marks, between the step and the block function, an instruction whose value is
 // the same for every thread of the block: the block function computes it once.
@@ -116,7 +121,8 @@ inline constexpr llvm::StringLiteral exchange_symbol = "cohort_loops_exchange";
 // result in lane_out. The same for a vote, reduction or __syncwarp (a kind after the shuffles'; no argument): each
 // warp's result in every lane's lane_out; and for a tile's shuffle or sync (a tile kind; `mask` is then the
 // tile's size), per tile of consecutive ranks; for a tile's fold, `lanes` is tile_fold's function, which the
-// exchange runs over the range's tiles, and for a tile's vote tile_vote's (null for every other kind).
+// exchange runs over the range's tiles, for a tile's vote tile_vote's and for its match tile_match's (null for every
+// other kind).
 inline constexpr llvm::StringLiteral lane_exchange_symbol = "cohort_loops_lane_exchange";
 // void cohort_loops_lane_exchange_warp(loops_block*, unsigned first, <the rest as above>): the same for the
 // warp whose first rank is `first` alone, in a kernel whose regions run per warp.

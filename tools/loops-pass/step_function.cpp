@@ -333,8 +333,9 @@ step_or_refusal build_step_function(Function& kernel, ArrayRef<CallInst*> barrie
         step.eraseFromParent();
         return {{},
                 step_refusal{"a warp or tile collective through the fiber engine's records (cg::reduce or a scan "
-                             "with an operator that holds state, match, a tile wider than 32, a mask "
-                             "computed at run time) in a kernel with "
+                             "with an operator that holds state, a match of a value wider than 16 bytes, a tile wider "
+                             "than 32, a mask "
+                             "computed at run time other than a kernel parameter) in a kernel with "
                              "collectives in warp-uniform control flow",
                              where}};
       }

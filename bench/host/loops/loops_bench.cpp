@@ -280,7 +280,7 @@ void BM_ClusterSync_Fibers(benchmark::State& state) {
 }
 
 // A warp reduction and a ballot per lane and round (64 rounds, 16 blocks), with
-// a constant mask (the lane arrays) or the mask a parameter (the records); the
+// a constant mask (the lane arrays) or the mask read from memory (the records); the
 // counter is nanoseconds per lane and operation.
 void warp_votes_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected,
                    bool records) {
@@ -377,6 +377,53 @@ void BM_TileVotes_Fibers(benchmark::State& state) {
   tile_votes_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
 }
 
+// A __match_any_sync and a __match_all_sync per lane and round (64 rounds, 16 blocks of 1024), with a constant
+// mask (the lane arrays) or the mask read from memory (the records); the counter is nanoseconds per lane and match.
+void warp_matches_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected,
+                     bool records) {
+  constexpr unsigned rounds = 64, blocks = 16, block = 1024;
+  cohort::device_buffer<int> out(blocks * block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::warp_matches(rounds, out.data(), blocks, block, records);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::warp_matches(rounds, out.data(), blocks, block, records);
+  state.counters["ns_per_lane_match"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2 * rounds * blocks * block,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_WarpMatches_Loops(benchmark::State& state) {
+  warp_matches_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops, false);
+}
+void BM_WarpMatches_LoopsRecords(benchmark::State& state) {
+  warp_matches_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops, true);
+}
+void BM_WarpMatches_Fibers(benchmark::State& state) {
+  warp_matches_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers, false);
+}
+
+// A tile's match_any and match_all per thread and round (64 rounds, 16 blocks of
+// 1024, tiles of Arg threads); the counter is nanoseconds per thread and match.
+void tile_matches_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned tile = static_cast<unsigned>(state.range(0));
+  constexpr unsigned rounds = 64, blocks = 16, block = 1024;
+  cohort::device_buffer<int> out(blocks * block);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::tile_matches(rounds, out.data(), blocks, block, tile);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::tile_matches(rounds, out.data(), blocks, block, tile);
+  state.counters["ns_per_thread_match"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 2 * rounds * blocks * block,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_TileMatches_Loops(benchmark::State& state) {
+  tile_matches_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_TileMatches_Fibers(benchmark::State& state) {
+  tile_matches_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
 // Double-buffered memcpy_async over 2^22 floats, blocks of Arg(0) threads each
 // streaming 16 chunks of 4 × Arg(0) floats: the copies, waits and block barriers.
 void copy_stages_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
@@ -466,6 +513,11 @@ LOOPS_BENCH(BM_TileFolds_LoopsRecords)->Arg(8)->Arg(32);
 LOOPS_BENCH(BM_TileFolds_Fibers)->Arg(8)->Arg(32);
 LOOPS_BENCH(BM_TileVotes_Loops)->Arg(8)->Arg(32);
 LOOPS_BENCH(BM_TileVotes_Fibers)->Arg(8)->Arg(32);
+LOOPS_BENCH(BM_WarpMatches_Loops);
+LOOPS_BENCH(BM_WarpMatches_LoopsRecords);
+LOOPS_BENCH(BM_WarpMatches_Fibers);
+LOOPS_BENCH(BM_TileMatches_Loops)->Arg(8)->Arg(32);
+LOOPS_BENCH(BM_TileMatches_Fibers)->Arg(8)->Arg(32);
 LOOPS_BENCH(BM_CopyStages_Loops)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_CopyStages_Fibers)->Arg(256)->Arg(1024);
 LOOPS_BENCH(BM_SplitBarrier_Loops)->Arg(256)->Arg(1024);

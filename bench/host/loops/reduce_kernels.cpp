@@ -5,6 +5,7 @@
 #include "reduce_kernels.hpp"
 
 #include <type_traits>
+#include <vector>
 
 #include <cohort/cohort.hpp>
 
@@ -121,10 +122,11 @@ __global__ void butterfly_kernel(unsigned rounds, int* out) {
 }
 
 // A warp reduction and a ballot per round; the mask a constant, or (Records)
-// the parameter `mask`, which the pass cannot lower to the lane arrays.
+// read from memory (`*mask`), which the pass cannot lower to the lane arrays (a
+// mask that is a kernel parameter it lowers).
 template <bool Records>
-__global__ void warp_votes_kernel(unsigned rounds, unsigned mask, int* out) {
-  const unsigned m = Records ? mask : 0xffffffffu;
+__global__ void warp_votes_kernel(unsigned rounds, const unsigned* mask, int* out) {
+  const unsigned m = Records ? *mask : 0xffffffffu;
   int x = static_cast<int>(threadIdx.x);
   for (unsigned r = 0; r < rounds; ++r) {
     x += __reduce_add_sync(m, x) & 7;
@@ -175,9 +177,52 @@ __global__ void tile_votes_kernel(unsigned rounds, int* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+// A __match_any_sync and a __match_all_sync per round; the mask a constant, or (Records) read from memory.
+template <bool Records>
+__global__ void warp_matches_kernel(unsigned rounds, const unsigned* mask, int* out) {
+  const unsigned m = Records ? *mask : 0xffffffffu;
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) {
+    x += __popcll(__match_any_sync(m, x & 7));
+    int pred = 0;
+    x += static_cast<int>(__match_all_sync(m, x >> 12, &pred) & 1) + pred;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+template <unsigned Tile>
+__global__ void tile_matches_kernel(unsigned rounds, int* out) {
+  const auto tile = cohort::tiled_partition<Tile>(cohort::this_thread_block());
+  int x = static_cast<int>(threadIdx.x);
+  for (unsigned r = 0; r < rounds; ++r) {
+    x += __popc(tile.match_any(x & 7));
+    int pred = 0;
+    x += static_cast<int>(tile.match_all(x >> 12, pred) & 1) + pred;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 }  // namespace
 
 namespace loops_bench {
+
+namespace {
+// The full mask in device memory, for the records rows.
+const unsigned* full_mask_in_memory() {
+  static cohort::device_buffer<unsigned> mask(std::vector<unsigned>{0xffffffffu});
+  return mask.data();
+}
+}  // namespace
+
+void warp_matches(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records) {
+  cohort::launch(records ? warp_matches_kernel<true> : warp_matches_kernel<false>, {dim3(blocks), dim3(block)}, rounds,
+                 full_mask_in_memory(), out);
+}
+
+void tile_matches(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile) {
+  cohort::launch(tile == 8 ? tile_matches_kernel<8> : tile_matches_kernel<32>, {dim3(blocks), dim3(block)}, rounds,
+                 out);
+}
 
 void tile_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile) {
   cohort::launch(tile == 8 ? tile_votes_kernel<8> : tile_votes_kernel<32>, {dim3(blocks), dim3(block)}, rounds, out);
@@ -198,9 +243,9 @@ void tile_shuffles(unsigned rounds, int* out, unsigned blocks, unsigned block, u
 
 void warp_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records) {
   if (records)
-    cohort::launch(warp_votes_kernel<true>, {dim3(blocks), dim3(block)}, rounds, 0xffffffffu, out);
+    cohort::launch(warp_votes_kernel<true>, {dim3(blocks), dim3(block)}, rounds, full_mask_in_memory(), out);
   else
-    cohort::launch(warp_votes_kernel<false>, {dim3(blocks), dim3(block)}, rounds, 0xffffffffu, out);
+    cohort::launch(warp_votes_kernel<false>, {dim3(blocks), dim3(block)}, rounds, full_mask_in_memory(), out);
 }
 
 void butterfly(unsigned rounds, int* out, unsigned blocks, unsigned block) {

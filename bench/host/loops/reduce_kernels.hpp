@@ -21,7 +21,7 @@ void barriers(unsigned rounds, unsigned* out, unsigned blocks, unsigned block);
 // `rounds` __shfl_xor_sync per lane, in a butterfly.
 void butterfly(unsigned rounds, int* out, unsigned blocks, unsigned block);
 // `rounds` of a __reduce_add_sync and a __ballot_sync per lane; `records`: their mask
-// a kernel parameter (the fiber engine's records, through the loops engine's exchange)
+// read from memory (the fiber engine's records, through the loops engine's exchange)
 // instead of a constant (the block's lane arrays).
 void warp_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records);
 // `rounds` of a thread_block_tile<Tile>'s shfl_xor and shfl_down per thread (Tile 8 or 32), then a tile sync.
@@ -32,5 +32,10 @@ void tile_shuffles(unsigned rounds, int* out, unsigned blocks, unsigned block, u
 void tile_folds(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile, bool records);
 // `rounds` of a thread_block_tile<Tile>'s ballot, any and all per thread (Tile 8 or 32).
 void tile_votes(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile);
+// `rounds` of a __match_any_sync and a __match_all_sync per lane; `records`: their mask read from memory (the
+// fiber engine's records, through the loops engine's exchange) instead of a constant (the block's lane arrays).
+void warp_matches(unsigned rounds, int* out, unsigned blocks, unsigned block, bool records);
+// `rounds` of a thread_block_tile<Tile>'s match_any and match_all per thread (Tile 8 or 32).
+void tile_matches(unsigned rounds, int* out, unsigned blocks, unsigned block, unsigned tile);
 
 }  // namespace loops_bench

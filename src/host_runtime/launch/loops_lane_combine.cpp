@@ -1,9 +1,10 @@
-// Votes, __reduce_*_sync and __syncwarp that the loops pass lowered to the
+// Votes, __reduce_*_sync, __syncwarp and __match_*_sync that the loops pass lowered to the
 // block's lane arrays (docs/loops-engine.md, "Warp-level operations"): every
 // thread of the block stopped at one of them, its mask a constant, each lane's
 // value in lane_in. Each warp (the partial last one too, its missing lanes
 // excused as on fibers) is one group: its value folded in lane order, exactly
-// as lane_ops' combines fold the slots on fibers, and left in each lane's lane_out.
+// as lane_ops' combines fold the slots on fibers, and left in each lane's lane_out;
+// a match's masks found as a tile's are (match_tile_lanes, tile_primitives.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +13,7 @@
 
 #include "cohort/detail/host/collectives/lane_ops.hpp"
 #include "cohort/detail/host/language/warp_intrinsics.hpp"
+#include "cohort/detail/host/tile_primitives.hpp"
 #include "launch/loops_lanes.hpp"
 
 namespace cohort::detail::host {
@@ -84,6 +86,10 @@ const collective_op& operation(combine_kind kind) {
       return lane_ops::reduce_or_op;
     case combine_kind::reduce_xor:
       return lane_ops::reduce_xor_op;
+    case combine_kind::match_any:  // (the name is the same for every size)
+      return lane_ops::match_any_op<8>;
+    case combine_kind::match_all:
+      return lane_ops::match_all_op<8>;
     case combine_kind::sync:
       break;
   }
@@ -92,7 +98,7 @@ const collective_op& operation(combine_kind kind) {
 
 }  // namespace
 
-void combine_lanes(const loops_block& b, lane_range r, unsigned warp, unsigned kind, std::uint64_t mask,
+void combine_lanes(const loops_block& b, lane_range r, unsigned warp, unsigned kind, unsigned size, std::uint64_t mask,
                    std::source_location where) {
   const auto k = static_cast<combine_kind>(kind);
   check_lanes_in_mask(b, r, warp, operation(k).name, mask, where);
@@ -124,6 +130,14 @@ void combine_lanes(const loops_block& b, lane_range r, unsigned warp, unsigned k
       return reduce<unsigned, std::bit_xor<unsigned>>(b, r, warp);
     case combine_kind::sync:  // every lane of the range is here: nothing more to wait for
       return;
+    case combine_kind::match_any:  // a warp is a tile of its lanes; a key of 8 or 16 bytes
+      return size == 8
+                 ? match_tile_lanes<tile_kind::match_any, std::uint64_t>(b.lane_in, b.lane_out, r.first, r.end, warp)
+                 : match_tile_lanes<tile_kind::match_any, match_key_16>(b.lane_in, b.lane_out, r.first, r.end, warp);
+    case combine_kind::match_all:
+      return size == 8
+                 ? match_tile_lanes<tile_kind::match_all, std::uint64_t>(b.lane_in, b.lane_out, r.first, r.end, warp)
+                 : match_tile_lanes<tile_kind::match_all, match_key_16>(b.lane_in, b.lane_out, r.first, r.end, warp);
   }
 }
 

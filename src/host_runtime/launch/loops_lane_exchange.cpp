@@ -4,10 +4,11 @@
 // argument (operand and width) in lane_arg. Here the mask is checked once per
 // block, as every lane would check it on fibers, and each lane's result is
 // copied from its source lane, by PTX's rules as lane_ops gives them, into
-// lane_out, which the region after reads. Votes, reductions and __syncwarp
-// come here too (loops_lane_combine.cpp), tiles' shuffles and sync
-// (loops_tile_exchange.cpp), and tiles' cg::reduce and scans, whose fold over
-// the arrays the kernel's own header defines (collectives/tile_fold.hpp).
+// lane_out, which the region after reads. Votes, reductions, __syncwarp and
+// __match_*_sync come here too (loops_lane_combine.cpp), tiles' shuffles and
+// sync (loops_tile_exchange.cpp), and tiles' cg::reduce, scans, votes and
+// matches, whose function over the arrays the kernel's own header defines
+// (collectives/tile_fold.hpp, tile_primitives.hpp).
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -95,12 +96,13 @@ namespace {
 void exchange_lanes(const loops_block& b, lane_range r, unsigned kind, unsigned size, std::uint64_t mask,
                     std::source_location where, bool uniform_arg, tile_lanes_function lanes) {
   const unsigned warp = current_block->warp_size;
-  // A tile's fold or vote: no mask to check (a tile is consecutive ranks), the header's function over each tile.
-  if (kind == static_cast<unsigned>(tile_kind::fold) || kind == static_cast<unsigned>(tile_kind::vote))
+  // A tile's fold, vote or match: no mask to check (a tile is consecutive ranks), the header's function over each
+  // tile.
+  if (kind >= static_cast<unsigned>(tile_kind::fold))
     return lanes(b.lane_in, b.lane_out, r.first, r.end, static_cast<unsigned>(mask));
   if (kind >= static_cast<unsigned>(tile_kind::shfl))  // `mask` is the tile's size
     return exchange_tiles(b, r, kind, size, static_cast<unsigned>(mask), uniform_arg);
-  if (kind > static_cast<unsigned>(shuffle_kind::xor_lanes)) return combine_lanes(b, r, warp, kind, mask, where);
+  if (kind > static_cast<unsigned>(shuffle_kind::xor_lanes)) return combine_lanes(b, r, warp, kind, size, mask, where);
   const auto k = static_cast<shuffle_kind>(kind);
   check_lanes_in_mask(b, r, warp, shuffle_names[kind], mask, where);
   switch (size) {

@@ -1,6 +1,6 @@
 // What the two kinds of warp operation the loops pass lowers to the block's
 // lane arrays share (loops_lane_exchange.cpp: shuffles; loops_lane_combine.cpp:
-// votes, __reduce_*_sync and __syncwarp; loops_tile_exchange.cpp: tiles' shuffles and sync).
+// votes, __reduce_*_sync, __syncwarp and __match_*_sync; loops_tile_exchange.cpp: tiles' shuffles and sync).
 #pragma once
 
 #include <cstdint>
@@ -22,10 +22,11 @@ struct lane_range {
 void check_lanes_in_mask(const loops_block& b, lane_range r, unsigned warp, const char* intrinsic, std::uint64_t mask,
                          std::source_location where);
 
-// A vote, reduction or __syncwarp (combine_kind, warp_intrinsics.hpp): each
-// warp's lanes' values in lane_in (as many bytes apart as the value has), its
-// result in every lane's lane_out; the mask checked first.
-void combine_lanes(const loops_block& b, lane_range r, unsigned warp, unsigned kind, std::uint64_t mask,
+// A vote, reduction, __syncwarp or __match_*_sync (combine_kind,
+// warp_intrinsics.hpp): each warp's lanes' values in lane_in (`size` bytes
+// apart), its result in every lane's lane_out (a match's, each lane's own
+// mask); the mask checked first.
+void combine_lanes(const loops_block& b, lane_range r, unsigned warp, unsigned kind, unsigned size, std::uint64_t mask,
                    std::source_location where);
 
 // A thread_block_tile's shuffle or sync (tile_kind, tile_primitives.hpp) of

@@ -31,8 +31,10 @@ unsigned tile_source(tile_kind kind, unsigned r, std::uint64_t arg, unsigned n) 
     case tile_kind::shfl_xor:
       return (r ^ arg) < n ? r ^ static_cast<unsigned>(arg) : r;
     case tile_kind::sync:
-    case tile_kind::fold:  // (none of the three comes here)
+    case tile_kind::fold:  // (none of these comes here)
     case tile_kind::vote:
+    case tile_kind::match_any:
+    case tile_kind::match_all:
       break;
   }
   return r;

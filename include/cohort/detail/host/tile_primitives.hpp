@@ -7,6 +7,7 @@
 // one warp, wider ones a span of block ranks.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "cohort/backend.hpp"
 #include "cohort/detail/host/collectives/collective.hpp"
 #include "cohort/detail/host/collectives/group_ops.hpp"
+#include "cohort/detail/host/collectives/match_key.hpp"
 #include "cohort/detail/host/runtime/sync_points.hpp"
 #include "cohort/groups/lane_mask.hpp"
 
@@ -40,8 +42,9 @@ inline void tile_sync(unsigned size, call_site where) { synchronize(tile_members
 // runtime_abi.hpp spells the kinds, after the warp intrinsics'): for a tile of 32 or fewer, under
 // clang a function of its own, so that the pass can lower it to the block's lane arrays (a tile
 // is consecutive ranks by construction); elsewhere, and on fibers, the rendezvous. `fold` is
-// cg::reduce's and the scans' (collectives/tile_fold.hpp), `vote` any's, all's and ballot's (tile_vote, below).
-enum class tile_kind : unsigned { shfl = 16, shfl_up, shfl_down, shfl_xor, sync, fold, vote };
+// cg::reduce's and the scans' (collectives/tile_fold.hpp), `vote` any's, all's and ballot's (tile_vote, below),
+// `match_any` and `match_all` the tile's matches (tile_match, below).
+enum class tile_kind : unsigned { shfl = 18, shfl_up, shfl_down, shfl_xor, sync, fold, vote, match_any, match_all };
 
 // A tile's fold or vote over the block's lane arrays, for the loops engine: its
 // results for each tile of `tile` consecutive ranks in [first, end) (the last
@@ -93,6 +96,49 @@ __attribute__((noinline))
 #endif
 R tile_vote(tile_kind, unsigned size, tile_lanes_function, R predicate, const collective_op& self, call_site where) {
   return collective<R>({tile_members(size), &self, where, false, false}, static_cast<std::uint64_t>(predicate));
+}
+
+// A match of a tile of 32 or fewer (tile_kind::match_any, match_all), as the loops pass knows it: lowered like
+// tile_vote, each member's key (match_key.hpp) into the lane arrays and `lanes` (match_tile_lanes) run once over
+// the block's tiles. The result, in the key's first 8 bytes, is the mask of the members whose value is the
+// caller's (bit r for rank r), or for match_all the tile's members where every value is the same, else 0.
+// Elsewhere, and on fibers, the rendezvous with `self` (group_ops' match_any or match_all).
+// (The runtime runs it over warps too, for __match_*_sync: a warp is a tile of its lanes.) Each group of equal
+// keys is found once, from its lowest rank, without a branch on the comparisons.
+template <tile_kind Kind, class Key>
+void match_tile_lanes(const std::byte* in, std::byte* out, unsigned first, unsigned end, unsigned tile) {
+  const auto key = [&](unsigned rank) { return in + std::size_t{rank} * sizeof(Key); };
+  const auto same = [&](unsigned a, unsigned b) { return std::memcmp(key(a), key(b), sizeof(Key)) == 0; };
+  const auto put = [&](unsigned rank, std::uint64_t mask) {
+    std::memcpy(out + std::size_t{rank} * sizeof(Key), &mask, sizeof mask);
+  };
+  for (unsigned base = first; base < end; base += tile) {
+    const unsigned count = end - base < tile ? end - base : tile;
+    if constexpr (Kind == tile_kind::match_all) {
+      bool all = true;
+      for (unsigned r = 1; r < count; ++r) all &= same(base, base + r);
+      for (unsigned r = 0; r < count; ++r) put(base + r, all ? low_lanes(count) : 0);
+    } else {
+      for (std::uint64_t rest = low_lanes(count); rest != 0;) {  // members whose group is not written yet
+        const unsigned r = static_cast<unsigned>(std::countr_zero(rest));
+        std::uint64_t group = 0;
+        for (unsigned s = r; s < count; ++s) group |= std::uint64_t{same(base + r, base + s)} << s;
+        rest &= ~group;
+        for (std::uint64_t g = group; g != 0; g &= g - 1) put(base + static_cast<unsigned>(std::countr_zero(g)), group);
+      }
+    }
+  }
+}
+
+template <class Key>
+#if defined(__clang__)
+__attribute__((noinline))
+#endif
+Key tile_match(tile_kind kind, unsigned size, tile_lanes_function, Key key, const collective_op& self,
+               call_site where) {
+  const collective_call call{tile_members(size), &self, where, false, false};
+  if (kind == tile_kind::match_any) return match_result_key<Key>(collective<std::uint64_t>(call, key, 0));
+  return match_result_key<Key>(collective<int>(call, key, 0) ? low_lanes(tile_count(size)) : 0);
 }
 
 // ballot() and match_*() of a tile of Size: bit r for the member of rank r.
@@ -151,12 +197,28 @@ struct tile_ops {
   }
   template <class Value>
   static mask_type match_any(const Value& val, call_site where) {
-    return collective<mask_type>(call(group_ops::match_any_op<sizeof(Value), mask_type>, where), val, 0);
+    if constexpr (Size <= 32 && has_match_key<sizeof(Value)>) {
+      using key = match_key<sizeof(Value)>;
+      return static_cast<mask_type>(
+          match_result(tile_match<key>(tile_kind::match_any, Size, &match_tile_lanes<tile_kind::match_any, key>,
+                                       to_match_key(val), group_ops::match_any_op<sizeof(key), std::uint64_t>, where)));
+    } else {
+      return collective<mask_type>(call(group_ops::match_any_op<sizeof(Value), mask_type>, where), val, 0);
+    }
   }
   template <class Value>
   static mask_type match_all(const Value& val, int& pred, call_site where) {
-    pred = collective<int>(call(group_ops::match_all_op<sizeof(Value)>, where), val, 0);
-    return pred ? first_ranks<mask_type>(tile_count(Size)) : mask_type{};
+    if constexpr (Size <= 32 && has_match_key<sizeof(Value)>) {
+      using key = match_key<sizeof(Value)>;
+      const std::uint64_t members =
+          match_result(tile_match<key>(tile_kind::match_all, Size, &match_tile_lanes<tile_kind::match_all, key>,
+                                       to_match_key(val), group_ops::match_all_op<sizeof(key)>, where));
+      pred = members != 0;
+      return static_cast<mask_type>(members);
+    } else {
+      pred = collective<int>(call(group_ops::match_all_op<sizeof(Value)>, where), val, 0);
+      return pred ? first_ranks<mask_type>(tile_count(Size)) : mask_type{};
+    }
   }
 
  private:

@@ -118,16 +118,13 @@ void match_any(const combine_context& c) {
   }
 }
 
-struct match_all_result {
-  std::uint64_t lanes;
-  int pred;
-};
-
+// The members' lanes where every value is the same, else 0 (never 0 otherwise:
+// the caller's lane is a member), so the result says the predicate too.
 template <std::size_t Size>
 void match_all(const combine_context& c) {
   bool same = true;
   for (unsigned r = 1; r < c.count && same; ++r) same = std::memcmp(c.at(r).in, c.at(0).in, Size) == 0;
-  broadcast(c, same ? match_all_result{c.lanes, 1} : match_all_result{0, 0});
+  broadcast(c, same ? c.lanes : std::uint64_t{0});
 }
 
 // __reduce_*_sync: the members' values folded in lane order.

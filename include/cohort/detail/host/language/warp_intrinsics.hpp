@@ -11,9 +11,11 @@
 #include <bit>
 #include <cstdint>
 #include <source_location>
+#include <type_traits>
 
 #include "cohort/detail/host/collectives/collective.hpp"
 #include "cohort/detail/host/collectives/lane_ops.hpp"
+#include "cohort/detail/host/collectives/match_key.hpp"
 
 namespace cohort::detail::host {
 
@@ -70,7 +72,7 @@ T lane_exchange(shuffle_kind, const collective_op& op, unsigned long long mask, 
   return warp_collective<T>(op, mask, var, arg, where);
 }
 
-// The votes, __reduce_*_sync and __syncwarp, as the loops pass knows them
+// The votes, __reduce_*_sync, __syncwarp and __match_*_sync, as the loops pass knows them
 // (tools/loops-pass/lane_exchange.cpp): like lane_exchange, a function of its
 // own under clang, so that where its mask is a constant the pass can lower it
 // to the block's lane arrays (each lane's value in, the warp's result out);
@@ -88,7 +90,9 @@ enum class combine_kind : unsigned {
   reduce_and,
   reduce_or,
   reduce_xor,
-  sync
+  sync,
+  match_any,
+  match_all
 };
 
 template <class T>
@@ -97,19 +101,33 @@ __attribute__((noinline))
 #endif
 T lane_combine(combine_kind kind, const collective_op& op, unsigned long long mask, T value,
                std::source_location where) {
-  switch (kind) {
-    case combine_kind::ballot:
-    case combine_kind::any:
-    case combine_kind::all:  // a vote's predicate travels as the slot's argument
+  // A vote's predicate (an integer; a match's key is not) travels as the slot's argument.
+  if constexpr (std::is_integral_v<T>)
+    if (kind == combine_kind::ballot || kind == combine_kind::any || kind == combine_kind::all)
       return warp_collective<T>(op, mask, static_cast<std::uint64_t>(value), where);
-    case combine_kind::sync: {
-      const collective_call call = mask_call(op, mask, where);
-      own_slot().arg = 0;
-      rendezvous(call);
-      return T{};
-    }
-    default:
-      return warp_collective<T>(op, mask, value, 0, where);
+  if (kind == combine_kind::sync) {
+    const collective_call call = mask_call(op, mask, where);
+    own_slot().arg = 0;
+    rendezvous(call);
+    return T{};
+  }
+  return warp_collective<T>(op, mask, value, 0, where);
+}
+
+// __match_any_sync and __match_all_sync: a value of up to 16 bytes as its key
+// (match_key.hpp) through lane_combine, so that the pass can lower it like a
+// vote; a wider one through the rendezvous. The result is a lane mask, for
+// match_all the mask or 0 (lane_ops::match_all).
+template <class T>
+std::uint64_t warp_match(combine_kind kind, unsigned long long mask, const T& value, std::source_location where) {
+  const bool any = kind == combine_kind::match_any;
+  if constexpr (has_match_key<sizeof(T)>) {
+    using key = match_key<sizeof(T)>;
+    const collective_op& op = any ? lane_ops::match_any_op<sizeof(key)> : lane_ops::match_all_op<sizeof(key)>;
+    return match_result(lane_combine<key>(kind, op, mask, to_match_key(value), where));
+  } else {
+    const collective_op& op = any ? lane_ops::match_any_op<sizeof(T)> : lane_ops::match_all_op<sizeof(T)>;
+    return warp_collective<std::uint64_t>(op, mask, value, 0, where);
   }
 }
 
@@ -178,16 +196,15 @@ template <class T>
 unsigned long long __match_any_sync(unsigned long long mask, T value,
                                     std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  return d::warp_collective<unsigned long long>(d::lane_ops::match_any_op<sizeof(T)>, mask, value, 0, where);
+  return d::warp_match(d::combine_kind::match_any, mask, value, where);
 }
 template <class T>
 unsigned long long __match_all_sync(unsigned long long mask, T value, int* pred,
                                     std::source_location where = std::source_location::current()) {
   namespace d = ::cohort::detail::host;
-  const auto r =
-      d::warp_collective<d::lane_ops::match_all_result>(d::lane_ops::match_all_op<sizeof(T)>, mask, value, 0, where);
-  *pred = r.pred;
-  return r.lanes;
+  const std::uint64_t lanes = d::warp_match(d::combine_kind::match_all, mask, value, where);
+  *pred = lanes != 0;
+  return lanes;
 }
 
 // sm_80's warp reductions: unsigned and int for add, min and max; unsigned
