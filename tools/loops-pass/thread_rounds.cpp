@@ -28,15 +28,14 @@ namespace {
 constexpr unsigned most_kept_values = 8;
 constexpr std::uint64_t most_array_bytes = 256 * 1024;
 
-// A thread loop (`threads`, over `counter` up to `end`) whose body is: code
-// before the loop (`before`), the loop (`inner`), then nothing but the next
-// thread (`after`: branches, unused phis and the counter's increment).
+// A thread loop (`threads`, over `counter` up to `end`) whose body is code
+// before a loop, the loop (`inner`), and code after it.
 struct rounds_candidate {
   Loop* threads;
   Loop* inner;
   PHINode* counter;
   Value* end;
-  SmallVector<Value*, 8> carried;  // values computed in `before` that the inner loop reads
+  SmallVector<Value*, 8> carried;  // values computed before the loop that the loop or the code after it reads
 };
 
 // Nothing that synchronizes with another thread or lets one observe another's

@@ -7,12 +7,12 @@
 // sequential stream. Legal in a region of the block function (between two
 // barriers, or the kernel's entry and exit): CUDA orders no thread's accesses
 // against another's there but through synchronization, and each thread's own
-// accesses keep their order. So the loop and what precedes it in the thread
-// loop may do nothing that synchronizes or communicates (atomics, fences,
-// volatile accesses, calls), and nothing may follow it but the next thread.
-// Each thread's loop-carried values and the values it computed before the loop
-// live in per-thread arrays between rounds; rows longer than those arrays run
-// the thread loop as it was.
+// accesses keep their order. So nothing in the thread loop may synchronize or
+// communicate (atomics, fences, volatile accesses, calls). Each thread's
+// loop-carried values and the values it computed before the loop live in
+// per-thread arrays between rounds; a thread runs the code after its loop in
+// the round its loop ends. Rows longer than those arrays run the thread loop
+// as it was.
 #pragma once
 
 namespace llvm {
