@@ -163,8 +163,8 @@ std::optional<rounds_candidate> find_candidate(Loop& threads) {
   return found;
 }
 
-// Copies of the thread loop's blocks, remapped among themselves.
-SmallVector<BasicBlock*, 16> copy_loop(Loop& loop, ValueToValueMapTy& map, const char* suffix) {
+// A copy of the thread loop's blocks, remapped among themselves (`map`: original to copy).
+void copy_loop(Loop& loop, ValueToValueMapTy& map, const char* suffix) {
   SmallVector<BasicBlock*, 16> copies;
   for (BasicBlock* b : loop.blocks()) {
     BasicBlock* copy = CloneBasicBlock(b, map, suffix, b->getParent());
@@ -172,7 +172,6 @@ SmallVector<BasicBlock*, 16> copy_loop(Loop& loop, ValueToValueMapTy& map, const
     copies.push_back(copy);
   }
   remapInstructionsInBlocks(copies, map);
-  return copies;
 }
 
 BasicBlock* mapped(ValueToValueMapTy& map, BasicBlock* b) { return cast<BasicBlock>(map[b]); }
@@ -211,8 +210,6 @@ void run_in_rounds(Function& block, const rounds_candidate& c) {
   for (PHINode& phi : inner_header->phis()) phis.push_back(&phi);
   SmallVector<Loop::Edge, 4> exit_edges;
   inner.getExitEdges(exit_edges);
-  const SmallVector<BasicBlock*, 16> inner_blocks(inner.blocks());
-  const SmallVector<BasicBlock*, 16> thread_blocks(threads.blocks());
 
   IRBuilder<> b(&block.getEntryBlock(), block.getEntryBlock().getFirstInsertionPt());
   Type* i8 = b.getInt8Ty();
