@@ -18,6 +18,7 @@
 #include "row_versions.hpp"
 #include "runtime_abi.hpp"
 #include "step_function.hpp"
+#include "thread_rounds.hpp"
 
 using namespace llvm;
 
@@ -111,6 +112,9 @@ BasicBlock* way_to_point(const step_function& step, const block_record_fields& f
   suspend_block(at, step, f.ctx, kept, point, region);
   return grid;
 }
+
+// A loop over threadIdx.x whose body may run in rounds (thread_rounds.hpp).
+void mark_thread_counter(PHINode* x) { x->setMetadata(thread_counter_metadata, MDNode::get(x->getContext(), {})); }
 
 // threadIdx and the row where code the step's parameters do not reach reads them.
 void store_position(IRBuilder<>& b, Value* position, Value* x, Value* y, Value* z, Value* row) {
@@ -213,6 +217,7 @@ CallInst* build_thread_nest(Function& kernel, Function& block, const step_functi
   b.SetInsertPoint(x_head);
   PHINode* x = b.CreatePHI(b.getInt32Ty(), 2, "x");
   x->addIncoming(b.getInt32(0), row_start);
+  if (!step.position_read) mark_thread_counter(x);
   b.CreateCondBr(b.CreateICmpULT(x, f.dim_x), body, row_end);
 
   b.SetInsertPoint(body);
@@ -360,7 +365,8 @@ CallInst* build_region_loop(Function& kernel, Function& block, const step_functi
 // `body` emits one thread's work at the builder's position. Returns the block
 // the nest leaves to.
 template <class Body>
-BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_fields& f, Body body) {
+BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_fields& f, bool position_read,
+                            Body body) {
   LLVMContext& context = block.getContext();
   Type* i32 = b.getInt32Ty();
   BasicBlock* from = b.GetInsertBlock();
@@ -387,6 +393,7 @@ BasicBlock* rest_of_threads(IRBuilder<>& b, Function& block, const block_record_
   b.SetInsertPoint(thread_head);
   PHINode* x = b.CreatePHI(i32, 2, "x");
   x->addIncoming(b.getInt32(0), row_start);
+  if (!position_read) mark_thread_counter(x);
   b.CreateCondBr(b.CreateICmpULT(x, end_x), run, row_end);
 
   b.SetInsertPoint(run);
@@ -454,7 +461,7 @@ SmallVector<CallInst*, 16> build_uniform_regions(Function& kernel, Function& blo
       Value* rank = b.CreateZExt(b.CreateAdd(row, x, "rank"), i64);
       return b.CreateInBoundsGEP(i8, f.frames, b.CreateMul(rank, b.getInt64(step.frame_bytes)), "frame");
     };
-    BasicBlock* after = rest_of_threads(b, block, f, [&](Value* x, Value* y, Value* z, Value* row) {
+    BasicBlock* after = rest_of_threads(b, block, f, step.position_read, [&](Value* x, Value* y, Value* z, Value* row) {
       if (step.position_read) store_position(b, f.position, x, y, z, row);
       calls.push_back(
           call_step(b, kernel, block, step, f, b.getInt32(point), frame_at(x, row), x, y, z, row, kept, ignored));
@@ -934,7 +941,8 @@ void compute_uniform_values_once(Function& block, BasicBlock& home) {
 // in two versions (row_versions.hpp), the other kernels' thread loops split
 // where a test of the thread's index turns false (prefix_split.hpp), both of
 // which need the row's values hoisted.
-void tidy_thread_loops(Function& block, BasicBlock* x_loop, Value* dim_x, FunctionAnalysisManager& functions) {
+// Returns how many thread loops run in rounds (thread_rounds.hpp).
+unsigned tidy_thread_loops(Function& block, BasicBlock* x_loop, Value* dim_x, FunctionAnalysisManager& functions) {
   FunctionPassManager hoist;
   hoist.addPass(SROAPass(SROAOptions::ModifyCFG));
   hoist.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
@@ -945,9 +953,15 @@ void tidy_thread_loops(Function& block, BasicBlock* x_loop, Value* dim_x, Functi
   if (x_loop ? version_rows(block, x_loop, dim_x) : split_thread_loops_at_prefixes(block) > 0)
     functions.invalidate(block, PreservedAnalyses::none());
   FunctionPassManager simplify;
+  const unsigned in_rounds = run_thread_loops_in_rounds(block);
+  if (in_rounds > 0) {
+    functions.invalidate(block, PreservedAnalyses::none());
+    simplify.addPass(SROAPass(SROAOptions::ModifyCFG));  // the rounds' flag into a register
+  }
   simplify.addPass(SimplifyCFGPass());
   simplify.addPass(InstCombinePass());
   functions.invalidate(block, simplify.run(block, functions));
+  return in_rounds;
 }
 
 // The shuffled schedule's function: its locals in registers and its code
@@ -962,7 +976,8 @@ void tidy_shuffled_loops(Function& shuffled, FunctionAnalysisManager& functions)
 
 }  // namespace
 
-Function* build_block_function(Function& kernel, const step_function& step, FunctionAnalysisManager& functions) {
+Function* build_block_function(Function& kernel, const step_function& step, FunctionAnalysisManager& functions,
+                               unsigned& in_rounds) {
   Function* block = declare_block_function(kernel);
   Function* shuffled = declare_shuffled_function(kernel);
   SmallVector<CallInst*, 16> calls;
@@ -994,7 +1009,7 @@ Function* build_block_function(Function& kernel, const step_function& step, Func
   else
     for (Instruction& inst : instructions(*step.function)) inst.setMetadata(uniform_metadata, nullptr);
   divert_shuffled_blocks(*block, *shuffled);
-  tidy_thread_loops(*block, x_loop, dim_x, functions);
+  in_rounds = tidy_thread_loops(*block, x_loop, dim_x, functions);
   tidy_shuffled_loops(*shuffled, functions);
   return block;
 }

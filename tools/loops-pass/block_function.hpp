@@ -46,7 +46,8 @@ namespace cohort_loops {
 
 struct step_function;
 
+// `in_rounds`: how many of its thread loops run a per-thread loop in rounds (thread_rounds.hpp).
 llvm::Function* build_block_function(llvm::Function& kernel, const step_function& step,
-                                     llvm::FunctionAnalysisManager& functions);
+                                     llvm::FunctionAnalysisManager& functions, unsigned& in_rounds);
 
 }  // namespace cohort_loops

@@ -102,7 +102,8 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
         continue;
       }
       const step_function& step = built->step;
-      Function* block = build_block_function(*kernel, step, functions);
+      unsigned in_rounds = 0;
+      Function* block = build_block_function(*kernel, step, functions, in_rounds);
       remarks.emit([&] {
         return OptimizationRemark(pass_name, "Lowered", kernel->getSubprogram(), &kernel->getEntryBlock())
                << "kernel `" << name
@@ -129,6 +130,12 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
                    : step.per_warp == warp_layout::whole_rows ? " (where blockDim.x is a multiple of 32)"
                                                               : "");
       });
+      if (in_rounds > 0)
+        remarks.emit([&] {
+          return OptimizationRemark(pass_name, "InRounds", kernel->getSubprogram(), &kernel->getEntryBlock())
+                 << "kernel `" << name << "`: " << ore::NV("InRounds", in_rounds)
+                 << " thread loop(s) run their per-thread loop in rounds (iteration k of every thread, then k + 1)";
+        });
       std::uint32_t levels = 0;
       for (const std::optional<resume_level>& level : step.levels)
         if (level) levels |= 1u << *level;
