@@ -231,9 +231,6 @@ __global__ void fallback_multi_grid_helper(int* out) {
 __global__ void fallback_multi_grid_collective(int* out) {
   out[threadIdx.x] = cg::reduce(cg::this_multi_grid(), 1, cg::plus<int>());
 }
-__global__ void fallback_multi_grid_thread_rank(unsigned long long* out) {
-  out[threadIdx.x] = cg::this_multi_grid().thread_rank();
-}
 __global__ void fallback_multi_grid_divergent_barrier(int* out) {
   if (out[threadIdx.x] == 0) __syncthreads();
   cg::this_multi_grid().sync();

@@ -67,7 +67,11 @@ __global__ void multi_grid_cooperative_kernel(int* out) {
 
 __global__ void multi_grid_thread_ranks_kernel(unsigned long long* out) {
   const cg::multi_grid_group mg = cg::this_multi_grid();
-  out[mg.thread_rank()] = mg.thread_rank() * 3;
+  out[mg.thread_rank()] = mg.thread_rank() * 3 + mg.num_threads();
+}
+__global__ void multi_grid_count_kernel(int* out) {
+  const cg::multi_grid_group mg = cg::this_multi_grid();
+  out[mg.thread_rank()] = cg::reduce(mg, 1, cg::plus<int>());
 }
 
 std::vector<cg::device_launch> on_devices(unsigned devices, cg::launch_config config) {
@@ -138,12 +142,20 @@ void multi_grid_barrier_not_cooperative(unsigned blocks, unsigned block) {
   cg::launch(multi_grid_cooperative_kernel, {dim3(blocks), dim3(block)}, out.data());
 }
 
-std::vector<unsigned long long> multi_grid_thread_ranks(unsigned devices, unsigned blocks, unsigned block) {
-  cg::device_buffer<unsigned long long> out(devices * blocks * block);
+std::vector<unsigned long long> multi_grid_thread_ranks(unsigned devices, unsigned blocks, dim3 block) {
+  cg::device_buffer<unsigned long long> out(devices * blocks * block.x * block.y * block.z);
   cg::launch_cooperative_multi_device(multi_grid_thread_ranks_kernel, on_devices(devices, {dim3(blocks), dim3(block)}),
                                       [&](unsigned) { return std::tuple{out.data()}; });
   return out.to_host();
 }
 engine_choice multi_grid_thread_ranks_engine() { return cohort::host::engine_for(multi_grid_thread_ranks_kernel); }
+
+std::vector<int> multi_grid_count(unsigned devices, unsigned blocks, unsigned block) {
+  cg::device_buffer<int> out(devices * blocks * block);
+  cg::launch_cooperative_multi_device(multi_grid_count_kernel, on_devices(devices, {dim3(blocks), dim3(block)}),
+                                      [&](unsigned) { return std::tuple{out.data()}; });
+  return out.to_host();
+}
+engine_choice multi_grid_count_engine() { return cohort::host::engine_for(multi_grid_count_kernel); }
 
 }  // namespace loops_tests

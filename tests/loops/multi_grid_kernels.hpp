@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cohort/host/engine.hpp"
+#include "cohort/launch/launch_config.hpp"
 
 namespace loops_tests {
 
@@ -37,9 +38,13 @@ void multi_grid_barrier_not_cooperative(unsigned blocks, unsigned block);
 // The reduction's kernel in a multi-device launch with clusters of `cluster` blocks: stays on fibers.
 std::vector<unsigned> multi_grid_reduce_in_clusters(const std::vector<unsigned>& in, unsigned devices, unsigned blocks,
                                                     unsigned block, unsigned rounds, unsigned cluster);
-// Each thread's multi_grid_group::thread_rank(), a call into the runtime that reads the thread: stays on fibers.
-std::vector<unsigned long long> multi_grid_thread_ranks(unsigned devices, unsigned blocks, unsigned block);
+// out[multi_grid_group::thread_rank()] = 3 * that rank + multi_grid_group::num_threads(), blocks of
+// `block` threads in x and y.
+std::vector<unsigned long long> multi_grid_thread_ranks(unsigned devices, unsigned blocks, dim3 block);
 engine_choice multi_grid_thread_ranks_engine();
+// out[thread_rank()] = cg::reduce over the multi-grid of 1 (a multi-grid collective): stays on fibers.
+std::vector<int> multi_grid_count(unsigned devices, unsigned blocks, unsigned block);
+engine_choice multi_grid_count_engine();
 
 // The line of multi_grid_kernels.cpp each diagnostic names.
 extern const unsigned multi_grid_left_line, multi_grid_grid_left_line, multi_grid_crossed_grid_line,

@@ -196,14 +196,26 @@ TEST_F(LoopsMultiGrid, MultiDeviceLaunchWithClustersStaysOnFibers) {
   }
 }
 
-TEST_F(LoopsMultiGrid, ThreadRankStaysOnFibers) {
-  const unsigned devices = 3, blocks = 3, block = 32;
-  std::vector<unsigned long long> expected(devices * blocks * block);
-  for (unsigned long long r = 0; r < expected.size(); ++r) expected[r] = r * 3;
-  loops_tests::expect_fallback<unsigned long long>(
-      loops_tests::multi_grid_thread_ranks_engine(),
-      "a multi-grid collective or multi_grid_group::thread_rank() (a call into the runtime that reads the thread)",
-      [&] { return loops_tests::multi_grid_thread_ranks(devices, blocks, block); }, expected,
+// multi_grid_group::thread_rank() and num_threads() (an inline sum of the grid's first thread and the
+// thread's rank in the grid, and a runtime read): on loops, in blocks of one and two rows.
+TEST_F(LoopsMultiGrid, ThreadRanksRunOnLoops) {
+  EXPECT_EQ(loops_tests::multi_grid_thread_ranks_engine().chosen, engine::loops)
+      << loops_tests::multi_grid_thread_ranks_engine().reason;
+  for (const dim3 block : {dim3(32), dim3(20, 3)}) {
+    const unsigned devices = 3, blocks = 5, threads = devices * blocks * block.x * block.y;
+    expect_same_on_both<unsigned long long>(
+        [&] { return loops_tests::multi_grid_thread_ranks(devices, blocks, block); }, engine::loops);
+    const std::vector<unsigned long long> out = loops_tests::multi_grid_thread_ranks(devices, blocks, block);
+    for (unsigned long long r = 0; r < threads; ++r) ASSERT_EQ(out[r], r * 3 + threads) << "thread " << r;
+  }
+}
+
+TEST_F(LoopsMultiGrid, MultiGridCollectiveStaysOnFibers) {
+  const unsigned devices = 2, blocks = 3, block = 32;
+  loops_tests::expect_fallback<int>(
+      loops_tests::multi_grid_count_engine(), "a grid collective or a split grid barrier",
+      [&] { return loops_tests::multi_grid_count(devices, blocks, block); },
+      std::vector<int>(devices * blocks * block, static_cast<int>(devices * blocks * block)),
       "multi_grid_kernels.cpp:");
 }
 

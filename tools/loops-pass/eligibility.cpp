@@ -56,9 +56,7 @@ bool is_plain_runtime_function(StringRef demangled) {
 // synchronization point or a service the thread loops do not provide yet.
 std::string runtime_call_reason(StringRef demangled) {
   auto has = [&](StringRef part) { return demangled.contains(part); };
-  if (has("multi_grid"))
-    return "a multi-grid collective or multi_grid_group::thread_rank() (a call into the runtime that reads the "
-           "thread), not lowered yet";
+  if (has("multi_grid")) return "a multi-grid collective, not lowered yet";
   if (has("grid_") || has("require_cooperative"))
     return "a grid collective or a split grid barrier (barrier_arrive / barrier_wait on the grid), not lowered yet";
   if (has("map_shared") || has("query_shared"))

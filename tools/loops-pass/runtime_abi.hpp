@@ -44,13 +44,19 @@ inline constexpr llvm::StringLiteral multi_grid_sync_symbol =
 // scheduler (grid_resume.hpp), numbered as the runtime numbers them (loops_grid.hpp's loops_level).
 enum resume_level : std::uint32_t { grid_level = 0, cluster_level = 1, multi_grid_level = 2 };
 // The cluster's queries (cluster.block_rank(), dim_blocks(), ...) and the multi-device launch's
-// (multi_grid_group's is_valid(), grid_rank(), num_grids(), num_threads()): the block's, read where called.
-inline constexpr llvm::StringLiteral level_query_symbols[] = {
-    "_ZN6cohort6detail4host18cluster_block_rankEv", "_ZN6cohort6detail4host19cluster_block_countEv",
-    "_ZN6cohort6detail4host11cluster_dimEv",        "_ZN6cohort6detail4host19cluster_block_indexEv",
-    "_ZN6cohort6detail4host16cluster_grid_dimEv",   "_ZN6cohort6detail4host13cluster_indexEv",
-    "_ZN6cohort6detail4host16multi_grid_validEv",   "_ZN6cohort6detail4host15multi_grid_rankEv",
-    "_ZN6cohort6detail4host16multi_grid_countEv",   "_ZN6cohort6detail4host23multi_grid_thread_countEv"};
+// (multi_grid_group's is_valid(), grid_rank(), num_grids(), num_threads(), and the grid's first thread, which
+// thread_rank() adds to the thread's rank in the grid): the block's, read where called.
+inline constexpr llvm::StringLiteral level_query_symbols[] = {"_ZN6cohort6detail4host18cluster_block_rankEv",
+                                                              "_ZN6cohort6detail4host19cluster_block_countEv",
+                                                              "_ZN6cohort6detail4host11cluster_dimEv",
+                                                              "_ZN6cohort6detail4host19cluster_block_indexEv",
+                                                              "_ZN6cohort6detail4host16cluster_grid_dimEv",
+                                                              "_ZN6cohort6detail4host13cluster_indexEv",
+                                                              "_ZN6cohort6detail4host16multi_grid_validEv",
+                                                              "_ZN6cohort6detail4host15multi_grid_rankEv",
+                                                              "_ZN6cohort6detail4host16multi_grid_countEv",
+                                                              "_ZN6cohort6detail4host23multi_grid_thread_countEv",
+                                                              "_ZN6cohort6detail4host23multi_grid_first_threadEv"};
 
 // cohort::detail::host::rendezvous(collective_call const&): where every warp and tile
 // collective (__shfl*_sync, votes, ballot, match, __reduce_*_sync, __syncwarp,

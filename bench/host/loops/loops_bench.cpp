@@ -5,13 +5,15 @@
 // alone, in warp-uniform control flow, sums the warps' sums); 64 bare block barriers per block; 64 warp
 // shuffles per lane; 64 rounds of a warp reduction and a ballot per lane, and
 // of two tile shuffles; the cooperative grid-sync reduction of 2^22 floats and
-// 64 bare grid barriers, every co-resident block; 64 rounds of two cluster
+// 64 bare grid barriers, every co-resident block; the multi-grid reduction of
+// 2^22 floats over 2 and 4 virtual devices and 64 bare multi-grid barriers; 64 rounds of two cluster
 // barriers and an exchange in clusters of 2, 4 and 8 blocks; memcpy_async
 // double-buffered over 2^22 floats and 64 split block barriers per thread.
 // Results in docs/measurements/*-loops-engine.md.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -251,6 +253,64 @@ void BM_GridSync_Fibers(benchmark::State& state) {
   grid_syncs_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
 }
 
+// A multi-device launch: one grid of 32 blocks of Arg(0) threads on each of
+// Arg(1) virtual devices (COHORT_DEVICE_COUNT set to 4 here). On fibers every
+// block of every grid has an OS thread of its own; on loops the grids run in
+// phases on the workers. Wall time, and the CPU time of the whole process.
+constexpr unsigned multi_grid_blocks = 32;
+
+void set_device_count() { setenv("COHORT_DEVICE_COUNT", "4", 1); }
+
+// The multi-grid reduction of 2^22 floats (every grid sums its part, a grid
+// barrier, every grid's sum, a multi-grid barrier, the total).
+void multi_grid_reduce_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  set_device_count();
+  const unsigned block = static_cast<unsigned>(state.range(0)), devices = static_cast<unsigned>(state.range(1));
+  cohort::device_buffer<float> in(inputs()), partial(devices * multi_grid_blocks), grid_sums(devices), out(1);
+  cohort::host::set_engine_mode(mode);
+  const auto run = [&] {
+    loops_bench::multi_grid_reduce(in.data(), partial.data(), grid_sums.data(), out.data(), elements, devices,
+                                   multi_grid_blocks, block);
+  };
+  run();
+  use_engine(state, mode, expected);
+  for (auto _ : state) {
+    run();
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * elements);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_MultiGridReduce_Loops(benchmark::State& state) {
+  multi_grid_reduce_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_MultiGridReduce_Fibers(benchmark::State& state) {
+  multi_grid_reduce_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
+// The cost of a multi-grid barrier: 64 multi_grid.sync() in every block; the
+// counter is microseconds per multi-grid barrier (wall time).
+void multi_grid_syncs_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  set_device_count();
+  const unsigned block = static_cast<unsigned>(state.range(0)), devices = static_cast<unsigned>(state.range(1));
+  constexpr unsigned rounds = 64;
+  cohort::device_buffer<unsigned> out(devices * multi_grid_blocks);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::multi_grid_syncs(rounds, out.data(), devices, multi_grid_blocks, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::multi_grid_syncs(rounds, out.data(), devices, multi_grid_blocks, block);
+  state.counters["us_per_multi_grid_sync"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * rounds * 1e-6,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_MultiGridSync_Loops(benchmark::State& state) {
+  multi_grid_syncs_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_MultiGridSync_Fibers(benchmark::State& state) {
+  multi_grid_syncs_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
 // The cost of a cluster barrier: 64 rounds of two cluster.sync() and an
 // exchange with the next block of the cluster, 64 blocks of Arg(0) threads in
 // clusters of Arg(1); the counter is nanoseconds per thread and cluster barrier
@@ -444,6 +504,10 @@ LOOPS_BENCH(BM_GridSyncReduce_Loops)->Args({256, 16})->Args({256, 22})->MeasureP
 LOOPS_BENCH(BM_GridSyncReduce_Fibers)->Args({256, 16})->Args({256, 22})->MeasureProcessCPUTime()->UseRealTime();
 LOOPS_BENCH(BM_GridSync_Loops)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
 LOOPS_BENCH(BM_GridSync_Fibers)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_MultiGridReduce_Loops)->Args({256, 2})->Args({256, 4})->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_MultiGridReduce_Fibers)->Args({256, 2})->Args({256, 4})->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_MultiGridSync_Loops)->Args({32, 2})->Args({256, 4})->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_MultiGridSync_Fibers)->Args({32, 2})->Args({256, 4})->MeasureProcessCPUTime()->UseRealTime();
 LOOPS_BENCH(BM_ClusterSync_Loops)
     ->Args({256, 4})
     ->Args({1024, 2})

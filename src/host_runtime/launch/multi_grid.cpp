@@ -59,10 +59,9 @@ void* multi_grid_slot(unsigned grid) {
 
 unsigned multi_grid_rank() { return current_multi_grid() ? current_runtime().launch->grid_rank : 0; }
 unsigned multi_grid_count() { return current_multi_grid() ? current_multi_grid()->grids() : 1; }
-unsigned long long multi_grid_thread_rank() {
-  const unsigned long long in_grid = block_linear_rank() * threads_per_block() + thread_rank();
+unsigned long long multi_grid_first_thread() {
   const multi_grid_launch* mg = current_multi_grid();
-  return mg ? mg->first_thread[current_runtime().launch->grid_rank] + in_grid : in_grid;
+  return mg ? mg->first_thread[current_runtime().launch->grid_rank] : 0;
 }
 unsigned long long multi_grid_thread_count() {
   const multi_grid_launch* mg = current_multi_grid();
