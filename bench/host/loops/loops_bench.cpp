@@ -20,6 +20,7 @@
 
 #include "async_kernels.hpp"
 #include "cohort/host/engine.hpp"
+#include "cohort/host/settings.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/memory/device_buffer.hpp"
 #include "reduce_kernels.hpp"
@@ -253,24 +254,26 @@ void BM_GridSync_Fibers(benchmark::State& state) {
   grid_syncs_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
 }
 
-// A multi-device launch: one grid of 32 blocks of Arg(0) threads on each of
-// Arg(1) virtual devices (COHORT_DEVICE_COUNT set to 4 here). On fibers every
-// block of every grid has an OS thread of its own; on loops the grids run in
-// phases on the workers. Wall time, and the CPU time of the whole process.
-constexpr unsigned multi_grid_blocks = 32;
-
-void set_device_count() { setenv("COHORT_DEVICE_COUNT", "4", 1); }
+// A multi-device launch: one grid of as many blocks of Arg(0) threads as can
+// be co-resident on each of Arg(1) virtual devices (COHORT_DEVICE_COUNT set to
+// 4 here). On fibers every block of every grid has an OS thread of its own; on
+// loops the grids run in phases on the workers. Wall time, and the CPU time of
+// the whole process.
+unsigned multi_grid_blocks(unsigned block) {
+  if (setenv("COHORT_DEVICE_COUNT", "4", 1) == 0) cohort::host::reload_settings();
+  return loops_bench::cooperative_blocks(block);
+}
 
 // The multi-grid reduction of 2^22 floats (every grid sums its part, a grid
 // barrier, every grid's sum, a multi-grid barrier, the total).
 void multi_grid_reduce_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
-  set_device_count();
   const unsigned block = static_cast<unsigned>(state.range(0)), devices = static_cast<unsigned>(state.range(1));
-  cohort::device_buffer<float> in(inputs()), partial(devices * multi_grid_blocks), grid_sums(devices), out(1);
+  const unsigned blocks = multi_grid_blocks(block);
+  cohort::device_buffer<float> in(inputs()), partial(devices * blocks), grid_sums(devices), out(1);
   cohort::host::set_engine_mode(mode);
   const auto run = [&] {
-    loops_bench::multi_grid_reduce(in.data(), partial.data(), grid_sums.data(), out.data(), elements, devices,
-                                   multi_grid_blocks, block);
+    loops_bench::multi_grid_reduce(in.data(), partial.data(), grid_sums.data(), out.data(), elements, devices, blocks,
+                                   block);
   };
   run();
   use_engine(state, mode, expected);
@@ -279,6 +282,7 @@ void multi_grid_reduce_on(benchmark::State& state, cohort::host::engine_mode mod
     benchmark::DoNotOptimize(out.data());
   }
   state.SetItemsProcessed(state.iterations() * elements);
+  state.counters["blocks"] = devices * blocks;
   cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
 }
 void BM_MultiGridReduce_Loops(benchmark::State& state) {
@@ -291,17 +295,18 @@ void BM_MultiGridReduce_Fibers(benchmark::State& state) {
 // The cost of a multi-grid barrier: 64 multi_grid.sync() in every block; the
 // counter is microseconds per multi-grid barrier (wall time).
 void multi_grid_syncs_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
-  set_device_count();
   const unsigned block = static_cast<unsigned>(state.range(0)), devices = static_cast<unsigned>(state.range(1));
+  const unsigned blocks = multi_grid_blocks(block);
   constexpr unsigned rounds = 64;
-  cohort::device_buffer<unsigned> out(devices * multi_grid_blocks);
+  cohort::device_buffer<unsigned> out(devices * blocks);
   cohort::host::set_engine_mode(mode);
-  loops_bench::multi_grid_syncs(rounds, out.data(), devices, multi_grid_blocks, block);
+  loops_bench::multi_grid_syncs(rounds, out.data(), devices, blocks, block);
   use_engine(state, mode, expected);
-  for (auto _ : state) loops_bench::multi_grid_syncs(rounds, out.data(), devices, multi_grid_blocks, block);
+  for (auto _ : state) loops_bench::multi_grid_syncs(rounds, out.data(), devices, blocks, block);
   state.counters["us_per_multi_grid_sync"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * rounds * 1e-6,
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["blocks"] = devices * blocks;
   cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
 }
 void BM_MultiGridSync_Loops(benchmark::State& state) {
