@@ -4,7 +4,6 @@
 // multi-device launch (its entry = the grid's first block + the block's rank
 // in its grid). Here: what names each level in messages, where a block's
 // entry is, and the kernel-side entry points.
-#include <algorithm>
 #include <cstring>
 #include <sstream>
 
