@@ -30,10 +30,16 @@ void loops_grid::free_memory::operator()(void* p) const { std::free(p); }
 loops_grid::loops_grid(unsigned long long blocks_per_grid, unsigned grids)
     : blocks(blocks_per_grid * grids),
       launches(grids),
-      // COHORT_WORKERS shared between the grids, each at least one of its own.
-      workers_per_grid(static_cast<unsigned>(
-          std::max<unsigned long long>(1, std::min<unsigned long long>(worker_threads() / grids, blocks_per_grid)))),
-      phases(static_cast<std::ptrdiff_t>(workers_per_grid) * grids, phase_end{this}) {}
+      workers(static_cast<unsigned>(
+          std::max<unsigned long long>(1, std::min<unsigned long long>(worker_threads(), blocks.size())))),
+      phases(workers, phase_end{this}),
+      registered(grids),
+      finished(grids) {}
+
+unsigned loops_grid::workers_of(unsigned grid) const {
+  const auto grids = static_cast<unsigned>(launches.size());
+  return workers / grids + (grid < workers % grids ? 1 : 0);
+}
 
 namespace {
 
@@ -186,11 +192,9 @@ bool another_phase(loops_grid& grid, const Groups& groups, loops_level level, bo
 
 void loops_grid::phase_end::operator()() noexcept {
   const unsigned long long per_grid = grid->launches.front()->block_count;
+  grid->next.store(0, std::memory_order_relaxed);
   bool aborted = false;
-  for (launch_state* launch : grid->launches) {
-    launch->next_block.store(0, std::memory_order_relaxed);
-    aborted |= launch->aborted.load(std::memory_order_acquire);
-  }
+  for (launch_state* launch : grid->launches) aborted |= launch->aborted.load(std::memory_order_acquire);
   const auto grids = std::views::iota(0ull, static_cast<unsigned long long>(grid->launches.size())) |
                      std::views::transform([per_grid](unsigned long long g) {
                        return std::views::iota(g * per_grid, (g + 1) * per_grid);
@@ -198,24 +202,27 @@ void loops_grid::phase_end::operator()() noexcept {
   grid->done = !another_phase(*grid, grids, loops_level::grid, aborted);
 }
 
-// This grid's workers take its blocks one at a time; a phase ends when every
-// worker of every grid of the launch has run out of them.
+// The workers take the blocks of every grid of the launch one at a time; a
+// phase ends when all of them have run out of blocks. Each grid's launch runs
+// its share of the workers (none where there are fewer workers than grids),
+// and stays until every worker is done with every grid's blocks.
 void run_loops_grid(launch_state& launch) {
   loops_grid& grid = *launch.grid_phases;
   grid.launches[launch.grid_rank] = &launch;
-  const unsigned long long first = record_index(launch, 0);
-  run_on_threads(grid.workers_per_grid, [&launch, &grid, first](unsigned) {
-    std::size_t fibers = 0;
+  grid.registered.arrive_and_wait();
+  run_on_threads(grid.workers_of(launch.grid_rank), [&grid](unsigned) {
     do {
-      for (unsigned long long i = launch.next_block.fetch_add(1, std::memory_order_relaxed);
-           i < launch.block_count && !launch.aborted.load(std::memory_order_relaxed);
-           i = launch.next_block.fetch_add(1, std::memory_order_relaxed))
-        if (grid.blocks[first + i].runs) fibers += run_blocks(launch, i, i + 1);
+      for (unsigned long long i = grid.next.fetch_add(1, std::memory_order_relaxed); i < grid.blocks.size();
+           i = grid.next.fetch_add(1, std::memory_order_relaxed)) {
+        const located b = locate(grid, i);
+        if (grid.blocks[i].runs && !b.launch.aborted.load(std::memory_order_relaxed))
+          b.launch.fibers_started.fetch_add(run_blocks(b.launch, b.linear, b.linear + 1), std::memory_order_relaxed);
+      }
       grid.phases.arrive_and_wait();  // its completion (phase_end) orders every block's memory before the next phase
     } while (!grid.done);
-    launch.fibers_started.fetch_add(fibers, std::memory_order_relaxed);
     trim_worker_stacks();
   });
+  grid.finished.arrive_and_wait();
 }
 
 // Each worker takes whole clusters: a cluster's blocks run one after another

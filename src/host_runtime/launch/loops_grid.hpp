@@ -8,9 +8,9 @@
 // their level reached are complete, and the next phase resumes those blocks. A
 // block that exits while others wait leaves their barrier unreachable: the
 // launch fails as on fibers. A multi-device launch ("Multi-grid barriers") is
-// one record over every grid's blocks, its phases shared by the grids'
-// workers: a grid barrier completes per grid, a multi-grid barrier once every
-// block of every grid waits at it. A cluster launch of a kernel with cluster
+// one record over every grid's blocks, its phases run by one set of workers
+// that take any grid's blocks: a grid barrier completes per grid, a
+// multi-grid barrier once every block of every grid waits at it. A cluster launch of a kernel with cluster
 // barriers ("Cluster barriers") runs the same way per cluster: a worker takes
 // a cluster and runs its blocks in phases, from cluster barrier to cluster barrier.
 #pragma once
@@ -20,6 +20,7 @@
 #include <barrier>
 #include <cstddef>
 #include <cstdint>
+#include <latch>
 #include <memory>
 #include <source_location>
 #include <vector>
@@ -59,11 +60,15 @@ struct loops_grid {
   // have one shape), block b of grid g at g * blocks_per_grid + b.
   loops_grid(unsigned long long blocks_per_grid, unsigned grids = 1);
 
+  // The workers grid `grid`'s launch runs (COHORT_WORKERS shared between the grids).
+  unsigned workers_of(unsigned grid) const;
+
   std::vector<block> blocks;
-  std::vector<launch_state*> launches;  // per grid, each set before its workers start
-  unsigned workers_per_grid;
-  std::barrier<phase_end> phases;           // every worker of every grid
-  std::atomic<unsigned long long> next{0};  // a cluster launch's next cluster
+  std::vector<launch_state*> launches;      // per grid, each set before any worker starts
+  unsigned workers;                         // of every grid together
+  std::barrier<phase_end> phases;           // every worker
+  std::latch registered, finished;          // every grid's launch: known to the workers; done with them
+  std::atomic<unsigned long long> next{0};  // the next block to run in this phase; a cluster launch's next cluster
   bool done = false;
 };
 
