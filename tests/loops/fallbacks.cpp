@@ -31,7 +31,7 @@ __global__ void fallback_grid(int* out) {
 }
 __global__ void fallback_multi_grid(int* out) {
   out[threadIdx.x] = 1;
-  cg::this_multi_grid().sync();
+  if (threadIdx.x < 16) cg::this_multi_grid().sync();
 }
 __global__ void fallback_cluster(int* out) {
   out[threadIdx.x] = 1;
@@ -220,4 +220,18 @@ __global__ void fallback_memcpy_helper(const float* in, float* out) {
   copy_recursion(tile, in, static_cast<int>(in[0]));
   cg::wait(cg::this_thread_block());
   out[threadIdx.x] = tile[threadIdx.x];
+}
+
+// Multi-grid barriers and services the loops engine does not lower (grid_resume.hpp).
+__attribute__((noinline)) void multi_grid_sync_in_helper() { cg::this_multi_grid().sync(); }
+__global__ void fallback_multi_grid_helper(int* out) {
+  out[threadIdx.x] = 1;
+  multi_grid_sync_in_helper();
+}
+__global__ void fallback_multi_grid_collective(int* out) {
+  out[threadIdx.x] = cg::reduce(cg::this_multi_grid(), 1, cg::plus<int>());
+}
+__global__ void fallback_multi_grid_divergent_barrier(int* out) {
+  if (out[threadIdx.x] == 0) __syncthreads();
+  cg::this_multi_grid().sync();
 }

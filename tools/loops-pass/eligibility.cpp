@@ -1,4 +1,5 @@
 #include "eligibility.hpp"
+#include "grid_resume.hpp"
 #include "lane_exchange.hpp"
 #include "recomputed_values.hpp"
 
@@ -55,7 +56,7 @@ bool is_plain_runtime_function(StringRef demangled) {
 // synchronization point or a service the thread loops do not provide yet.
 std::string runtime_call_reason(StringRef demangled) {
   auto has = [&](StringRef part) { return demangled.contains(part); };
-  if (has("multi_grid")) return "a multi-grid barrier or collective, not lowered yet";
+  if (has("multi_grid")) return "a multi-grid collective, not lowered yet";
   if (has("grid_") || has("require_cooperative"))
     return "a grid collective or a split grid barrier (barrier_arrive / barrier_wait on the grid), not lowered yet";
   if (has("map_shared") || has("query_shared"))
@@ -177,9 +178,8 @@ bool synchronizes(const CallInst& call) {
   const Function* callee = call.getCalledFunction();
   if (!callee) return false;  // an indirect call, refused for itself
   const StringRef name = callee->getName();
-  return name == block_sync_symbol || name == grid_sync_symbol || name == cluster_sync_symbol ||
-         name == rendezvous_symbol || name == block_arrive_symbol || name == block_wait_symbol ||
-         lowerable_shuffle(call);
+  return name == block_sync_symbol || is_level_barrier(name) || name == rendezvous_symbol ||
+         name == block_arrive_symbol || name == block_wait_symbol || lowerable_shuffle(call);
 }
 
 // Why `arrive` and the wait on its token cannot be one block barrier at the
@@ -305,12 +305,12 @@ class checker {
           found.barriers.push_back(call);
           continue;
         }
-        if (name == grid_sync_symbol || name == cluster_sync_symbol) {
+        if (is_level_barrier(name)) {
           // A point where the block returns to the scheduler (grid_resume.hpp).
           if (!in_kernel)
-            return refusal{std::string(name == grid_sync_symbol ? "a grid" : "a cluster") + " barrier inside `" +
-                               demangle(f.getName()) + "`, which was not inlined",
-                           &inst};
+            return refusal{
+                barrier_words(level_of(name)) + " inside `" + demangle(f.getName()) + "`, which was not inlined",
+                &inst};
           found.level_barriers.push_back(call);
           continue;
         }
@@ -329,7 +329,7 @@ class checker {
           found.copy_checks.push_back(call);
           continue;
         }
-        if (is_contained(cluster_query_symbols, name)) continue;  // the block's rank and shape in its cluster
+        if (is_contained(level_query_symbols, name)) continue;  // the block's place in its cluster, its grid's rank
         if (name == rendezvous_symbol) {
           if (!in_kernel)
             return refusal{"a warp or tile collective inside `" + demangle(f.getName()) + "`, which was not inlined",

@@ -13,13 +13,34 @@ using namespace llvm;
 
 namespace cohort_loops {
 
-resume_level level_of(const CallInst& barrier) {
-  return barrier.getCalledFunction()->getName() == cluster_sync_symbol ? cluster_level : grid_level;
+namespace {
+
+struct level_names {
+  StringRef symbol;
+  resume_level level;
+  const char* words;
+  const char* call;
+};
+constexpr level_names levels[] = {
+    {grid_sync_symbol, grid_level, "a grid barrier", "grid.sync()"},
+    {cluster_sync_symbol, cluster_level, "a cluster barrier", "cluster.sync()"},
+    {multi_grid_sync_symbol, multi_grid_level, "a multi-grid barrier", "multi_grid.sync()"}};
+
+const level_names& names_of(resume_level level) { return levels[level]; }
+
+}  // namespace
+
+bool is_level_barrier(StringRef callee) {
+  return any_of(levels, [&](const level_names& l) { return l.symbol == callee; });
 }
 
-std::string barrier_words(resume_level level) {
-  return level == cluster_level ? "a cluster barrier" : "a grid barrier";
+resume_level level_of(StringRef callee) {
+  return find_if(levels, [&](const level_names& l) { return l.symbol == callee; })->level;
 }
+
+resume_level level_of(const CallInst& barrier) { return level_of(barrier.getCalledFunction()->getName()); }
+
+std::string barrier_words(resume_level level) { return names_of(level).words; }
 
 std::optional<step_refusal> refuse_level_barriers(ArrayRef<CallInst*> calls, ArrayRef<CallInst*> originals,
                                                   const divergence& divergent, bool uniform) {
@@ -34,8 +55,8 @@ std::optional<step_refusal> refuse_level_barriers(ArrayRef<CallInst*> calls, Arr
       return step_refusal{barrier_words(level) + " in a kernel with a barrier in thread-dependent control flow",
                           originals[i]};
     if (!isa<Constant>(calls[i]->getArgOperand(0)))  // (the merged call has no line of its own)
-      return step_refusal{barrier_words(level) + " whose call site is chosen at run time (" +
-                              (level == cluster_level ? "cluster.sync()" : "grid.sync()") + " calls merged into one)",
+      return step_refusal{barrier_words(level) + " whose call site is chosen at run time (" + names_of(level).call +
+                              " calls merged into one)",
                           nullptr};
   }
   return std::nullopt;

@@ -1,8 +1,9 @@
-// Grid and cluster barriers as points where the block function returns to the
-// scheduler (docs/loops-engine.md, "Grid barriers", "Cluster barriers"). A
+// Grid, cluster and multi-grid barriers as points where the block function
+// returns to the scheduler (docs/loops-engine.md, "Grid barriers", "Cluster
+// barriers", "Multi-grid barriers"). A
 // kernel whose barriers are all in block-uniform control flow
 // (step_function.hpp) has one resume point per block: at a grid or cluster
-// barrier (a call of grid_sync or cluster_sync) every live thread of the block
+// barrier (a call of grid_sync, cluster_sync or multi_grid_sync) every live thread of the block
 // stops there, or all have exited. The block function then
 //
 //   keeps its uniform values and its static shared memory in the block's
@@ -35,7 +36,11 @@ class divergence;
 struct step_function;
 struct step_refusal;
 
-// The level a call of grid_sync or cluster_sync synchronizes, and its words in remarks.
+// Whether `callee` is grid_sync, cluster_sync or multi_grid_sync; the level
+// such a call synchronizes, and its words in remarks ("a grid barrier") and
+// its call in code ("grid.sync()").
+bool is_level_barrier(llvm::StringRef callee);
+resume_level level_of(llvm::StringRef callee);
 resume_level level_of(const llvm::CallInst& barrier);
 std::string barrier_words(resume_level level);
 

@@ -113,8 +113,9 @@ struct lower_kernels : PassInfoMixin<lower_kernels> {
                        ? ""
                        : std::to_string(verdict.split_barriers.size()) + " split barrier(s), ")
                << level_count(step, grid_level, " grid barrier(s), ")
-               << level_count(step, cluster_level, " cluster barrier(s), ") << ore::NV("Collectives", step.collectives)
-               << " warp or tile collective(s) ("
+               << level_count(step, cluster_level, " cluster barrier(s), ")
+               << level_count(step, multi_grid_level, " multi-grid barrier(s), ")
+               << ore::NV("Collectives", step.collectives) << " warp or tile collective(s) ("
                << ore::NV("OnLaneArrays",
                           unsigned(count_if(step.lane_points, [](const auto& p) { return p.has_value(); })))
                << " on the lane arrays), a frame of " << ore::NV("FrameBytes", step.frame_bytes)

@@ -37,14 +37,26 @@ inline constexpr llvm::StringLiteral copy_check_prefixes[] = {"_ZN6cohort6detail
 inline constexpr llvm::StringLiteral grid_sync_symbol = "_ZN6cohort6detail4host9grid_syncESt15source_location";
 // cohort::detail::host::cluster_sync(std::source_location): cluster.sync(), this_cluster().sync().
 inline constexpr llvm::StringLiteral cluster_sync_symbol = "_ZN6cohort6detail4host12cluster_syncESt15source_location";
+// cohort::detail::host::multi_grid_sync(std::source_location): multi_grid.sync(), this_multi_grid().sync().
+inline constexpr llvm::StringLiteral multi_grid_sync_symbol =
+    "_ZN6cohort6detail4host15multi_grid_syncESt15source_location";
 // The levels above the block whose barriers are points where the block function returns to the
 // scheduler (grid_resume.hpp), numbered as the runtime numbers them (loops_grid.hpp's loops_level).
-enum resume_level : std::uint32_t { grid_level = 0, cluster_level = 1 };
-// The cluster's queries (cluster.block_rank(), dim_blocks(), ...): the block's, read where called.
-inline constexpr llvm::StringLiteral cluster_query_symbols[] = {
-    "_ZN6cohort6detail4host18cluster_block_rankEv", "_ZN6cohort6detail4host19cluster_block_countEv",
-    "_ZN6cohort6detail4host11cluster_dimEv",        "_ZN6cohort6detail4host19cluster_block_indexEv",
-    "_ZN6cohort6detail4host16cluster_grid_dimEv",   "_ZN6cohort6detail4host13cluster_indexEv"};
+enum resume_level : std::uint32_t { grid_level = 0, cluster_level = 1, multi_grid_level = 2 };
+// The cluster's queries (cluster.block_rank(), dim_blocks(), ...) and the multi-device launch's
+// (multi_grid_group's is_valid(), grid_rank(), num_grids(), num_threads(), and the grid's first thread, which
+// thread_rank() adds to the thread's rank in the grid): the block's, read where called.
+inline constexpr llvm::StringLiteral level_query_symbols[] = {"_ZN6cohort6detail4host18cluster_block_rankEv",
+                                                              "_ZN6cohort6detail4host19cluster_block_countEv",
+                                                              "_ZN6cohort6detail4host11cluster_dimEv",
+                                                              "_ZN6cohort6detail4host19cluster_block_indexEv",
+                                                              "_ZN6cohort6detail4host16cluster_grid_dimEv",
+                                                              "_ZN6cohort6detail4host13cluster_indexEv",
+                                                              "_ZN6cohort6detail4host16multi_grid_validEv",
+                                                              "_ZN6cohort6detail4host15multi_grid_rankEv",
+                                                              "_ZN6cohort6detail4host16multi_grid_countEv",
+                                                              "_ZN6cohort6detail4host23multi_grid_thread_countEv",
+                                                              "_ZN6cohort6detail4host23multi_grid_first_threadEv"};
 
 // cohort::detail::host::rendezvous(collective_call const&): where every warp and tile
 // collective (__shfl*_sync, votes, ballot, match, __reduce_*_sync, __syncwarp,
@@ -133,7 +145,7 @@ inline constexpr llvm::StringLiteral enter_thread_symbol = "cohort_loops_enter_t
 // void cohort_loops_register_kernel(const void* kernel, const void* block_function, const char* name)
 inline constexpr llvm::StringLiteral register_kernel_symbol = "cohort_loops_register_kernel";
 // void cohort_loops_register_resuming_kernel(const void* kernel, const void* block_function, const char* name,
-// uint32_t levels): a lowered kernel with grid or cluster barriers, whose block function may return at each
+// uint32_t levels): a lowered kernel with grid, cluster or multi-grid barriers, whose block function may return at each
 // (grid_resume.hpp); `levels` has bit 1 << resume_level set for each level it has barriers of.
 inline constexpr llvm::StringLiteral register_resuming_kernel_symbol = "cohort_loops_register_resuming_kernel";
 // void cohort_loops_register_warp_kernel(const void* kernel, const void* block_function, const char* name,

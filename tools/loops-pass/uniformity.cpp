@@ -25,8 +25,9 @@ constexpr unsigned warp_bits = 5;  // a warp of the proof: 32 consecutive ranks
 constexpr std::uint64_t warp_width = std::uint64_t{1} << warp_bits;
 
 // What may differ between threads whatever its operands: memory (each thread
-// may read another value, or its own frame), calls (but the cluster's
-// queries: the block's rank and shape in its cluster), atomics.
+// may read another value, or its own frame), calls (but the cluster's and the
+// multi-device launch's queries: the block's rank and shape in its cluster,
+// its grid's rank), atomics.
 bool divergent_source(const Instruction& inst) {
   if (isa<AllocaInst>(inst) || isa<AtomicRMWInst>(inst) || isa<AtomicCmpXchgInst>(inst)) return true;
   if (const auto* load = dyn_cast<LoadInst>(&inst)) return !reads_block_coordinates(*load);
@@ -36,7 +37,7 @@ bool divergent_source(const Instruction& inst) {
       return intrinsic->getIntrinsicID() != Intrinsic::threadlocal_address &&
              (!intrinsic->doesNotAccessMemory() || intrinsic->mayHaveSideEffects());
     const Function* callee = call->getCalledFunction();
-    return !callee || !is_contained(cluster_query_symbols, callee->getName());
+    return !callee || !is_contained(level_query_symbols, callee->getName());
   }
   return false;
 }

@@ -5,19 +5,22 @@
 // alone, in warp-uniform control flow, sums the warps' sums); 64 bare block barriers per block; 64 warp
 // shuffles per lane; 64 rounds of a warp reduction and a ballot per lane, and
 // of two tile shuffles; the cooperative grid-sync reduction of 2^22 floats and
-// 64 bare grid barriers, every co-resident block; 64 rounds of two cluster
+// 64 bare grid barriers, every co-resident block; the multi-grid reduction of
+// 2^22 floats over 2 and 4 virtual devices and 64 bare multi-grid barriers; 64 rounds of two cluster
 // barriers and an exchange in clusters of 2, 4 and 8 blocks; memcpy_async
 // double-buffered over 2^22 floats and 64 split block barriers per thread.
 // Results in docs/measurements/*-loops-engine.md.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <stdexcept>
 #include <vector>
 
 #include "async_kernels.hpp"
 #include "cohort/host/engine.hpp"
+#include "cohort/host/settings.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/memory/device_buffer.hpp"
 #include "reduce_kernels.hpp"
@@ -249,6 +252,68 @@ void BM_GridSync_Loops(benchmark::State& state) {
 }
 void BM_GridSync_Fibers(benchmark::State& state) {
   grid_syncs_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
+// A multi-device launch: one grid of as many blocks of Arg(0) threads as can
+// be co-resident on each of Arg(1) virtual devices (COHORT_DEVICE_COUNT set to
+// 4 here). On fibers every block of every grid has an OS thread of its own; on
+// loops the grids run in phases on the workers. Wall time, and the CPU time of
+// the whole process.
+unsigned multi_grid_blocks(unsigned block) {
+  if (setenv("COHORT_DEVICE_COUNT", "4", 1) == 0) cohort::host::reload_settings();
+  return loops_bench::cooperative_blocks(block);
+}
+
+// The multi-grid reduction of 2^22 floats (every grid sums its part, a grid
+// barrier, every grid's sum, a multi-grid barrier, the total).
+void multi_grid_reduce_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0)), devices = static_cast<unsigned>(state.range(1));
+  const unsigned blocks = multi_grid_blocks(block);
+  cohort::device_buffer<float> in(inputs()), partial(devices * blocks), grid_sums(devices), out(1);
+  cohort::host::set_engine_mode(mode);
+  const auto run = [&] {
+    loops_bench::multi_grid_reduce(in.data(), partial.data(), grid_sums.data(), out.data(), elements, devices, blocks,
+                                   block);
+  };
+  run();
+  use_engine(state, mode, expected);
+  for (auto _ : state) {
+    run();
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * elements);
+  state.counters["blocks"] = devices * blocks;
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_MultiGridReduce_Loops(benchmark::State& state) {
+  multi_grid_reduce_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_MultiGridReduce_Fibers(benchmark::State& state) {
+  multi_grid_reduce_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
+}
+
+// The cost of a multi-grid barrier: 64 multi_grid.sync() in every block; the
+// counter is microseconds per multi-grid barrier (wall time).
+void multi_grid_syncs_on(benchmark::State& state, cohort::host::engine_mode mode, cohort::host::engine expected) {
+  const unsigned block = static_cast<unsigned>(state.range(0)), devices = static_cast<unsigned>(state.range(1));
+  const unsigned blocks = multi_grid_blocks(block);
+  constexpr unsigned rounds = 64;
+  cohort::device_buffer<unsigned> out(devices * blocks);
+  cohort::host::set_engine_mode(mode);
+  loops_bench::multi_grid_syncs(rounds, out.data(), devices, blocks, block);
+  use_engine(state, mode, expected);
+  for (auto _ : state) loops_bench::multi_grid_syncs(rounds, out.data(), devices, blocks, block);
+  state.counters["us_per_multi_grid_sync"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * rounds * 1e-6,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["blocks"] = devices * blocks;
+  cohort::host::set_engine_mode(cohort::host::engine_mode::automatic);
+}
+void BM_MultiGridSync_Loops(benchmark::State& state) {
+  multi_grid_syncs_on(state, cohort::host::engine_mode::automatic, cohort::host::engine::loops);
+}
+void BM_MultiGridSync_Fibers(benchmark::State& state) {
+  multi_grid_syncs_on(state, cohort::host::engine_mode::fibers, cohort::host::engine::fibers);
 }
 
 // The cost of a cluster barrier: 64 rounds of two cluster.sync() and an
@@ -491,6 +556,10 @@ LOOPS_BENCH(BM_GridSyncReduce_Loops)->Args({256, 16})->Args({256, 22})->MeasureP
 LOOPS_BENCH(BM_GridSyncReduce_Fibers)->Args({256, 16})->Args({256, 22})->MeasureProcessCPUTime()->UseRealTime();
 LOOPS_BENCH(BM_GridSync_Loops)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
 LOOPS_BENCH(BM_GridSync_Fibers)->Arg(32)->Arg(256)->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_MultiGridReduce_Loops)->Args({256, 2})->Args({256, 4})->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_MultiGridReduce_Fibers)->Args({256, 2})->Args({256, 4})->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_MultiGridSync_Loops)->Args({32, 2})->Args({256, 4})->MeasureProcessCPUTime()->UseRealTime();
+LOOPS_BENCH(BM_MultiGridSync_Fibers)->Args({32, 2})->Args({256, 4})->MeasureProcessCPUTime()->UseRealTime();
 LOOPS_BENCH(BM_ClusterSync_Loops)
     ->Args({256, 4})
     ->Args({1024, 2})

@@ -4,6 +4,8 @@
 // launch function runs one launch.
 #include "reduce_kernels.hpp"
 
+#include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -75,6 +77,43 @@ __global__ void grid_syncs_kernel(unsigned rounds, unsigned* out) {
   unsigned r = 0;
   for (; r < rounds; ++r) cohort::this_grid().sync();
   out[blockIdx.x] = r;
+}
+
+// The multi-grid reduction: each grid's part as grid_sync_reduce_kernel sums
+// the whole, then, after a multi-grid barrier, grid 0's block 0 the grids' sums.
+__global__ void multi_grid_reduce_kernel(const float* in, float* partial, float* grid_sums, float* out,
+                                         unsigned n_per_grid) {
+  __shared__ float sums[1024];
+  const unsigned tid = threadIdx.x, g = cohort::this_multi_grid().grid_rank();
+  const float* mine = in + static_cast<std::size_t>(g) * n_per_grid;
+  float v = 0.0f;
+  for (unsigned i = blockIdx.x * blockDim.x + tid; i < n_per_grid; i += gridDim.x * blockDim.x) v += mine[i];
+  sums[tid] = v;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) sums[tid] += sums[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) partial[g * gridDim.x + blockIdx.x] = sums[0];
+  cohort::this_grid().sync();
+  if (blockIdx.x == 0 && tid == 0) {
+    float s = 0.0f;
+    for (unsigned b = 0; b < gridDim.x; ++b) s += partial[g * gridDim.x + b];
+    grid_sums[g] = s;
+  }
+  const cohort::multi_grid_group mg = cohort::this_multi_grid();
+  mg.sync();
+  if (g != 0 || blockIdx.x != 0 || tid != 0) return;
+  float s = 0.0f;
+  for (unsigned k = 0; k < mg.num_grids(); ++k) s += grid_sums[k];
+  *out = s;
+}
+
+// `rounds` multi-grid barriers and little else.
+__global__ void multi_grid_syncs_kernel(unsigned rounds, unsigned* out) {
+  unsigned r = 0;
+  for (; r < rounds; ++r) cohort::this_multi_grid().sync();
+  out[cohort::this_multi_grid().grid_rank() * gridDim.x + blockIdx.x] = r;
 }
 
 // Rounds of an exchange between the blocks of a cluster through global memory:
@@ -274,6 +313,28 @@ void grid_sync_reduce(const float* in, float* partial, float* out, unsigned n, u
 
 void grid_syncs(unsigned rounds, unsigned* out, unsigned blocks, unsigned block) {
   cohort::launch_cooperative(grid_syncs_kernel, {dim3(blocks), dim3(block)}, rounds, out);
+}
+
+namespace {
+
+std::vector<cohort::device_launch> on_devices(unsigned devices, unsigned blocks, unsigned block) {
+  std::vector<cohort::device_launch> grids;
+  for (unsigned d = 0; d < devices; ++d) grids.push_back({static_cast<int>(d), {dim3(blocks), dim3(block)}});
+  return grids;
+}
+
+}  // namespace
+
+void multi_grid_reduce(const float* in, float* partial, float* grid_sums, float* out, unsigned n, unsigned devices,
+                       unsigned blocks, unsigned block) {
+  cohort::launch_cooperative_multi_device(multi_grid_reduce_kernel, on_devices(devices, blocks, block), [&](unsigned) {
+    return std::tuple{in, partial, grid_sums, out, n / devices};
+  });
+}
+
+void multi_grid_syncs(unsigned rounds, unsigned* out, unsigned devices, unsigned blocks, unsigned block) {
+  cohort::launch_cooperative_multi_device(multi_grid_syncs_kernel, on_devices(devices, blocks, block),
+                                          [&](unsigned) { return std::tuple{rounds, out}; });
 }
 
 void cluster_exchange(unsigned rounds, float* data, unsigned blocks, unsigned block, unsigned cluster) {

@@ -12,6 +12,14 @@ void grid_sync_reduce(const float* in, float* partial, float* out, unsigned n, u
 unsigned cooperative_blocks(unsigned block);
 // `rounds` grid.sync() per block, cooperative.
 void grid_syncs(unsigned rounds, unsigned* out, unsigned blocks, unsigned block);
+// The multi-grid reduction of `n` floats into *out over one grid on each of
+// devices 0 to `devices` - 1 (grid g sums its n / devices floats, a grid-stride
+// loop; its blocks' partials in partial[g * blocks...], its sum in grid_sums[g]
+// after a grid barrier; grid 0's block 0 sums the grids' after a multi-grid barrier).
+void multi_grid_reduce(const float* in, float* partial, float* grid_sums, float* out, unsigned n, unsigned devices,
+                       unsigned blocks, unsigned block);
+// `rounds` multi_grid.sync() per block, `blocks` blocks on each of `devices` devices.
+void multi_grid_syncs(unsigned rounds, unsigned* out, unsigned devices, unsigned blocks, unsigned block);
 // `rounds` rounds of two cluster.sync() around a read of the next block's value
 // of the cluster, `blocks` blocks in clusters of `cluster`.
 void cluster_exchange(unsigned rounds, float* data, unsigned blocks, unsigned block, unsigned cluster);

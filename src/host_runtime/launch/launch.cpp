@@ -117,11 +117,12 @@ void run_launch(const kernel_entry& entry, const launch_config& cfg, bool cooper
   prepare_clusters(launch, worker_count(launch.block_count));
   // A cooperative grid on the loops engine runs in phases on the workers
   // (loops_grid.hpp), its block functions returning at grid barriers: no OS
-  // thread per block; so do the clusters of a kernel with cluster barriers, each on its own.
+  // thread per block; so do the clusters of a kernel with cluster barriers,
+  // each on its own, and the grids of a multi-device launch, in one record.
   std::optional<loops_grid> phases;
   if ((cooperative && engine.choice.chosen == cohort::host::engine::loops && !launch.clusters.active()) ||
       engine.cluster_phases)
-    launch.grid_phases = &phases.emplace(launch.block_count);
+    launch.grid_phases = multi_grid ? &*multi_grid->phases : &phases.emplace(launch.block_count);
   run_grid(launch);
   last_statistics = {launch.block_count, launch.fibers_started.load(), engine.choice.chosen};
   if (launch.exit_request) carry_out_exit(*launch.exit_request);

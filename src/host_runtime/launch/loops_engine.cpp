@@ -29,6 +29,7 @@ struct registered_kernel {
   std::string name;
   std::string reason;
   // Its block function returns at grid barriers, at cluster barriers (loops_grid.hpp).
+  // (At multi-grid barriers too: a launch that is not a multi-device one fails there, as on fibers.)
   bool grid_barriers = false, cluster_barriers = false;
   // Its regions run per warp (collectives in warp-uniform control flow), proven
   // for warps of 32 lanes; the proof's layout: 0 any block, 1 only where every
@@ -119,11 +120,10 @@ std::string warp_proof_broken(const registered_kernel& k, const launch_shape& sh
 
 launch_engine choose_launch_engine(const kernel_entry& entry, bool multi_device, bool race_checked, bool clustered,
                                    const launch_shape& shape, bool copies_checked) {
-  // A multi-device launch's entries have no loops runner: say so, rather than blame the parameters.
-  launch_engine result{engine_for_kernel(entry.kernel, entry.run_loops != nullptr || multi_device), entry};
+  launch_engine result{engine_for_kernel(entry.kernel, entry.run_loops != nullptr), entry};
   engine_choice& choice = result.choice;
-  if (choice.chosen == engine::loops && multi_device) {
-    choice = {engine::fibers, "a multi-device launch (not on the loops engine yet)"};
+  if (choice.chosen == engine::loops && multi_device && clustered) {
+    choice = {engine::fibers, "a multi-device launch with clusters (not on the loops engine yet)"};
   } else if (choice.chosen == engine::loops && race_checked) {
     choice = {engine::fibers, "COHORT_CHECK=races (checked on fibers only)"};
   } else if (choice.chosen == engine::loops && copies_checked && find_kernel(entry.kernel)->copy_checks) {

@@ -1,6 +1,7 @@
 // Multi-device cooperative launches on the host: every grid runs at once, a
 // cooperative launch on its own virtual device, and all blocks of all grids
-// meet at one barrier (the multi-grid level, levels.cpp). A grid that fails
+// meet at one barrier (the multi-grid level, levels.cpp; on the loops engine,
+// the phases of one record over every grid's blocks, loops_grid.hpp). A grid that fails
 // aborts the others; the launch reports the first error in grid order. As
 // grid.sync(), multi_grid.sync() in a launch that was not a multi-device one
 // is an error, and so is one that a block of any grid can never reach.
@@ -13,11 +14,14 @@
 #include "cohort/detail/host/multi_device_launch.hpp"
 #include "cohort/detail/host/multi_grid.hpp"
 #include "cohort/detail/messages.hpp"
+#include "cohort/host/statistics.hpp"
 #include "diagnostics/diagnostics.hpp"
 #include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
 #include "launch/multi_grid_state.hpp"
 #include "launch/virtual_devices.hpp"
+#include "memory/memory_check.hpp"
+#include "scheduling/runtime_tls.hpp"
 #include "scheduling/worker_pool.hpp"
 
 namespace cohort::detail::host {
@@ -32,6 +36,17 @@ const multi_grid_launch* current_multi_grid() { return current_runtime().launch-
 
 }  // namespace
 
+std::string multi_grid_block_name(const multi_grid_launch& mg, unsigned long long entry) {
+  const auto grid = static_cast<unsigned>(std::upper_bound(mg.first_block.begin(), mg.first_block.end(), entry) -
+                                          mg.first_block.begin() - 1);
+  return "block " + std::to_string(entry - mg.first_block[grid]) + " of grid " + std::to_string(grid) + " (device " +
+         std::to_string(mg.devices[grid]) + ")";
+}
+
+std::string multi_grid_place(const multi_grid_launch& mg, unsigned grid) {
+  return " (grid " + std::to_string(grid) + ", device " + std::to_string(mg.devices[grid]) + ")";
+}
+
 bool multi_grid_valid() { return current_multi_grid() != nullptr; }
 
 void* multi_grid_slot(unsigned grid) {
@@ -44,10 +59,9 @@ void* multi_grid_slot(unsigned grid) {
 
 unsigned multi_grid_rank() { return current_multi_grid() ? current_runtime().launch->grid_rank : 0; }
 unsigned multi_grid_count() { return current_multi_grid() ? current_multi_grid()->grids() : 1; }
-unsigned long long multi_grid_thread_rank() {
-  const unsigned long long in_grid = block_linear_rank() * threads_per_block() + thread_rank();
+unsigned long long multi_grid_first_thread() {
   const multi_grid_launch* mg = current_multi_grid();
-  return mg ? mg->first_thread[current_runtime().launch->grid_rank] + in_grid : in_grid;
+  return mg ? mg->first_thread[current_runtime().launch->grid_rank] : 0;
 }
 unsigned long long multi_grid_thread_count() {
   const multi_grid_launch* mg = current_multi_grid();
@@ -88,7 +102,12 @@ void launch_multi_device(const grid_launch* grids, unsigned count) {
   mg.barrier.configure(&mg.aborted, every_block_has_a_core(blocks));
   mg.barrier.reset(blocks);
   mg.slots.resize(count);
+  mg.phases.emplace(volume(grids[0].config.grid), count);
+  // Raised here, not by whichever grid's launch looks first: on the loops
+  // engine the grids' workers wait for each other's from the first phase on.
+  raise_pending_memory_fault();
   std::vector<std::optional<error>> errors(count);
+  std::vector<cohort::host::launch_statistics> statistics(count);
   run_on_threads(count, [&](unsigned i) {
     try {
       launch_grid_of(mg, i, *grids[i].entry, grids[i].config);
@@ -96,7 +115,12 @@ void launch_multi_device(const grid_launch* grids, unsigned count) {
       errors[i] = e;
       mg.abort();
     }
+    statistics[i] = cohort::host::last_launch_statistics();  // the grid's thread's
   });
+  // The caller's: every grid's blocks, on the engine the grids chose (one kernel, one shape: the same).
+  last_statistics = {0, 0, statistics.front().ran_on};
+  for (const cohort::host::launch_statistics& grid : statistics)
+    last_statistics.blocks += grid.blocks, last_statistics.fibers_started += grid.fibers_started;
   for (const auto& e : errors)
     if (e) throw *e;
 }

@@ -4,7 +4,6 @@
 // multi-device launch (its entry = the grid's first block + the block's rank
 // in its grid). Here: what names each level in messages, where a block's
 // entry is, and the kernel-side entry points.
-#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -42,16 +41,11 @@ std::string cluster_block(const block_runtime& rt, unsigned long long entry) {
 }
 
 std::string multi_grid_block(const block_runtime& rt, unsigned long long entry) {
-  const multi_grid_launch& mg = *rt.launch->multi_grid;
-  const auto grid = static_cast<unsigned>(std::upper_bound(mg.first_block.begin(), mg.first_block.end(), entry) -
-                                          mg.first_block.begin() - 1);
-  return "block " + std::to_string(entry - mg.first_block[grid]) + " of grid " + std::to_string(grid) + " (device " +
-         std::to_string(mg.devices[grid]) + ")";
+  return multi_grid_block_name(*rt.launch->multi_grid, entry);
 }
 
 std::string multi_grid_place(const block_runtime& rt) {
-  return " (grid " + std::to_string(rt.launch->grid_rank) + ", device " +
-         std::to_string(rt.launch->multi_grid->devices[rt.launch->grid_rank]) + ")";
+  return multi_grid_place(*rt.launch->multi_grid, rt.launch->grid_rank);
 }
 
 }  // namespace
@@ -88,10 +82,11 @@ void start_barriers(block_runtime& rt, unsigned long long linear_block) {
   block_barriers& bars = rt.barriers;
   bars.block = {};
   launch_state& launch = *rt.launch;
-  // (A phased grid, loops_grid.hpp, counts its blocks' arrivals itself.)
+  // (A phased grid, loops_grid.hpp, counts its blocks' arrivals itself, a multi-device launch's too.)
   bars.grid.start(launch.cooperative && launch.grid_phases == nullptr ? &launch.grid : nullptr, linear_block);
   multi_grid_launch* mg = launch.multi_grid;
-  bars.multi_grid.start(mg ? &mg->barrier : nullptr, mg ? mg->first_block[launch.grid_rank] + linear_block : 0);
+  bars.multi_grid.start(mg && launch.grid_phases == nullptr ? &mg->barrier : nullptr,
+                        mg ? mg->first_block[launch.grid_rank] + linear_block : 0);
   cluster_launch& clusters = launch.clusters;
   if (!clusters.active()) {
     rt.cluster = nullptr;
@@ -204,14 +199,18 @@ const grid_entry* cluster_exchange(const collective_op& op, std::source_location
   return level_exchange(rt, cluster_level, op, site, value, size);
 }
 
-void multi_grid_sync(std::source_location where) {
-  block_runtime& rt = current_runtime();
+void require_multi_grid_barrier(block_runtime& rt, std::source_location where) {
   if (rt.launch->multi_grid == nullptr)
     fail_block(errc::not_cooperative,
                "multi-grid barrier at " + site(where) + " " + position(*rt.launch, rt, *current_thread) +
                    ": the kernel was not launched with cohort::launch_cooperative_multi_device, so there is "
                    "no multi-device grid to synchronize; launch it that way (multi_grid_group::is_valid() "
                    "tells a kernel which launch it got)");
+}
+
+void multi_grid_sync(std::source_location where) {
+  block_runtime& rt = current_runtime();
+  require_multi_grid_barrier(rt, where);
   level_wait(rt, multi_grid_level, level_arrive(rt, multi_grid_level, where), where);
 }
 

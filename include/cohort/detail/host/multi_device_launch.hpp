@@ -39,8 +39,9 @@ void launch_multi_device(void (*kernel)(P...), const Grids& grids, ArgsOf& args_
   std::vector<kernel_entry> entries;
   std::vector<grid_launch> launches;
   entries.reserve(grids.size());
+  void (*const run_loops_for)(const void*) = any_passed_by_address<P...> ? nullptr : &run_loops<P...>;
   for (std::size_t i = 0; i < grids.size(); ++i) {
-    entries.push_back({&run_dynamic<P...>, &payloads[i], kernel_address(kernel)});
+    entries.push_back({&run_dynamic<P...>, &payloads[i], kernel_address(kernel), run_loops_for});
     launches.push_back({&entries[i], grids[i].device, grids[i].config});
   }
   launch_multi_device(launches.data(), static_cast<unsigned>(launches.size()));

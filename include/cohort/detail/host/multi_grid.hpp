@@ -15,7 +15,12 @@ void multi_grid_sync(std::source_location where);
 inline void multi_grid_sync(grid_state, std::source_location where) { multi_grid_sync(where); }
 unsigned multi_grid_rank();
 unsigned multi_grid_count();
-unsigned long long multi_grid_thread_rank();
+// The rank of the grid's first thread in the launch (0 outside a multi-device launch).
+unsigned long long multi_grid_first_thread();
+// Inline, so that the loops pass sees the thread's rank read (current_position, threadIdx).
+inline unsigned long long multi_grid_thread_rank() {
+  return multi_grid_first_thread() + block_linear_rank() * threads_per_block() + thread_rank();
+}
 unsigned long long multi_grid_thread_count();
 
 }  // namespace cohort::detail::host
