@@ -199,6 +199,10 @@ void yield_thread(scheduled_block& b, thread_record& t) {
     yield_core();
     return;
   }
+  // Threads that start or were released run on: the block is not stuck, and the spin's watchdog
+  // starts again (a block of 1024 under race checking waited longer than it at a cuda::barrier
+  // while its other threads were still getting there).
+  if (unstarted || released) t.poll_since = 0;
   t.home = &self;
   move_to(t, wait_kind::runnable);
   b.make_ready(t);
