@@ -8,10 +8,10 @@
 #include <cooperative_groups/reduce.h>
 
 #include <chrono>
-#include <cohort/host/settings.hpp>  // reload_settings
 #include <cuda/barrier>
 #include <string>
 
+#include "host_support.hpp"
 #include "runtime_test_support.hpp"
 
 namespace cg = cooperative_groups;
@@ -34,15 +34,7 @@ __global__ void slow_arrivals(int* out, int skipped) {
 
 class BarrierWatchdog : public FreshDevice {
  protected:
-  void SetUp() override {
-    setenv("COHORT_WATCHDOG", "1", 1);
-    cohort::host::reload_settings();
-  }
-  void TearDown() override {
-    FreshDevice::TearDown();
-    unsetenv("COHORT_WATCHDOG");
-    cohort::host::reload_settings();
-  }
+  const cohort_test::scoped_env watchdog{"COHORT_WATCHDOG", "1"};
 };
 
 TEST_F(BarrierWatchdog, AWaitWhileTheBlockIsStillOnItsWayIsNoDeadlock) {
