@@ -2,14 +2,16 @@
 """The time of NVIDIA's samples (the `corpus` ctest label) on both host engines, side by side.
 
   scripts/corpus-engines.py --build build-clang [--rounds 2] [--workers 1] [--filter REGEX] [--compiler CXX]
-                            [--output docs/measurements/DATE-corpus-engines.md]
+                            [--slow] [--timeout SECONDS] [--output docs/measurements/DATE-corpus-engines.md]
 
 Each sample is built once, as its ctest builds it (tests/corpus/build_and_run_sample.py, with the
 build's cohort-cxx: in a clang build its kernels go through the loops pass), then run under
 COHORT_ENGINE=auto and COHORT_ENGINE=fibers in turn, --rounds times each, every run passing the
 sample's own check. Times are CPU seconds (user + system, the least of the rounds), which a loaded
 machine disturbs less than wall time, at COHORT_WORKERS=--workers (1: no worker spins while waiting).
-The race-checking tests (label races) are left out: they measure the checker, not the engine.
+The race-checking tests (label races) are left out: they measure the checker, not the engine; so are
+the slow ones (label slow: corpus.scan, over 5 CPU minutes a run at one worker on fibers) unless --slow.
+A run longer than --timeout seconds fails its sample (the others go on).
 """
 
 import argparse
@@ -28,15 +30,16 @@ RUNNER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
                       "build_and_run_sample.py")
 
 
-def corpus_tests(build, name_filter):
+def corpus_tests(build, name_filter, slow):
     """(name, command) of each corpus test of the build, as ctest would run it."""
-    listing = subprocess.run(["ctest", "--test-dir", build, "-L", "corpus", "-LE", "races", "--show-only=json-v1"],
+    left_out = "races" if slow else "races|slow"
+    listing = subprocess.run(["ctest", "--test-dir", build, "-L", "corpus", "-LE", left_out, "--show-only=json-v1"],
                              check=True, capture_output=True, text=True).stdout
     tests = json.loads(listing)["tests"]
     return [(t["name"], t["command"]) for t in tests if re.search(name_filter, t["name"])]
 
 
-def with_engines(command, rounds, workers, compiler):
+def with_engines(command, rounds, workers, compiler, timeout):
     """The test's command asking build_and_run_sample.py (this checkout's) to run the sample under both engines,
     built by `compiler` where one is given."""
     command = [RUNNER if word.endswith("build_and_run_sample.py") else word for word in command]
@@ -45,7 +48,7 @@ def with_engines(command, rounds, workers, compiler):
         split = command.index("--args") if "--args" in command else len(command)
         command.insert(split, f"--cxx-flag=--compiler={compiler}")
     extra = ["--engines", ",".join(ENGINES), "--rounds", str(rounds), "--env", f"COHORT_WORKERS={workers}",
-             "--env", "COHORT_ENGINE_REPORT=1"]
+             "--env", "COHORT_ENGINE_REPORT=1", "--timeout", str(timeout)]
     split = command.index("--args") if "--args" in command else len(command)
     return command[:split] + extra + command[split:]
 
@@ -58,12 +61,14 @@ def main():
     parser.add_argument("--filter", default="", help="a regex on the test names")
     parser.add_argument("--compiler", help="cohort-cxx's compiler for the samples, in place of the test's "
                         "(the release build's tests name g++; its cohort-cxx's own default is the loops pass's clang)")
+    parser.add_argument("--slow", action="store_true", help="also the samples labelled slow (corpus.scan)")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds one run of a sample may take")
     parser.add_argument("--output", help="a Markdown table to write")
     options = parser.parse_args()
 
     rows, failed, fallbacks = [], [], {}
-    for name, command in corpus_tests(options.build, options.filter):
-        run = subprocess.run(with_engines(command, options.rounds, options.workers, options.compiler),
+    for name, command in corpus_tests(options.build, options.filter, options.slow):
+        run = subprocess.run(with_engines(command, options.rounds, options.workers, options.compiler, options.timeout),
                              capture_output=True, text=True)
         cpu = {engine: [] for engine in ENGINES}
         for _, seconds, engine in TIME.findall(run.stdout):

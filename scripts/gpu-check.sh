@@ -60,7 +60,8 @@ if [ "${COHORT_SANITIZE:-0}" = 1 ] && [ -x "$build/tests/cuda/cohort_cuda_tests"
   # barrier's three regimes (NVIDIA's protocol, polled counters, published flags) runs under each
   # tool, and the whole-array algorithms on ints (the grid scans' look-back hand-overs between
   # warps, the device scans, grid_reduce): about two minutes on an H200 for the three. racecheck
-  # still reports a hazard on the scans' warp totals there (docs/measurements/2026-11-30-gpu-scan-racecheck.md).
+  # still reports two of the scans' hand-overs there, not explained (results right; the variants
+  # ruled out: docs/measurements/2026-11-30-gpu-scan-racecheck.md, sections 2 and 6).
   runs=("cohort_cuda_tests Launch.*:Devices.*:Memory.*:Shapes/OracleQueries.*:Shapes/OracleGridSync.*:Sizes/GridBarrierShapes.*"
         "conformance_cuda.algorithms_grid GridAlgorithms.PlusOverInt:GridAlgorithms.ResidentGrid")
   for tool in memcheck racecheck synccheck; do

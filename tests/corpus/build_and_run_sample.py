@@ -115,8 +115,10 @@ def main():
 
     environment = dict(os.environ, **dict(e.split("=", 1) for e in options.env))
     engines = options.engines.split(",") if options.engines else [None]
-    for _ in range(options.rounds):
-        for engine in engines:  # alternated, so that a change of the machine's load falls on both
+    for round_number in range(options.rounds):
+        # Alternated, so that a change of the machine's load falls on both, and
+        # each first every other round, so that neither always runs first.
+        for engine in engines if round_number % 2 == 0 else engines[::-1]:
             if engine:
                 environment["COHORT_ENGINE"] = engine
             failure = run_and_check(program, target, options, environment, engine)

@@ -8,17 +8,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include "both_engines.hpp"
 #include "cohort/host/engine.hpp"
-#include "cohort/host/settings.hpp"
 #include "cohort/host/statistics.hpp"
 #include "cohort/host/virtual_device.hpp"
 #include "fold_kernels.hpp"
+#include "host_support.hpp"
 
 namespace {
 
@@ -96,8 +95,7 @@ TEST_F(FoldsOnLoops, IntegersFoldInRankOrderOverEachTile) {
 }
 
 TEST_F(FoldsOnLoops, ShuffledSchedulesGiveTheSameResults) {
-  ::setenv("COHORT_SCHEDULE", "shuffle:20261130", 1);
-  cohort::host::reload_settings();
+  const cohort_test::scoped_env shuffled("COHORT_SCHEDULE", "shuffle:20261130");
   for (value_type type : {value_type::i32, value_type::f32})
     for (unsigned size : {4u, 32u}) {
       const std::vector<double> in = random_values(type, 3 * 100, size);
@@ -105,8 +103,6 @@ TEST_F(FoldsOnLoops, ShuffledSchedulesGiveTheSameResults) {
     }
   const std::vector<int> in = loops_tests::random_ints(3 * 100, 11);
   expect_same_on_both<int>([&] { return fold_tests::votes(8, in, 100, 3); }, engine::loops);
-  ::unsetenv("COHORT_SCHEDULE");
-  cohort::host::reload_settings();
 }
 
 // A tile of 32 or fewer is consecutive ranks on warps of any width: the whole-block folds run on loops there too.

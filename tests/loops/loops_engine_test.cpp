@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 #include <random>
 #include <string>
@@ -16,8 +15,8 @@
 #include "cohort/cohort.hpp"
 #include "cohort/errors.hpp"
 #include "cohort/host/engine.hpp"
-#include "cohort/host/settings.hpp"
 #include "cohort/host/statistics.hpp"
+#include "host_support.hpp"
 #include "kernels.hpp"
 
 void external_scale(float* value) { *value *= 3.0f; }
@@ -289,13 +288,13 @@ TEST_F(LoopsEngine, CooperativeLaunchOfAKernelWithoutGridBarriers) {
 }
 
 TEST_F(LoopsEngine, ShuffledSchedulesRunOnLoops) {  // in a drawn order: shuffle_test.cpp
-  ::setenv("COHORT_SCHEDULE", "shuffle:7", 1);
-  cohort::host::reload_settings();  // the settings are read once
   const auto x = random_floats(300, 19), y = random_floats(300, 20);
-  const std::vector<float> out = loops_tests::saxpy(2.0f, x, y, 64);
-  EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
-  ::unsetenv("COHORT_SCHEDULE");
-  cohort::host::reload_settings();
+  std::vector<float> out;
+  {
+    const cohort_test::scoped_env shuffled("COHORT_SCHEDULE", "shuffle:7");
+    out = loops_tests::saxpy(2.0f, x, y, 64);
+    EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
+  }
   EXPECT_EQ(out, loops_tests::saxpy(2.0f, x, y, 64));
   EXPECT_EQ(cohort::host::last_launch_statistics().ran_on, engine::loops);
 }

@@ -8,14 +8,13 @@
 // with the fiber engine's message.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "both_engines.hpp"
 #include "cohort/host/engine.hpp"
-#include "cohort/host/settings.hpp"
 #include "cohort/host/virtual_device.hpp"
+#include "host_support.hpp"
 #include "match_kernels.hpp"
 
 namespace {
@@ -145,8 +144,7 @@ TEST_F(MatchOnLoops, TileMatchesAreTheMembersWithTheSameBytes) {
 }
 
 TEST_F(MatchOnLoops, ShuffledSchedulesGiveTheSameResults) {
-  ::setenv("COHORT_SCHEDULE", "shuffle:20261130", 1);
-  cohort::host::reload_settings();
+  const cohort_test::scoped_env shuffled("COHORT_SCHEDULE", "shuffle:20261130");
   for (value_type type : {value_type::i32, value_type::bytes12}) {
     const std::vector<int> in = random_ints(3 * 100, 7 + static_cast<unsigned>(type));
     expect_same_on_both<unsigned long long>([&] { return match_tests::warp_matches(type, in, 100, 1, 1, 3); },
@@ -156,8 +154,6 @@ TEST_F(MatchOnLoops, ShuffledSchedulesGiveTheSameResults) {
   }
   const std::vector<int> in = random_ints(2 * 100, 8);
   expect_same_on_both<unsigned long long>([&] { return match_tests::later_warp_matches(in, 100, 2); }, engine::loops);
-  ::unsetenv("COHORT_SCHEDULE");
-  cohort::host::reload_settings();
 }
 
 // A tile of 32 or fewer is consecutive ranks on warps of any width: its matches run on loops there too.

@@ -27,12 +27,13 @@ struct shape {
 const shape shapes[] = {
     {dim3(4), dim3(1024)}, {dim3(3), dim3(100)}, {dim3(2), dim3(16, 5)}, {dim3(5), dim3(7, 3, 2)}, {dim3(1), dim3(1)}};
 
-// Floats so many that every thread makes several iterations and the last ones
-// one fewer (n not a multiple of the grid's threads), and so few that some
-// threads make none.
+// Floats so many that every thread makes several rounds of iterations (19 or
+// 20: two of 8 and part of a third) or part of one round (7 or 8), the last
+// threads one fewer (n not a multiple of the grid's threads), and so few that
+// some threads make none.
 std::vector<unsigned> sizes_for(const shape& s) {
   const unsigned threads = s.grid.x * s.block.x * s.block.y * s.block.z;
-  return {7 * threads + threads / 3 + 1, threads / 2 + 1, 1};
+  return {19 * threads + threads / 5 + 3, 7 * threads + threads / 3 + 1, threads / 2 + 1, 1};
 }
 
 TEST_F(LoopsRounds, BarrierFreeGridStrideLoopsMatchFibers) {

@@ -193,8 +193,9 @@ BasicBlock* next_thread(BasicBlock* header, PHINode* counter, const char* name) 
 // Rows of at most round_threads threads run two copies of the thread loop:
 // the first runs each thread up to its inner loop and keeps the loop's live-in
 // values (a thread that does not enter the loop runs on to its end); the
-// second, repeated while some thread went on, runs one iteration of every
-// thread still in its loop, and where the loop ends, the code after it.
+// second, repeated while some thread went on, runs up to round_iterations
+// iterations of every thread still in its loop, and where the loop ends, the
+// code after it.
 // Longer rows run the loop as it was.
 void run_in_rounds(Function& block, const rounds_candidate& c) {
   LLVMContext& context = block.getContext();
@@ -233,6 +234,7 @@ void run_in_rounds(Function& block, const rounds_candidate& c) {
   auto* round_end = BasicBlock::Create(context, "round.end", &block);
   auto* resume = BasicBlock::Create(context, "round.resume", &block);
   auto* load_state = BasicBlock::Create(context, "round.load", &block);
+  auto* again = BasicBlock::Create(context, "round.again", &block);
   auto* save = BasicBlock::Create(context, "round.save", &block);
 
   // Where the row starts: rows that fit the arrays take the rounds.
@@ -281,14 +283,25 @@ void run_in_rounds(Function& block, const rounds_candidate& c) {
   BasicBlock* round_inner_header = mapped(round_map, inner_header);
   b.CreateBr(round_inner_header);
 
-  // The iteration's end: on, its next values kept for the next round; or out
-  // of the loop (active[x] = 0) into the code after it, to the next thread.
+  // The iteration's end: on, the thread's next iteration while the round
+  // has not run round_iterations of them, else its next values kept for the
+  // next round; or out of the loop (active[x] = 0) into the code after it, to
+  // the next thread.
+  BasicBlock* round_latch = mapped(round_map, inner_latch);
+  round_latch->getTerminator()->replaceSuccessorWith(round_inner_header, again);
+  b.SetInsertPoint(round_inner_header, round_inner_header->getFirstInsertionPt());
+  PHINode* steps = b.CreatePHI(b.getInt32Ty(), 2, "round.steps");
+  steps->addIncoming(b.getInt32(0), load_state);
+  steps->addIncoming(b.getInt32(0), mapped(round_map, inner_preheader));  // no longer reached: goes below
+  b.SetInsertPoint(again);
+  Value* next_steps = b.CreateAdd(steps, b.getInt32(1));
+  steps->addIncoming(next_steps, again);
+  b.CreateCondBr(b.CreateICmpULT(next_steps, b.getInt32(round_iterations)), round_inner_header, save);
   b.SetInsertPoint(save);
   for (auto [phi, array] : zip(phis, phi_slots))
     b.CreateStore(mapped(round_map, phi->getIncomingValueForBlock(inner_latch)), slot(array, round_counter));
   b.CreateStore(b.getInt8(1), any);
   b.CreateBr(round_next);
-  mapped(round_map, inner_latch)->getTerminator()->replaceSuccessorWith(round_inner_header, save);
   for (auto [from, to] : exit_edges) {
     BasicBlock* round_from = mapped(round_map, const_cast<BasicBlock*>(from));
     BasicBlock* round_to = mapped(round_map, const_cast<BasicBlock*>(to));
@@ -300,12 +313,13 @@ void run_in_rounds(Function& block, const rounds_candidate& c) {
     for (PHINode& phi : round_to->phis()) phi.replaceIncomingBlockWith(round_from, finish);
   }
 
-  // In and after the iteration, what the arrays kept, not the copies computed
-  // before the loop.
+  // In and after the round's iterations, what the arrays kept, not the
+  // copies computed before the loop: the loop's values enter from
+  // load_state and go round from `again`.
   for (auto [phi, value] : zip(phis, phi_values)) {
     auto* copy = cast<PHINode>(round_map[phi]);
-    copy->replaceAllUsesWith(value);
-    copy->eraseFromParent();
+    copy->setIncomingBlock(copy->getBasicBlockIndex(round_latch), again);
+    copy->addIncoming(value, load_state);
   }
   // (Their uses before the loop are in blocks no longer reached, which go.)
   for (auto [v, value] : zip(c.carried, carried_values)) round_map[v]->replaceAllUsesWith(value);
