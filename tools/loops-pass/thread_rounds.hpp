@@ -2,17 +2,17 @@
 // grid-stride loop: `for (i = rank; i < n; i += stride)`) runs its threads one
 // after another, each through its whole loop: at a stride of thousands of
 // elements, every load of a thread's loop is in another page. Run in rounds
-// instead (iterations k to k + 7 of every thread of the row, then k + 8 to
-// k + 15: near the order a GPU runs them in, for which such loops are
-// written), the row reads a few sequential streams. Legal in a region of the block function (between two
-// barriers, or the kernel's entry and exit): CUDA orders no thread's accesses
-// against another's there but through synchronization, and each thread's own
-// accesses keep their order. So nothing in the thread loop may synchronize or
-// communicate (atomics, fences, volatile accesses, calls). Each thread's
-// loop-carried values and the values it computed before the loop live in
-// per-thread arrays between rounds; a thread runs the code after its loop in
-// the round its loop ends. Rows longer than those arrays run the thread loop
-// as it was.
+// instead (round_iterations iterations of every thread of the row, then the
+// next as many: near the order a GPU runs them in, for which such loops are
+// written), the row reads a few sequential streams. Legal in a region of the
+// block function (between two barriers, or the kernel's entry and exit):
+// CUDA orders no thread's accesses against another's there but through
+// synchronization, and each thread's own accesses keep their order. So
+// nothing in the thread loop may synchronize or communicate (atomics, fences,
+// volatile accesses, calls). Each thread's loop-carried values and the values
+// it computed before the loop live in per-thread arrays between rounds; a
+// thread runs the code after its loop in the round its loop ends. Rows longer
+// than those arrays run the thread loop as it was.
 #pragma once
 
 namespace llvm {
