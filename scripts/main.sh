@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+if scripts/gpu-present.sh; then
   cmake --preset release -DCOHORT_CUDA_COMPILE_CHECK_ONLY=OFF
   if cmake --build build --target cohort_cli_cuda; then
     exec build/apps/cohort/cohort-cuda bench reduce "$@"

@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 gpu_absent=ON
-if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+if scripts/gpu-present.sh; then
   gpu_absent=OFF
 fi
 preset=release build=build compiler=()
