@@ -4,6 +4,7 @@
 // float, double, an 8-byte struct and a non-commutative 32-byte one: every
 // result must equal the sequential fold in index order. Outputs start
 // poisoned, so an element nobody writes shows.
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -217,6 +218,63 @@ TEST(GridAlgorithms, ManyBlocksOfOneWarp) {
   const unsigned grid = static_cast<unsigned>(most < 2048 ? most : 2048);
   check_grid_algorithms<int, cg::plus<int>>((std::size_t{1} << 18) + 7, {dim3(grid), dim3(32)});
   check_grid_algorithms<double, cg::plus<double>>((std::size_t{1} << 18) + 7, {dim3(grid), dim3(32)});
+}
+
+// grid_reduce into an address, call after call with no grid.sync() between,
+// so that blocks run ahead into their next call while the last block of the
+// one before may not have arrived: block `late` sleeps before its first
+// call. The sizes leave different numbers of blocks with data in each call
+// (none at n == 0).
+const std::size_t stored_sizes[] = {(std::size_t{1} << 18) + 3, 1, 5000, 0, std::size_t{1} << 18, 33, 65537, 7};
+constexpr unsigned stored_calls = sizeof stored_sizes / sizeof stored_sizes[0];
+
+template <class T, class Op>
+__global__ void stored_reduces(const T* in, const std::size_t* sizes, T* stored, unsigned late) {
+  const cg::grid_group grid = cg::this_grid();
+  if (grid.block_rank() == late && grid.thread_rank() % 64 == 0) __nanosleep(20000);
+  for (unsigned call = 0; call < stored_calls; ++call) cg::grid_reduce(grid, in, sizes[call], stored + call, Op{});
+}
+
+template <class T, class Op>
+void check_stored_reduces(shape s, unsigned late, unsigned launches) {
+  const std::vector<T> values = inputs<T>(stored_sizes[0], late + s.grid.x);
+  std::vector<T> want;
+  for (const std::size_t n : stored_sizes) {
+    const std::vector<T> prefix(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n));
+    const auto e = sequential(prefix, T{}, Op{});
+    want.push_back(e.has_total ? e.total : coll_test::identity<T, Op>());
+  }
+  cg::device_buffer<T> in(values), stored(stored_calls);
+  cg::device_buffer<std::size_t> sizes(std::vector<std::size_t>(std::begin(stored_sizes), std::end(stored_sizes)));
+  for (unsigned launch = 0; launch < launches; ++launch) {
+    stored.fill(poison<T>());
+    cg::launch_cooperative(stored_reduces<T, Op>, {s.grid, s.block}, in.data(), sizes.data(), stored.data(), late);
+    const std::vector<T> got = stored.to_host();
+    for (unsigned call = 0; call < stored_calls; ++call)
+      ASSERT_TRUE(got[call] == want[call]) << "launch " << launch << ", call " << call << " (n = " << stored_sizes[call]
+                                           << "), block " << late << " late";
+  }
+}
+
+// Launches of different grids one after another on one stream share the
+// stored reduce's state: a larger grid meets blocks that never arrived before.
+TEST(GridAlgorithms, StoredReducesBackToBack) {
+  const int most = std::min({cg::max_cooperative_grid(stored_reduces<int, cg::plus<int>>, 64),
+                             cg::max_cooperative_grid(stored_reduces<double, cg::plus<double>>, 64), 1024});
+  const auto large = static_cast<unsigned>(most);
+  const shape shapes_in_turn[] = {{dim3(3), dim3(96)},
+                                  {dim3(large), dim3(64)},
+                                  {dim3(2, 2), dim3(8, 8)},
+                                  {dim3(large), dim3(64)},
+                                  {dim3(5), dim3(256)}};
+  unsigned turn = 0;
+  for (const shape& s : shapes_in_turn) {
+    const unsigned blocks = warp_test::threads_of(s.grid), late = (turn++ * 7919u) % blocks;
+    SCOPED_TRACE(std::to_string(blocks) + " blocks of " + std::to_string(warp_test::threads_of(s.block)));
+    check_stored_reduces<int, cg::plus<int>>(s, late, 2);
+    check_stored_reduces<double, cg::plus<double>>(s, blocks - 1 - late, 1);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "cohort/detail/cuda/algorithms/array_scan.hpp"
 #include "cohort/detail/cuda/algorithms/grid_look_back_scan.hpp"
 #include "cohort/detail/cuda/collectives/grid_fold.hpp"
+#include "cohort/detail/cuda/collectives/grid_last_arrival.hpp"
 #include "cohort/detail/grid_chunks.hpp"
 #include "cohort/detail/partial_value.hpp"
 #include "cohort/groups/grid_group.hpp"
@@ -33,12 +34,14 @@ __device__ partial<T> grid_array_reduce(const grid_group& grid, const T* in, std
   }
 }
 
-// Only the grid's rank 0 needs this total: with cohort's commutative
-// operators, block 0 alone folds the blocks' totals, in any order.
+// Only the address needs this total: with cohort's commutative operators,
+// the last block to arrive folds the blocks' totals, in any order, and no
+// block waits (grid_last_arrival.hpp).
 template <class T, class Op>
 __device__ void grid_array_reduce_into(const grid_group& grid, const T* in, std::size_t n, T* out, Op op) {
   if constexpr (gpu::strided_fold_allowed<Op, T> && gpu::word_count<T> <= 2) {
     if (n != 0) {
+      gpu::open_last_arrival(group_access::state(grid));
       const T identity = identity_of<Op, T>();
       // Enough blocks for four vectors a thread, one pass of strided_fold's
       // loads all in flight; the others load nothing and publish the identity.
@@ -48,7 +51,7 @@ __device__ void grid_array_reduce_into(const grid_group& grid, const T* in, std:
       const T mine = gpu::block_rank_in_grid() < loading
                          ? gpu::strided_fold(in, n, op, grid.thread_rank(), loading * block_threads)
                          : identity;
-      gpu::store_grid_total_any_order(grid, out, mine, op, identity);
+      gpu::store_grid_total_any_order(out, mine, op, identity);
       return;
     }
   }

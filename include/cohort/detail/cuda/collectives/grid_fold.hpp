@@ -24,9 +24,8 @@ inline constexpr unsigned grid_exchange_words = 32 * 1024;
 
 // A variable template, so that only translation units that instantiate a
 // grid collective carry the pool (8 MiB of device memory).
-// 16-byte aligned for fold_entries_any_order's vector loads.
 template <int = 0>
-alignas(16) static __device__ unsigned grid_exchange_pool[barrier_pool_slots][2][grid_exchange_words];
+static __device__ unsigned grid_exchange_pool[barrier_pool_slots][2][grid_exchange_words];
 
 // The block leader's view of this phase's half of the exchange space (a
 // template, so that only a grid collective instantiates the pool). Where there
@@ -113,65 +112,6 @@ __device__ grid_view<T> fold_entries(const unsigned* entries, Op& op, const T& l
   const unsigned owner = me / run;
   return {{shfl_idx(lanes, mine_before.value, owner), __shfl_sync(lanes, mine_before.has ? 1 : 0, owner) != 0},
           shfl_idx(lanes, runs.value, width - 1)};
-}
-
-// The block's fold of v, in its leader (v elsewhere).
-template <class T, class Op>
-__device__ T block_total_in_leader(const T& v, Op& op) {
-  maybe<T> previous{v, false};
-  fold_own_warp<fold_kind::reduce>([] { __syncthreads(); }, v, op, previous);
-  return is_block_leader() ? fold_warp_values(0u, block_span().warps, op, v) : v;
-}
-
-// The whole-array grid_reduce into an address, for operators that commute and
-// associate on T (cohort's, as the whole-array reduce takes them), T of one
-// or two words: every block publishes its total as fold_grid does, then all
-// of block 0 folds the totals in any order, each thread loading a 16-byte
-// vector of them a pass (1024 one-word totals in one round trip to L2, where
-// fold_entries's warp 0 takes a trip per four totals of a lane's run: 7 for
-// 792 blocks), and meets in a block fold; the grid's rank 0 stores the total.
-template <class T, class Op>
-__device__ void store_grid_total_any_order(const grid_group& grid, T* out, const T& v, Op op, const T& identity) {
-  static_assert(word_count<T> == 1 || word_count<T> == 2, "totals of one or two words");
-  constexpr unsigned per_vector = 4 / word_count<T>;
-  const grid_barrier& barrier = group_access::state(grid);
-  const T block_total = block_total_in_leader(v, op);
-  __shared__ const unsigned* published;  // the leader's, read by block 0 after the barrier
-  if (is_block_leader()) {
-    unsigned* entries = exchange_space<word_count<T>>(barrier);
-    put_words(entries + block_rank_in_grid() * word_count<T>, block_total);
-    published = entries;
-  }
-  barrier.sync();
-  if (block_rank_in_grid() != 0) return;
-  const unsigned blocks = grid_blocks(), vectors = (blocks + per_vector - 1) / per_vector;
-  const uint4* totals = reinterpret_cast<const uint4*>(published);
-  T acc = identity;
-  const auto fold_vector = [&](unsigned i, const uint4& loaded) {
-    const unsigned words[4] = {loaded.x, loaded.y, loaded.z, loaded.w};
-#pragma unroll
-    for (unsigned e = 0; e < per_vector; ++e) {
-      words_of<T> w;
-#pragma unroll
-      for (unsigned k = 0; k < word_count<T>; ++k) w.w[k] = words[e * word_count<T> + k];
-      if (i * per_vector + e < blocks) acc = op(acc, from_words(w, identity));
-    }
-  };
-  // Two vectors a pass, both in flight: 1056 blocks of 256 threads, the
-  // largest grid of a kernel of 32 registers, have 264 vectors of floats.
-  const unsigned threads = block_threads();
-  for (unsigned i = block_rank(); i < vectors; i += 2 * threads) {
-    const uint4 first = totals[i];
-    const bool second = i + threads < vectors;
-    const uint4 next = second ? totals[i + threads] : uint4{};
-    fold_vector(i, first);
-    if (second) fold_vector(i + threads, next);
-  }
-  const T total = block_total_in_leader(acc, op);
-  if (is_block_leader()) *out = total;
-  // The leader read the warps' values after the block's last sync, and the
-  // next collective's warps write theirs before its first (racecheck).
-  __syncthreads();
 }
 
 template <class T>

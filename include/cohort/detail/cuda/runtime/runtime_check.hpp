@@ -43,7 +43,8 @@ inline const char* hint_for(cudaError_t e) {
              "collectives trap in a launch that is not a multi-device one: launch it with "
              "cohort::launch_cooperative_multi_device; a grid collective (reduce, scans, invoke_one on the grid, the "
              "grid algorithms) traps where every grid barrier slot is taken by other streams' running cooperative "
-             "launches or its values outgrow its exchange space (131072 bytes a phase); cohort's other device-side "
+             "launches or its values outgrow its exchange space (131072 bytes a phase), as grid_reduce into an "
+             "address does on more than 8192 blocks; cohort's other device-side "
              "checks print what went wrong before trapping; see docs/cuda-backend.md; the CUDA context is unusable "
              "from here on)";
     case cudaErrorIllegalAddress:
