@@ -2,6 +2,10 @@
 // each is an error of the launch naming the kernel, block, thread and call
 // site — never a hang, never a crash.
 #include <gmock/gmock.h>
+#include <sys/resource.h>
+
+#include <fstream>
+#include <string>
 
 #include <cohort/cohort.hpp>
 
@@ -225,6 +229,72 @@ __global__ void launches_from_a_kernel() { cg::launch(does_nothing, {dim3(1), di
 TEST(Diagnostics, LaunchFromAKernel) {
   const cg::error e = launch_error([&] { cg::launch(launches_from_a_kernel, {dim3(1), dim3(1)}); });
   EXPECT_THAT(e.what(), HasSubstr("dynamic parallelism"));
+}
+
+// Address space runs out (here RLIMIT_AS, as under `ulimit -v`) while a block
+// parks its threads, each on a fiber stack of its own: the launch fails with
+// what could not be mapped, why, and a remedy, and the process goes on once
+// the limit is lifted.
+__global__ void parks_every_thread(int* out) {
+  __syncthreads();
+  out[threadIdx.x] = static_cast<int>(threadIdx.x);
+}
+
+std::size_t address_space_in_use() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmSize:", 0) == 0) return std::stoull(line.substr(7)) * 1024;
+  return 0;
+}
+
+TEST(Diagnostics, FiberStacksBeyondTheAddressSpace) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizers' allocators end the process when the address space runs out";
+#endif
+  const cohort_test::scoped_env fibers("COHORT_ENGINE", "fibers");  // a stack per thread; loops need none
+  cg::device_buffer<int> out(1024);
+  cg::launch(parks_every_thread, {dim3(1), dim3(32)}, out.data());  // the thread's runtime state, warm
+  rlimit before{};
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &before), 0);
+  rlimit tight = before;
+  tight.rlim_cur = address_space_in_use() + (1u << 20);
+  ASSERT_EQ(setrlimit(RLIMIT_AS, &tight), 0);
+  const cg::error e = launch_error([&] { cg::launch(parks_every_thread, {dim3(1), dim3(1024)}, out.data()); });
+  ASSERT_EQ(setrlimit(RLIMIT_AS, &before), 0);
+  EXPECT_EQ(e.kind(), cg::errc::out_of_memory);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("cannot map 16 fiber stacks of 131072 bytes: Cannot allocate memory ("),
+                              HasSubstr("mappings in use, limit "), HasSubstr("lower COHORT_STACK_SIZE")));
+  EXPECT_NO_THROW(cg::launch(parks_every_thread, {dim3(1), dim3(1024)}, out.data()));
+  EXPECT_EQ(out.to_host()[1023], 1023);
+}
+
+// A cooperative grid as large as a device of 256 SMs holds, on the fiber
+// engine (an OS thread per block): more threads than the process's memory
+// mappings can carry fail before any starts, naming the largest grid that
+// fits, and the runtime goes on.
+__global__ void syncs_the_grid(int* out) {
+  cg::this_grid().sync();
+  out[blockIdx.x] = 1;
+}
+
+TEST(Diagnostics, CooperativeGridBeyondTheMappingLimit) {
+  const cohort_test::scoped_env fibers("COHORT_ENGINE", "fibers");
+  const cohort_test::scoped_env sms("COHORT_SM_COUNT", "256");
+  const int blocks = cg::max_cooperative_grid(syncs_the_grid, 32);
+  long limit = 65530;
+  std::ifstream("/proc/sys/vm/max_map_count") >> limit;
+  if (blocks * 14L < limit / 4 * 3)
+    GTEST_SKIP() << "vm.max_map_count = " << limit << " carries " << blocks
+                 << " blocks (COHORT_SM_COUNT counts where the virtual device is first used: ctest runs this test in a "
+                    "process of its own)";
+  cg::device_buffer<int> out(static_cast<std::size_t>(blocks));
+  const cg::error e =
+      launch_error([&] { cg::launch_cooperative(syncs_the_grid, {dim3(blocks), dim3(32)}, out.data()); });
+  EXPECT_EQ(e.kind(), cg::errc::out_of_memory);
+  EXPECT_THAT(e.what(), AllOf(HasSubstr("a launch of " + std::to_string(blocks) + " blocks at once"),
+                              HasSubstr("(vm.max_map_count = " + std::to_string(limit)),
+                              HasSubstr("launch at most about "), HasSubstr("a smaller COHORT_SM_COUNT")));
+  EXPECT_NO_THROW(cg::launch_cooperative(syncs_the_grid, {dim3(64), dim3(32)}, out.data()));
 }
 
 }  // namespace

@@ -6,11 +6,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <string>
 
 #include "launch/settings.hpp"
+#include "memory/mapping_limit.hpp"
 
 namespace cohort::detail::host {
 
@@ -30,31 +29,9 @@ std::size_t page_size() {
   return page;
 }
 
-long read_long(const char* path) {
-  std::ifstream in(path);
-  long v = -1;
-  in >> v;
-  return in ? v : -1;
-}
-
-long max_map_count() {
-  static const long limit = [] {
-    const long v = read_long("/proc/sys/vm/max_map_count");
-    return v > 0 ? v : 65530;
-  }();
-  return limit;
-}
-
 std::size_t guard_budget() {
   static const std::size_t budget = static_cast<std::size_t>(max_map_count() / 4);
   return budget;
-}
-
-long mappings_in_use() {
-  std::ifstream maps("/proc/self/maps");
-  long lines = 0;
-  for (std::string line; std::getline(maps, line);) ++lines;
-  return maps.eof() ? lines : -1;
 }
 
 }  // namespace
@@ -167,14 +144,10 @@ void stack_pool::trim() {
 }
 
 std::string stack_pool::failure() const {
-  const long in_use = mappings_in_use();
-  if (map_errno_ == ENOMEM && in_use >= max_map_count() - 64)
-    return "cannot map fiber stacks: the process has " + std::to_string(in_use) +
-           " memory mappings, at its limit (vm.max_map_count = " + std::to_string(max_map_count()) +
-           "); release mappings the program holds, or raise the limit (sysctl vm.max_map_count)";
+  if (at_mapping_limit(map_errno_))
+    return "cannot map fiber stacks: " + mapping_failure(map_errno_) + "; " + mapping_limit_advice;
   return "cannot map " + std::to_string(slab_stacks) + " fiber stacks of " + std::to_string(stack_size()) +
-         " bytes: " + std::strerror(map_errno_) + " (" + std::to_string(in_use) + " mappings in use, limit " +
-         std::to_string(max_map_count()) + "); lower COHORT_STACK_SIZE or use smaller blocks";
+         " bytes: " + mapping_failure(map_errno_) + "; lower COHORT_STACK_SIZE or use smaller blocks";
 }
 
 stack_pool::~stack_pool() {

@@ -32,6 +32,7 @@
 #include "launch/block_runtime.hpp"
 #include "launch/launch_state.hpp"
 #include "memory/copy_guard.hpp"
+#include "memory/mapping_limit.hpp"
 #include "memory/shared_faults.hpp"
 #include "memory/shared_region.hpp"
 #include "scheduling/runtime_tls.hpp"
@@ -361,10 +362,14 @@ void start_block(worker_context& w, launch_state& launch, unsigned long long lin
   r.cooperative = launch.cooperative;
   r.check_copies = launch.copy_checks != copy_checking::off;
   r.dynamic_shared = w.shared.place(std::max<std::size_t>(launch.config.dynamic_shared_bytes, 16));
-  if (r.dynamic_shared == nullptr)
-    throw error(errc::out_of_memory, "cannot map " + std::to_string(launch.config.dynamic_shared_bytes) +
-                                         " bytes of dynamic shared memory between guard zones for block " +
-                                         std::to_string(linear) + " (" + std::strerror(errno) + ")");
+  if (r.dynamic_shared == nullptr) {
+    const int err = errno;
+    throw error(errc::out_of_memory,
+                "cannot map " + std::to_string(launch.config.dynamic_shared_bytes) +
+                    " bytes of dynamic shared memory between guard zones for block " + std::to_string(linear) + ": " +
+                    mapping_failure(err) + "; " +
+                    (at_mapping_limit(err) ? mapping_limit_advice : "free memory or ask for less shared memory"));
+  }
   index_threads(w, b);
   if (r.barriers.arrivals_recorded) {  // clear what the last block's threads left behind
     for (thread_record& t : w.threads)
@@ -568,7 +573,8 @@ worker_context::~worker_context() {
 }
 
 void trim_worker_stacks() {
-  worker_context& w = worker();
+  if (this_worker == nullptr) return;  // it never ran a block: nothing to trim
+  worker_context& w = *this_worker;
   for (fiber& f : w.runtime.fibers) {
     f.sanitizer.destroyed();
     w.stacks.release(f.stack);
@@ -627,20 +633,41 @@ void run_from(worker_context& w, launch_state& launch, unsigned long long linear
   finish_block(w);
 }
 
+// The runtime's own allocations for a block (kernel code's are the kernel's
+// exceptions) failed: on a worker thread, uncaught, std::bad_alloc would end
+// the process.
+void fail_out_of_memory(launch_state& launch, unsigned long long block) {
+  try {
+    launch.fail(errc::out_of_memory,
+                "the host could not allocate memory to run block " + std::to_string(block) + " (std::bad_alloc): " +
+                    (at_mapping_limit(ENOMEM) ? mapping_failure(ENOMEM) + "; " + mapping_limit_advice
+                                              : std::string("free memory or launch fewer blocks")),
+                block);
+  } catch (const std::bad_alloc&) {
+    launch.fail_without_memory(block);
+  }
+}
+
 }  // namespace
 
 std::size_t run_blocks(launch_state& launch, unsigned long long first, unsigned long long end) {
-  worker_context& w = worker();
-  const std::size_t fibers = w.fibers_started;
-  w.run_end = end;
-  for (unsigned long long b = first; b < end && launch.worth_running(b); b = w.runtime.linear + 1) {
-    try {
-      run_from(w, launch, b, b != first);
-    } catch (const error& e) {
-      launch.fail(e.kind(), e.what(), w.runtime.linear);
+  unsigned long long b = first;
+  try {
+    worker_context& w = worker();
+    const std::size_t fibers = w.fibers_started;
+    w.run_end = end;
+    for (; b < end && launch.worth_running(b); b = w.runtime.linear + 1) {
+      try {
+        run_from(w, launch, b, b != first);
+      } catch (const error& e) {
+        launch.fail(e.kind(), e.what(), w.runtime.linear);
+      }
     }
+    return w.fibers_started - fibers;
+  } catch (const std::bad_alloc&) {
+    fail_out_of_memory(launch, b);
+    return 0;
   }
-  return w.fibers_started - fibers;
 }
 
 }  // namespace cohort::detail::host

@@ -2,6 +2,7 @@
 
 #include "cohort/detail/host/algorithms/parallel_parts.hpp"
 #include "cohort/errors.hpp"
+#include "memory/mapping_limit.hpp"
 #include "scheduling/cpu_pin.hpp"
 #include "scheduling/runtime_tls.hpp"
 
@@ -60,6 +61,39 @@ class worker {
   std::thread thread_;
 };
 
+// The memory mappings a new worker comes to hold, measured on x86-64 Linux
+// (glibc): 12.9 a thread after a cooperative launch of 2048 blocks, which
+// left each its stack and guard, its block's shared memory between guard
+// zones, its signal stack and its fibers' slab.
+constexpr long mappings_per_worker = 14;
+
+// A launch that would start `new_threads` OS threads (of `threads` in all)
+// whose mappings, with those in use, pass three quarters of the process's
+// limit (the last quarter is fiber stacks' guards', fiber.hpp) fails here,
+// before any starts: past the limit thread starts, shared memory and malloc
+// fail by turns, and glibc ends the process where a thread cannot register
+// its thread-local destructors. Below 256 new threads the check (a read of
+// /proc/self/maps) is skipped: so few never come near the limit.
+void require_mappings_for(std::size_t new_threads, std::size_t threads) {
+  if (new_threads < 256) return;
+  const long in_use = mappings_in_use(), limit = max_map_count();
+  const long room = limit / 4 * 3 - in_use;
+  const long wanted = static_cast<long>(new_threads) * mappings_per_worker;
+  if (in_use < 0 || wanted <= room) return;
+  const long most = std::max(0L, room / mappings_per_worker) + static_cast<long>(threads - new_threads);
+  throw error(errc::out_of_memory,
+              "a launch of " + std::to_string(threads) +
+                  " blocks at once (a cooperative or cluster launch gives each block an OS thread) would start " +
+                  std::to_string(new_threads) + " OS threads, about " + std::to_string(wanted) +
+                  " memory mappings with what each holds, past three quarters of the process's limit "
+                  "(vm.max_map_count = " +
+                  std::to_string(limit) + ", " + std::to_string(in_use) +
+                  " in use; the last quarter is for fiber stacks' guards): launch at most about " +
+                  std::to_string(most) +
+                  " blocks at once (a smaller COHORT_SM_COUNT lowers max_cooperative_grid) or raise the limit "
+                  "(sysctl -w vm.max_map_count=262144)");
+}
+
 class pool {
  public:
   // Every worker is told to stop before the first is joined, so that they
@@ -83,6 +117,7 @@ class pool {
   }
   std::vector<worker*> take(unsigned n) {
     std::lock_guard lock(mutex_);
+    if (n > idle_.size()) require_mappings_for(n - idle_.size(), n + 1ull);
     std::vector<worker*> taken;
     try {
       while (taken.size() < n) {
