@@ -37,8 +37,8 @@ bool at_mapping_limit(int err) { return err == ENOMEM && mappings_in_use() >= ma
 std::string mapping_failure(int err) {
   const long in_use = mappings_in_use();
   if (err == ENOMEM && in_use >= max_map_count() - 64)
-    return "the process has " + std::to_string(in_use) + " memory mappings, at its limit (vm.max_map_count = " +
-           std::to_string(max_map_count()) + ")";
+    return "the process has " + std::to_string(in_use) +
+           " memory mappings, at its limit (vm.max_map_count = " + std::to_string(max_map_count()) + ")";
   return std::string(std::strerror(err)) + " (" + std::to_string(in_use) + " mappings in use, limit " +
          std::to_string(max_map_count()) + ")";
 }
